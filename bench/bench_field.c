@@ -1,0 +1,246 @@
+/* czk bench field: latency and throughput of Fr / Fp operations per
+ * implementation, each result checked against the portable path. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "czk/field.h"
+
+static const char usage[] =
+    "usage: czk bench field [-i N] [--impl portable|adx|all] [--json] [--quiet]\n\n"
+    "Time Fr (4 limbs) and Fp (6 limbs) mul, sqr, add, inv and inv_var through the\n"
+    "public API, once per field implementation: as a dependent chain (latency)\n"
+    "and as 8 independent streams (throughput). Each timed run's result is\n"
+    "checked against the portable implementation before a time is printed.\n"
+    "Prints ns/op min / median / max over the samples.\n\n"
+    "  -i, --iters N   samples per measurement (default 15)\n"
+    "  --impl WHICH    portable, adx or all (default: all this CPU runs)\n";
+
+enum { OPT_IMPL = CZK_OPT_FIRST_FREE };
+
+typedef struct opts {
+    long long iters;
+    int impl; /* -1 all */
+} opts;
+
+static int on_opt(void *ctx, int opt, const char *arg)
+{
+    opts *o = ctx;
+    switch (opt) {
+    case 'i':
+        if (czk_cli_parse_int(arg, 1, 100000, &o->iters))
+            return czk_cli_usage_error("bench field", usage, "--iters wants 1..100000, got '%s'", arg);
+        return 0;
+    case OPT_IMPL:
+        if (strcmp(arg, "portable") == 0) o->impl = CZK_FIELD_PORTABLE;
+        else if (strcmp(arg, "adx") == 0) o->impl = CZK_FIELD_ADX;
+        else if (strcmp(arg, "all") == 0) o->impl = -1;
+        else return czk_cli_usage_error("bench field", usage, "--impl wants portable|adx|all, got '%s'", arg);
+        return 0;
+    }
+    return czk_cli_usage_error("bench field", usage, "unexpected option");
+}
+
+#define STREAMS 8
+
+/* One kernel: runs `n` operations on state x[STREAMS] (with operands y) and
+ * leaves the result in x. Latency kernels use x[0] only. */
+typedef void (*kernel_fn)(void *x, const void *y, size_t n);
+
+#define FIELD_KERNELS(f, T)                                                             \
+    static void f##_mul_lat(void *xv, const void *yv, size_t n)                         \
+    {                                                                                   \
+        T *x = xv;                                                                      \
+        const T *y = yv;                                                                \
+        for (size_t i = 0; i < n; i++) czk_##f##_mul(&x[0], &x[0], &y[0]);             \
+    }                                                                                   \
+    static void f##_mul_thr(void *xv, const void *yv, size_t n)                         \
+    {                                                                                   \
+        T *x = xv;                                                                      \
+        const T *y = yv;                                                                \
+        for (size_t i = 0; i < n; i += STREAMS)                                         \
+            for (int j = 0; j < STREAMS; j++) czk_##f##_mul(&x[j], &x[j], &y[j]);       \
+    }                                                                                   \
+    static void f##_sqr_lat(void *xv, const void *yv, size_t n)                         \
+    {                                                                                   \
+        T *x = xv;                                                                      \
+        for (size_t i = 0; i < n; i++) czk_##f##_sqr(&x[0], &x[0]);                     \
+    }                                                                                   \
+    static void f##_sqr_thr(void *xv, const void *yv, size_t n)                         \
+    {                                                                                   \
+        T *x = xv;                                                                      \
+        for (size_t i = 0; i < n; i += STREAMS)                                         \
+            for (int j = 0; j < STREAMS; j++) czk_##f##_sqr(&x[j], &x[j]);              \
+    }                                                                                   \
+    static void f##_add_lat(void *xv, const void *yv, size_t n)                         \
+    {                                                                                   \
+        T *x = xv;                                                                      \
+        const T *y = yv;                                                                \
+        for (size_t i = 0; i < n; i++) czk_##f##_add(&x[0], &x[0], &y[0]);             \
+    }                                                                                   \
+    static void f##_add_thr(void *xv, const void *yv, size_t n)                         \
+    {                                                                                   \
+        T *x = xv;                                                                      \
+        const T *y = yv;                                                                \
+        for (size_t i = 0; i < n; i += STREAMS)                                         \
+            for (int j = 0; j < STREAMS; j++) czk_##f##_add(&x[j], &x[j], &y[j]);       \
+    }                                                                                   \
+    /* x <- x^-1 + y keeps the chain from cycling between two values */             \
+    static void f##_inv_lat(void *xv, const void *yv, size_t n)                         \
+    {                                                                                   \
+        T *x = xv;                                                                      \
+        const T *y = yv;                                                                \
+        for (size_t i = 0; i < n; i++) {                                                \
+            czk_##f##_inv(&x[0], &x[0]);                                                \
+            czk_##f##_add(&x[0], &x[0], &y[0]);                                         \
+        }                                                                               \
+    }                                                                                   \
+    static void f##_inv_var_lat(void *xv, const void *yv, size_t n)                     \
+    {                                                                                   \
+        T *x = xv;                                                                      \
+        const T *y = yv;                                                                \
+        for (size_t i = 0; i < n; i++) {                                                \
+            czk_##f##_inv_var(&x[0], &x[0]);                                            \
+            czk_##f##_add(&x[0], &x[0], &y[0]);                                         \
+        }                                                                               \
+    }
+
+FIELD_KERNELS(fr, czk_fr)
+FIELD_KERNELS(fp, czk_fp)
+
+typedef struct bench_case {
+    const char *field, *op, *mode;
+    kernel_fn fn;
+    size_t elem; /* sizeof element */
+    size_t n;    /* operations per sample */
+} bench_case;
+
+static const bench_case cases[] = {
+    {"fr", "mul", "latency", fr_mul_lat, sizeof(czk_fr), 40000},
+    {"fr", "mul", "throughput", fr_mul_thr, sizeof(czk_fr), 40000},
+    {"fr", "sqr", "latency", fr_sqr_lat, sizeof(czk_fr), 40000},
+    {"fr", "sqr", "throughput", fr_sqr_thr, sizeof(czk_fr), 40000},
+    {"fr", "add", "latency", fr_add_lat, sizeof(czk_fr), 80000},
+    {"fr", "add", "throughput", fr_add_thr, sizeof(czk_fr), 80000},
+    {"fr", "inv", "latency", fr_inv_lat, sizeof(czk_fr), 200},
+    {"fr", "inv_var", "latency", fr_inv_var_lat, sizeof(czk_fr), 400},
+    {"fp", "mul", "latency", fp_mul_lat, sizeof(czk_fp), 20000},
+    {"fp", "mul", "throughput", fp_mul_thr, sizeof(czk_fp), 20000},
+    {"fp", "sqr", "latency", fp_sqr_lat, sizeof(czk_fp), 20000},
+    {"fp", "sqr", "throughput", fp_sqr_thr, sizeof(czk_fp), 20000},
+    {"fp", "add", "latency", fp_add_lat, sizeof(czk_fp), 80000},
+    {"fp", "add", "throughput", fp_add_thr, sizeof(czk_fp), 80000},
+    {"fp", "inv", "latency", fp_inv_lat, sizeof(czk_fp), 100},
+    {"fp", "inv_var", "latency", fp_inv_var_lat, sizeof(czk_fp), 200},
+};
+#define NCASES (sizeof cases / sizeof cases[0])
+
+static void seed_inputs(const bench_case *c, void *x, void *y)
+{
+    czk_rng rng;
+    czk_rng_seed(&rng, 0x6669656c64ULL);
+    for (int j = 0; j < STREAMS; j++) {
+        if (c->elem == sizeof(czk_fr)) {
+            czk_fr_random((czk_fr *)x + j, &rng);
+            czk_fr_random((czk_fr *)y + j, &rng);
+        } else {
+            czk_fp_random((czk_fp *)x + j, &rng);
+            czk_fp_random((czk_fp *)y + j, &rng);
+        }
+    }
+}
+
+/* The result of one sample's worth of work, computed with the portable path. */
+static void reference(const bench_case *c, void *out)
+{
+    czk_fp y[STREAMS];
+    czk_field_impl_kind saved = czk_field_impl();
+    if (czk_field_select(CZK_FIELD_PORTABLE) != CZK_OK) abort();
+    seed_inputs(c, out, y);
+    c->fn(out, y, c->n);
+    if (czk_field_select(saved) != CZK_OK) abort();
+}
+
+int czk_bench_field_main(int argc, char **argv)
+{
+    opts o = {15, -1};
+    static const struct option lopts[] = {
+        {"iters", required_argument, 0, 'i'},
+        {"impl", required_argument, 0, OPT_IMPL},
+        {0, 0, 0, 0},
+    };
+    czk_cli_common com;
+    int rc = czk_cli_parse(argc, argv, "bench field", usage, lopts, &o, on_opt, &com, NULL);
+    if (rc != CZK_CLI_CONTINUE) return rc;
+    czk_init();
+    czk_field_impl_kind initial = czk_field_impl();
+    int can_adx = czk_cpu_has_adx() && czk_cpu_has_bmi2();
+    if (o.impl == CZK_FIELD_ADX && !can_adx) {
+        fprintf(stderr, "czk bench field: this CPU lacks ADX/BMI2\n");
+        return CZK_EXIT_FAIL;
+    }
+    int impls[2], nimpl = 0;
+    if (o.impl == -1 || o.impl == CZK_FIELD_PORTABLE) impls[nimpl++] = CZK_FIELD_PORTABLE;
+    if ((o.impl == -1 && can_adx) || o.impl == CZK_FIELD_ADX) impls[nimpl++] = CZK_FIELD_ADX;
+
+    FILE *out = stdout;
+    if (com.json) {
+        fprintf(out, "{");
+        czk_bench_print_config(out, 1, "bench", "field");
+        fprintf(out, ",\"results\":[");
+    } else {
+        czk_bench_print_config(out, 0, "bench", "field");
+        fprintf(out, "# ns/op over %lld samples; throughput = %d independent streams\n", o.iters,
+                STREAMS);
+        fprintf(out, "%-5s %-8s %-9s %-11s %10s %10s %10s\n", "field", "op", "impl", "mode", "min",
+                "median", "max");
+    }
+    double *t = malloc(sizeof(double) * (size_t)o.iters);
+    if (!t) return czk_cli_fail("bench field", CZK_ERR_NOMEM, "allocating samples");
+    int first = 1, failed = 0;
+    for (int ii = 0; ii < nimpl && !failed; ii++) {
+        for (size_t ci = 0; ci < NCASES; ci++) {
+            const bench_case *c = &cases[ci];
+            czk_fp x[STREAMS], y[STREAMS], want[STREAMS];
+            reference(c, want);
+            if (czk_field_select((czk_field_impl_kind)impls[ii]) != CZK_OK) {
+                failed = 1;
+                break;
+            }
+            seed_inputs(c, x, y);
+            c->fn(x, y, c->n); /* warm-up, and the checked run */
+            if (memcmp(x, want, c->elem * STREAMS) != 0) {
+                fprintf(stderr, "czk bench field: %s %s %s (%s) disagrees with the portable path\n",
+                        c->field, c->op, c->mode, czk_field_impl_name(impls[ii]));
+                failed = 1;
+                break;
+            }
+            for (long long s = 0; s < o.iters; s++) {
+                double t0 = czk_bench_now();
+                c->fn(x, y, c->n);
+                t[s] = (czk_bench_now() - t0) * 1e9 / (double)c->n;
+            }
+            czk_bench_stats st;
+            czk_bench_stats_of(&st, t, (size_t)o.iters);
+            if (com.json) {
+                fprintf(out,
+                        "%s{\"field\":\"%s\",\"op\":\"%s\",\"impl\":\"%s\",\"mode\":\"%s\","
+                        "\"ops\":%zu,\"samples\":%lld,\"ns_min\":%.3f,\"ns_median\":%.3f,"
+                        "\"ns_max\":%.3f}",
+                        first ? "" : ",", c->field, c->op, czk_field_impl_name(impls[ii]), c->mode,
+                        c->n, o.iters, st.min, st.median, st.max);
+            } else {
+                fprintf(out, "%-5s %-8s %-9s %-11s %10.2f %10.2f %10.2f\n", c->field, c->op,
+                        czk_field_impl_name(impls[ii]), c->mode, st.min, st.median, st.max);
+            }
+            first = 0;
+        }
+    }
+    free(t);
+    if (czk_field_select(initial) != CZK_OK) failed = 1;
+    if (com.json) fprintf(out, "],\"ok\":%s}\n", failed ? "false" : "true");
+    return failed ? CZK_EXIT_FAIL : CZK_EXIT_OK;
+}
+
+CZK_BENCH(field, "Fr/Fp mul, sqr, add, inverse: latency and throughput per implementation",
+          czk_bench_field_main)

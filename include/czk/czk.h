@@ -1,0 +1,40 @@
+/* czk — umbrella header and library-wide settings. */
+#ifndef CZK_CZK_H
+#define CZK_CZK_H
+
+#include "czk/common.h"
+#include "czk/field.h"
+#include "czk/rand.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Initialise process-wide state (CPU feature selection). Idempotent and
+ * thread-safe; every czk entry point that needs it calls it. */
+void czk_init(void);
+
+/* Worker thread count used by OpenMP kernels: --threads / CZK_THREADS, else
+ * every online CPU. */
+int czk_threads(void);
+void czk_set_threads(int n);
+
+/* CPU description: vendor, family/model, brand string. */
+typedef struct czk_cpu_info {
+    char vendor[16];
+    char brand[64];
+    unsigned family, model, stepping;
+    int adx, bmi2, avx2, avx512f;
+    int online_cpus;
+} czk_cpu_info;
+void czk_cpu_info_get(czk_cpu_info *info);
+
+/* Compiler and flags the library was built with. */
+const char *czk_build_compiler(void);
+const char *czk_build_flags(void);
+const char *czk_build_type(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

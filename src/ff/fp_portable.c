@@ -1,0 +1,32 @@
+/* Fp hot operations, portable unsigned __int128 implementation. */
+/* SLP vectorization turns the limb selects into 16-byte loads of limbs just
+ * stored one by one (a store-forwarding stall per element); scalar is faster. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-vectorize")
+#endif
+
+#include "czk/field.h"
+#include "ff/field_constants.h"
+#include "ff/limbs.h"
+
+static const uint64_t M[6] = CZK__FP_M;
+
+void czk_fp_mul_portable(czk_fp *r, const czk_fp *a, const czk_fp *b)
+{
+    czk__mont_mul(r->l, a->l, b->l, M, CZK__FP_INV, 6);
+}
+
+void czk_fp_sqr_portable(czk_fp *r, const czk_fp *a)
+{
+    czk__mont_sqr(r->l, a->l, M, CZK__FP_INV, 6);
+}
+
+void czk_fp_add_portable(czk_fp *r, const czk_fp *a, const czk_fp *b)
+{
+    czk__mod_add(r->l, a->l, b->l, M, 6);
+}
+
+void czk_fp_sub_portable(czk_fp *r, const czk_fp *a, const czk_fp *b)
+{
+    czk__mod_sub(r->l, a->l, b->l, M, 6);
+}
