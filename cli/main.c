@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "counters.h"
 
 #define MAX_COMMANDS 128
 
@@ -56,7 +57,9 @@ static int bench_main(int argc, char **argv)
         FILE *f = argc < 2 ? stderr : stdout;
         fprintf(f, "usage: czk bench <what> [options]\n\nbenchmarks:\n");
         list(f, 1);
-        fprintf(f, "\nczk bench <what> --help shows each benchmark's options.\n");
+        fprintf(f, "\nczk bench <what> --help shows each benchmark's options. Every benchmark also\n"
+                   "accepts --counters [default|topdown|l2|fills|ref|EVENTS]: hardware counters of its\n"
+                   "measured region, simulated with valgrind where the CPU has none (src/perf/README.md).\n");
         return argc < 2 ? CZK_EXIT_USAGE : CZK_EXIT_OK;
     }
     const command *c = find(argv[1], 1);
@@ -65,7 +68,11 @@ static int bench_main(int argc, char **argv)
         list(stderr, 1);
         return CZK_EXIT_USAGE;
     }
-    return c->fn(argc - 1, argv + 1);
+    czk_cli_counters po;
+    int prc = czk_cli_counters_strip(&argc, argv, &po, argv[1]);
+    if (prc) return prc;
+    if (!po.active) return c->fn(argc - 1, argv + 1);
+    return czk_cli_counters_run(c->fn, argc - 1, argv + 1, &po);
 }
 
 int main(int argc, char **argv)

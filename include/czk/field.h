@@ -9,10 +9,21 @@
  *
  * Two implementations of the hot operations (mul, sqr, add, sub) exist: a
  * portable one using unsigned __int128 and an x86-64 one using MULX/ADCX/ADOX.
- * czk_field_init() (called by czk_init(), idempotent, thread-safe) selects one
- * by CPU features; czk_field_impl() names the selection. The `_portable` and
+ * czk_field_init() (called by czk_init() and at library load; idempotent,
+ * thread-safe) selects one by CPU features; czk_field_impl() names the
+ * selection. The `_portable` and
  * `_adx` entry points are always available for tests and benchmarks (calling
  * an `_adx` function on a CPU without ADX/BMI2 is undefined).
+ *
+ * Dispatch cost: the selection is one global int written at start-up, and
+ * czk_fr_mul() etc. test it (a perfectly predicted branch) and call the
+ * selected routine. Hot loops inside libczk (msm, ntt, tower, ec) may include
+ * the internal header "ff/field_impl.h" and call czk__fr_mul(), czk__fp_sqr()
+ * ... : static inline dispatchers that save the extra call level. The ADX
+ * routines are generated assembly (tools/gen_field_adx.py), so they are
+ * out-of-line calls either way, like blst's. Both implementations give
+ * bit-identical results, so switching with czk_field_select() while other
+ * threads compute changes speed, never values.
  *
  * Functions whose running time depends on their inputs carry `_var` and must
  * only see public data. Everything else is constant-time.
@@ -75,9 +86,11 @@ void czk_fr_neg(czk_fr *r, const czk_fr *a);
 void czk_fr_dbl(czk_fr *r, const czk_fr *a);
 void czk_fr_mul(czk_fr *r, const czk_fr *a, const czk_fr *b);
 void czk_fr_sqr(czk_fr *r, const czk_fr *a);
-/* r = a^-1; r = 0 when a = 0. Constant time (Fermat). */
+/* r = a^-1; r = 0 when a = 0. Constant time (Pornin's optimized binary GCD,
+ * IACR ePrint 2020/972; see src/ff/README.md). */
 void czk_fr_inv(czk_fr *r, const czk_fr *a);
-/* Same result, variable time (binary extended GCD); public data only. */
+/* Same result; may take variable time, so public data only (today it is the
+ * constant-time routine, which is also the fastest). */
 void czk_fr_inv_var(czk_fr *r, const czk_fr *a);
 /* out[i] = in[i]^-1 for n elements with one inversion (Montgomery's trick);
  * zero inputs give zero outputs. out may equal in. scratch: n elements. */

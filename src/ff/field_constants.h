@@ -17,6 +17,11 @@
 /* (m - 1) / 2 (Euler's criterion) */
 #define CZK__FR_M_MINUS_1_HALF { 0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL, 0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL }
 #define CZK__FR_BITS 255
+#define CZK__FR_INV_ITERS 17
+/* 2^(33 t) R^3 mod m, t = INV_ITERS */
+#define CZK__FR_INV_FIX { 0x275eb1056dbe2321ULL, 0x135715e87bc433dfULL, 0x020bcd6794b0b06aULL, 0x6f55e1da39d4538bULL }
+/* 2^32 m */
+#define CZK__FR_M_SHL32 { 0x0000000100000000ULL, 0xfffe5bfeffffffffULL, 0x09a1d80553bda402ULL, 0x299d7d483339d808ULL, 0x0000000073eda753ULL }
 
 /* ---- FP: m = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab ---- */
 /* modulus */
@@ -33,6 +38,11 @@
 /* (m - 1) / 2 (Euler's criterion) */
 #define CZK__FP_M_MINUS_1_HALF { 0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL, 0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL }
 #define CZK__FP_BITS 381
+#define CZK__FP_INV_ITERS 25
+/* 2^(33 t) R^3 mod m, t = INV_ITERS */
+#define CZK__FP_INV_FIX { 0xc75b87eae4c078aeULL, 0x5a053a5001d63318ULL, 0x7afc9aa5647bc96aULL, 0x523ec3bd5b17b648ULL, 0x5f8a543218152dc6ULL, 0x03d6ad095ef691c4ULL }
+/* 2^32 m */
+#define CZK__FP_M_SHL32 { 0xffffaaab00000000ULL, 0xb153ffffb9feffffULL, 0xf6b0f6241eabfffeULL, 0xf38512bf6730d2a0ULL, 0x434bacd764774b84ULL, 0x397fe69a4b1ba7b6ULL, 0x000000001a0111eaULL }
 
 /* (p + 1) / 4 */
 #define CZK__FP_SQRT_EXP { 0xee7fbfffffffeaabULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL }

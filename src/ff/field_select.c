@@ -23,6 +23,10 @@ static void select_default(void)
 
 void czk_field_init(void) { pthread_once(&select_once, select_default); }
 
+/* Select at load time too, so that programs which never call czk_init()
+ * still get the fast path. */
+__attribute__((constructor)) static void field_init_at_load(void) { czk_field_init(); }
+
 czk_status czk_field_select(czk_field_impl_kind k)
 {
     czk_field_init();

@@ -18,7 +18,6 @@ static const uint64_t M_[N] = K(M);
 static const uint64_t R1_[N] = K(R1);
 static const uint64_t R2_[N] = K(R2);
 static const uint64_t R3_[N] = K(R3);
-static const uint64_t M_MINUS_2_[N] = K(M_MINUS_2);
 static const uint64_t M_MINUS_1_HALF_[N] = K(M_MINUS_1_HALF);
 
 /* ---- simple arithmetic --------------------------------------------------- */
@@ -102,72 +101,168 @@ void FN(pow_u64)(T *r, const T *a, uint64_t e)
     *r = acc;
 }
 
-/* a^(m-2) = a^-1 (Fermat); 0 -> 0. */
-void FN(inv)(T *r, const T *a) { FN(pow)(r, a, M_MINUS_2_, N); }
+static const uint64_t INV_FIX_[N] = K(INV_FIX);
+static const uint64_t M_SHL32_[N + 1] = K(M_SHL32);
 
-/* x = x / 2^k mod m for x < m, 1 <= k <= 63: add q m with
- * q = x (-m^-1) mod 2^k so the low k bits vanish, then shift
- * ((x + q m) / 2^k < m since q < 2^k). */
-static void div_pow2_var(uint64_t *x, unsigned k)
+/* p = x f0 + y g0 + add and q = x f1 + y g1 + add as (N+1)-limb two's
+ * complement numbers, for x, y < 2^(64N-1), |f|, |g| <= 2^31, add (N+1 limbs,
+ * may be NULL) < 2^(64N+32). With f' = f + 2^31 >= 0 (and so on) every
+ * product is unsigned: x f + y g = x f' + y g' - (x + y) 2^31, exact limb by
+ * limb in __int128. */
+CZK_INLINE void lin_comb2(uint64_t *p, uint64_t *q, const uint64_t *x, const uint64_t *y,
+                          int64_t f0, int64_t g0, int64_t f1, int64_t g1, const uint64_t *add)
 {
-    uint64_t q = (x[0] * K(INV)) & ((1ULL << k) - 1);
-    uint64_t t[N + 1];
-    uint64_t c = 0;
+    uint64_t f0p = (uint64_t)(f0 + 0x80000000), g0p = (uint64_t)(g0 + 0x80000000);
+    uint64_t f1p = (uint64_t)(f1 + 0x80000000), g1p = (uint64_t)(g1 + 0x80000000);
+    __int128 cp = 0, cq = 0;
     for (int i = 0; i < N; i++) {
-        czk__u128 p = (czk__u128)q * M_[i] + x[i] + c;
-        t[i] = (uint64_t)p;
-        c = (uint64_t)(p >> 64);
+        __int128 s = (__int128)(((czk__u128)x[i] + y[i]) << 31) - (add ? (__int128)add[i] : 0);
+        __int128 vp = (__int128)((czk__u128)x[i] * f0p + (czk__u128)y[i] * g0p) - s + cp;
+        __int128 vq = (__int128)((czk__u128)x[i] * f1p + (czk__u128)y[i] * g1p) - s + cq;
+        p[i] = (uint64_t)vp;
+        q[i] = (uint64_t)vq;
+        cp = vp >> 64;
+        cq = vq >> 64;
     }
-    t[N] = c;
-    for (int i = 0; i < N; i++) x[i] = (t[i] >> k) | (t[i + 1] << (64 - k));
+    p[N] = (uint64_t)cp + (add ? add[N] : 0);
+    q[N] = (uint64_t)cq + (add ? add[N] : 0);
 }
 
-/* Strip the factors of two of u (u != 0), dividing x by the same power. */
-static void shift_out_twos_var(uint64_t *u, uint64_t *x)
+/* In place: p (N+1 limbs, two's complement) >> 31 to its absolute value in
+ * out (N limbs); returns the sign mask. */
+CZK_INLINE uint64_t abs_shift31(uint64_t *out, uint64_t *p)
 {
-    while (!(u[0] & 1)) {
-        unsigned k = u[0] ? (unsigned)__builtin_ctzll(u[0]) : 63;
-        for (int i = 0; i < N - 1; i++) u[i] = (u[i] >> k) | (u[i + 1] << (64 - k));
-        u[N - 1] >>= k;
-        div_pow2_var(x, k);
+    uint64_t s = (uint64_t)((int64_t)p[N] >> 63);
+    uint64_t cy = s & 1;
+    for (int i = 0; i <= N; i++) {
+        czk__u128 t = (czk__u128)(p[i] ^ s) + cy;
+        p[i] = (uint64_t)t;
+        cy = (uint64_t)(t >> 64);
     }
+    for (int i = 0; i < N; i++) out[i] = (p[i] >> 31) | (p[i + 1] << 33);
+    return s;
 }
 
-/* Binary extended Euclid on the plain representative A = a R of the
- * Montgomery element (Knuth TAOCP vol. 2, 4.5.2, Algorithm B adapted to
- * inversion; invariant A x1 = u, A x2 = v mod m). The result A^-1 is
- * brought back to Montgomery form as MontMul(A^-1, R^3) = a^-1 R. */
-void FN(inv_var)(T *r, const T *a)
+/* out = p 2^-64 mod m for 0 <= p < 2^33 m (N+1 limbs): one Montgomery
+ * reduction step ((p + k m) / 2^64 < 2m) and a conditional subtraction. */
+CZK_INLINE void redc64(uint64_t *out, uint64_t *p)
 {
-    if (FN(is_zero)(a)) {
-        memset(r->l, 0, sizeof r->l);
-        return;
+    uint64_t k = p[0] * K(INV);
+    czk__u128 t = (czk__u128)k * M_[0] + p[0];
+    uint64_t c = (uint64_t)(t >> 64);
+    for (int i = 1; i < N; i++) {
+        t = (czk__u128)k * M_[i] + p[i] + c;
+        p[i - 1] = (uint64_t)t;
+        c = (uint64_t)(t >> 64);
     }
-    uint64_t u[N], v[N], x1[N] = {1}, x2[N] = {0};
-    memcpy(u, a->l, sizeof u);
-    memcpy(v, M_, sizeof v);
-    static const uint64_t one[N] = {1};
-    for (;;) {
-        shift_out_twos_var(u, x1);
-        if (memcmp(u, one, sizeof u) == 0) break;
-        shift_out_twos_var(v, x2);
-        if (memcmp(v, one, sizeof v) == 0) {
-            memcpy(x1, x2, sizeof x1);
-            break;
+    p[N - 1] = p[N] + c; /* < 2^(64N): no carry out */
+    czk__limbs_reduce_once(out, p, M_, N);
+}
+
+/* Inversion by Pornin's optimized binary GCD ("Optimized Binary GCD for
+ * Modular Inversion", IACR ePrint 2020/972, algorithm 2, k = 32): each outer
+ * iteration runs 31 binary-GCD steps on 64-bit approximations of a and b
+ * (their low 31 bits and top 33 bits), then applies the accumulated
+ * update factors to the full values. ceil((2 bits - 1) / 31) iterations
+ * always suffice. Constant time: the same operations for every input.
+ * Invariants: a = u y lambda, b = v y lambda (mod m), lambda = 2^(33 i)
+ * after i iterations; at the end b = 1, so y^-1 = v 2^(33 t). With y = a R
+ * (Montgomery), a^-1 R = v 2^(33 t) R^2 = MontMul(v, INV_FIX). 0 -> 0. */
+CZK_INLINE void inv_core(T *r, const T *y, int var)
+{
+    uint64_t a[N], b[N], u[N] = {1}, v[N] = {0};
+    memcpy(a, y->l, sizeof a);
+    memcpy(b, M_, sizeof b);
+    for (int it = 0; it < K(INV_ITERS); it++) {
+        /* approximations: n = max(len(a), len(b), 64);
+         * abar = (a mod 2^31) + 2^31 floor(a / 2^(n - 33)) */
+        uint64_t ah = 0, al = 0, bh = 0, bl = 0, top = 0, hz = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t c = a[i] | b[i];
+            uint64_t nz = 0 - ((c | (0 - c)) >> 63);
+            ah = (a[i] & nz) | (ah & ~nz);
+            bh = (b[i] & nz) | (bh & ~nz);
+            al = ((i ? a[i - 1] : 0) & nz) | (al & ~nz);
+            bl = ((i ? b[i - 1] : 0) & nz) | (bl & ~nz);
+            top = (c & nz) | (top & ~nz);
+            hz = (((uint64_t)(i == 0) - 1) & nz) | (hz & ~nz); /* all ones: top limb > 0 */
         }
-        if (!czk__limbs_lt(u, v, N)) {
-            czk__limbs_sub(u, u, v, N);
-            czk__mod_sub(x1, x1, x2, M_, N);
+        unsigned z = (unsigned)__builtin_clzll(top | 1) & (unsigned)hz;
+        uint64_t abar = (uint64_t)((((czk__u128)ah << 64 | al) << z) >> 95);
+        uint64_t bbar = (uint64_t)((((czk__u128)bh << 64 | bl) << z) >> 95);
+        abar = (abar << 31) | (a[0] & 0x7fffffff);
+        bbar = (bbar << 31) | (b[0] & 0x7fffffff);
+        /* The update factors travel packed and biased, P = (f + B) + 2^32 (g + B)
+         * with B = 2^31 - 1 (Pornin, section 4): after j <= 31 steps f, g lie in
+         * [-(2^31 - 1), 2^31], so each biased half fits 32 bits, and the packed
+         * form is linear: one subtraction or doubling updates f and g. */
+        const uint64_t B = 0x7fffffff, BB = B | (B << 32);
+        uint64_t p0 = (1 + B) | (B << 32), p1 = B | ((1 + B) << 32);
+        if (var) {
+            /* Same steps, but a run of k even values is shifted at once
+             * (k doublings of p1 are p1 2^k - (2^k - 1) BB), so the loop
+             * runs once per subtraction. The data-dependent a < b choice
+             * stays branch-free: it is unpredictable. */
+            for (unsigned j = 0; j < 31;) {
+                uint64_t odd = 0 - (abar & 1);
+                uint64_t sw = odd & (0 - (uint64_t)(abar < bbar));
+                uint64_t t = (abar ^ bbar) & sw;
+                abar ^= t, bbar ^= t;
+                t = (p0 ^ p1) & sw;
+                p0 ^= t, p1 ^= t;
+                abar -= bbar & odd;
+                p0 -= (p1 - BB) & odd;
+                unsigned k = abar ? (unsigned)__builtin_ctzll(abar) : 31;
+                if (k > 31 - j) k = 31 - j;
+                abar >>= k;
+                p1 = (p1 << k) - ((1ULL << k) - 1) * BB;
+                j += k;
+            }
         } else {
-            czk__limbs_sub(v, v, u, N);
-            czk__mod_sub(x2, x2, x1, M_, N);
+            for (int j = 0; j < 31; j++) {
+                uint64_t odd = 0 - (abar & 1);
+                uint64_t d = abar - bbar;
+                uint64_t lt = 0 - (uint64_t)(abar < bbar);
+                uint64_t sw = odd & lt;
+                bbar ^= (abar ^ bbar) & sw;          /* odd, a < b: b = a */
+                d = (d ^ lt) - lt;                   /* |a - b| */
+                abar = ((d & odd) | (abar & ~odd)) >> 1;
+                uint64_t t = (p0 ^ p1) & sw;
+                p0 ^= t, p1 ^= t;
+                p0 -= (p1 - BB) & odd;               /* f0 -= f1, g0 -= g1 */
+                p1 = p1 + p1 - BB;                   /* f1 *= 2, g1 *= 2 */
+            }
         }
+        int64_t f0 = (int64_t)(p0 & 0xffffffff) - (int64_t)B;
+        int64_t g0 = (int64_t)(p0 >> 32) - (int64_t)B;
+        int64_t f1 = (int64_t)(p1 & 0xffffffff) - (int64_t)B;
+        int64_t g1 = (int64_t)(p1 >> 32) - (int64_t)B;
+        /* a = |a f0 + b g0| / 2^31, b = |a f1 + b g1| / 2^31, negating the
+         * factors of a negative result */
+        uint64_t pa[N + 1], pb[N + 1];
+        lin_comb2(pa, pb, a, b, f0, g0, f1, g1, NULL);
+        uint64_t sa = abs_shift31(a, pa);
+        uint64_t sb = abs_shift31(b, pb);
+        f0 = (int64_t)(((uint64_t)f0 ^ sa) - sa);
+        g0 = (int64_t)(((uint64_t)g0 ^ sa) - sa);
+        f1 = (int64_t)(((uint64_t)f1 ^ sb) - sb);
+        g1 = (int64_t)(((uint64_t)g1 ^ sb) - sb);
+        /* u = (u f0 + v g0 + 2^32 m) / 2^64 mod m, v likewise (the added
+         * 2^32 m makes the sums positive) */
+        lin_comb2(pa, pb, u, v, f0, g0, f1, g1, M_SHL32_);
+        redc64(u, pa);
+        redc64(v, pb);
     }
-    T t, r3;
-    memcpy(t.l, x1, sizeof t.l);
-    memcpy(r3.l, R3_, sizeof r3.l);
-    HMUL(r, &t, &r3);
+    T t, fix;
+    memcpy(t.l, v, sizeof t.l);
+    memcpy(fix.l, INV_FIX_, sizeof fix.l);
+    HMUL(r, &t, &fix);
 }
+
+void FN(inv)(T *r, const T *a) { inv_core(r, a, 0); }
+
+/* The same iterations, the 31-step inner loop with branches. */
+void FN(inv_var)(T *r, const T *a) { inv_core(r, a, 1); }
 
 /* Montgomery's trick (Montgomery 1987, "Speeding the Pollard and elliptic
  * curve methods", section 10.3.1): prefix products, one inversion, then a
@@ -320,7 +415,8 @@ czk_status FN(from_dec)(T *r, const char *dec)
             v[i] = (uint64_t)t;
             c = (uint64_t)(t >> 64);
         }
-        if (c) return czk_error(CZK_ERR_NOT_CANONICAL, "%s: value has more than %d bits", fn, 64 * N);
+        if (c)
+            return czk_error(CZK_ERR_NOT_CANONICAL, "%s: value has more than %d bits", fn, 64 * N);
     }
     if (!czk__limbs_lt(v, M_, N))
         return czk_error(CZK_ERR_NOT_CANONICAL, "%s: value is >= the " NAME " modulus", fn);

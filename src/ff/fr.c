@@ -79,7 +79,8 @@ czk_status czk_fr_root_of_unity(czk_fr *r, unsigned k)
 {
     if (k > CZK__FR_TWO_ADICITY)
         return czk_error(CZK_ERR_INVALID_ARG,
-                         "czk_fr_root_of_unity: no 2^%u-th root of unity (2-adicity of r is 32)", k);
+                         "czk_fr_root_of_unity: no 2^%u-th root of unity (r has 2-adicity 32)",
+                         k);
     czk_fr w;
     memcpy(w.l, ROOT_MONT, sizeof w.l);
     for (unsigned i = k; i < CZK__FR_TWO_ADICITY; i++) HSQR(&w, &w);

@@ -15,6 +15,16 @@
 
 typedef unsigned __int128 czk__u128;
 
+/* Full unrolling of the limb loops (GCC leaves the outer CIOS loop rolled
+ * and spills otherwise). */
+#if defined(__clang__)
+#define CZK__UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define CZK__UNROLL _Pragma("GCC unroll 16")
+#else
+#define CZK__UNROLL
+#endif
+
 /* r = a + b, returns the carry out. */
 CZK_INLINE uint64_t czk__limbs_add(uint64_t *r, const uint64_t *a, const uint64_t *b, int n)
 {
@@ -117,6 +127,7 @@ CZK_INLINE void czk__mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
                               uint64_t inv, int n)
 {
     uint64_t t[8] = {0};
+    CZK__UNROLL
     for (int i = 0; i < n; i++) {
         czk__u128 p = (czk__u128)a[0] * b[i] + t[0];
         uint64_t A = (uint64_t)(p >> 64);
@@ -124,6 +135,7 @@ CZK_INLINE void czk__mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
         uint64_t q = t[0] * inv;
         p = (czk__u128)q * m[0] + t[0];
         uint64_t C = (uint64_t)(p >> 64);
+        CZK__UNROLL
         for (int j = 1; j < n; j++) {
             p = (czk__u128)a[j] * b[i] + t[j] + A;
             A = (uint64_t)(p >> 64);
@@ -143,8 +155,10 @@ CZK_INLINE void czk__mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m,
                               int n)
 {
     uint64_t t[16] = {0};
+    CZK__UNROLL
     for (int i = 0; i < n; i++) {
         uint64_t c = 0;
+        CZK__UNROLL
         for (int j = i + 1; j < n; j++) {
             czk__u128 p = (czk__u128)a[i] * a[j] + t[i + j] + c;
             t[i + j] = (uint64_t)p;
@@ -169,9 +183,11 @@ CZK_INLINE void czk__mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m,
     /* Montgomery reduction (REDC), one word at a time; the carry of step i
      * is added at position i + n. */
     uint64_t hc = 0;
+    CZK__UNROLL
     for (int i = 0; i < n; i++) {
         uint64_t q = t[i] * inv;
         uint64_t cc = 0;
+        CZK__UNROLL
         for (int j = 0; j < n; j++) {
             czk__u128 p = (czk__u128)q * m[j] + t[i + j] + cc;
             t[i + j] = (uint64_t)p;

@@ -1,6 +1,7 @@
 /* Differential tests of one prime field against GMP, instantiated by
  * test_fr.c and test_fp.c. The including file defines
- *   T, FN(x), N, NBYTES, NBITS, PREFIX(x) (test name prefix), MODULUS_HEX
+ *   T, FN(x), N, NBYTES, NBITS, PREFIX(x) (test name prefix), MODULUS_HEX,
+ *   MODULUS_LIMBS, TEST_FILE (its own file name)
  * Montgomery-level operations are checked on raw representatives:
  * mul(a, b) must equal a b R^-1 mod m, whatever to/from conversion does. */
 #include <gmp.h>
@@ -10,8 +11,17 @@
 #include "czk/czk.h"
 #include "runner.h"
 
-#define FIELD_TEST_X(n) CZK_TEST(n)
-#define FIELD_TEST(x) FIELD_TEST_X(PREFIX(x))
+/* CZK_TEST with the including file's name (TEST_FILE), so that
+ * `czk_tests --file test_fr` runs these. */
+#define FIELD_TEST_Z(n)                                                                 \
+    static void czk_test_##n(void);                                                     \
+    __attribute__((constructor)) static void czk_test_reg_##n(void)                     \
+    {                                                                                   \
+        czk__test_register(TEST_FILE, #n, czk_test_##n);                                \
+    }                                                                                   \
+    static void czk_test_##n(void)
+#define FIELD_TEST_Y(n) FIELD_TEST_Z(n)
+#define FIELD_TEST(x) FIELD_TEST_Y(PREFIX(x))
 
 typedef void (*mul_fn)(T *, const T *, const T *);
 typedef void (*sqr_fn)(T *, const T *);
@@ -492,6 +502,14 @@ FIELD_TEST(hex_dec_round_trip)
     CHECK(FN(from_dec)(&a, gmp) == CZK_ERR_NOT_CANONICAL);
     gmp_snprintf(gmp, sizeof gmp, "%Zx", x.b);
     CHECK(FN(from_hex)(&a, gmp) == CZK_ERR_NOT_CANONICAL);
+    /* one hex digit or one decimal digit past the limb capacity */
+    mpz_set_ui(x.b, 1);
+    mpz_mul_2exp(x.b, x.b, 64 * N);
+    mpz_add_ui(x.b, x.b, 1);
+    gmp_snprintf(gmp, sizeof gmp, "%Zx", x.b);
+    CHECK(FN(from_hex)(&a, gmp) == CZK_ERR_NOT_CANONICAL);
+    gmp_snprintf(gmp, sizeof gmp, "%Zd", x.b);
+    CHECK(FN(from_dec)(&a, gmp) == CZK_ERR_NOT_CANONICAL);
     mpz_sub_ui(x.b, x.m, 1);
     gmp_snprintf(gmp, sizeof gmp, "%Zd", x.b);
     CHECK_OK(FN(from_dec)(&a, gmp));
@@ -535,7 +553,8 @@ FIELD_TEST(bytes)
         PREFIX(TO_BE)(be, &a);
         memset(g, 0, sizeof g);
         size_t cnt;
-        mpz_export(g + NBYTES - (mpz_sizeinbase(x.a, 256) * (mpz_sgn(x.a) != 0)), &cnt, 1, 1, 1, 0, x.a);
+        size_t len = mpz_sgn(x.a) ? mpz_sizeinbase(x.a, 256) : 0;
+        mpz_export(g + NBYTES - len, &cnt, 1, 1, 1, 0, x.a);
         CHECK_MEM(be, g, NBYTES);
         for (int i = 0; i < NBYTES; i++) CHECK(le[i] == be[NBYTES - 1 - i]);
         CHECK_OK(PREFIX(FROM_LE)(&b, le));

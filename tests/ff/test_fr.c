@@ -8,6 +8,7 @@
 #define NBYTES CZK_FR_BYTES
 #define NBITS 255
 #define PREFIX(x) fr_##x
+#define TEST_FILE "test_fr.c"
 #define MODULUS_LIMBS CZK_FR_MODULUS
 #define MODULUS_HEX "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"
 #define fr_CONST_ONE CZK_FR_ONE
@@ -89,4 +90,32 @@ CZK_TEST(fr_from_limbs_reduce_vs_gmp)
         CHECK(raw_eq((const czk_fr *)w, x.a));
     }
     ctx_clear(&x);
+}
+
+/* CZK_FIELD_IMPL=portable forces the portable path at start-up (checked
+ * through `czk version --json`, a fresh process). */
+CZK_TEST(field_impl_env_forces_portable)
+{
+    const char *cli = czk_test_cli();
+    if (!strchr(cli, '/')) {
+        printf("  note: CZK_CLI not set (run through ctest); skipped\n");
+        return;
+    }
+    char cmd[1024], out[4096];
+    snprintf(cmd, sizeof cmd, "CZK_FIELD_IMPL=portable '%s' version --json", cli);
+    FILE *p = popen(cmd, "r");
+    REQUIRE(p != NULL);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    CHECK(pclose(p) == 0);
+    CHECK_MSG(strstr(out, "\"field_impl\":\"portable\"") != NULL, "output: %s", out);
+    if (czk_cpu_has_adx() && czk_cpu_has_bmi2()) {
+        snprintf(cmd, sizeof cmd, "env -u CZK_FIELD_IMPL '%s' version --json", cli);
+        p = popen(cmd, "r");
+        REQUIRE(p != NULL);
+        n = fread(out, 1, sizeof out - 1, p);
+        out[n] = 0;
+        CHECK(pclose(p) == 0);
+        CHECK_MSG(strstr(out, "\"field_impl\":\"adx\"") != NULL, "output: %s", out);
+    }
 }

@@ -1,0 +1,171 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "porep_run.h"
+#include "common/fileio.h"
+
+static const char usage[] =
+    "usage: czk prove --c1 C1.json --params FILE.params -o PROOF.bin\n"
+    "                 [--partition K] [--no-verify] [--lc vec|inline1|inline2|inline4]\n"
+    "                 [--params-check full|curve] [--threads N] [--quiet] [--json]\n\n"
+    "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
+    "JSON): every partition (or only --partition K), one 192-byte Groth16 proof\n"
+    "each, concatenated in partition order into PROOF.bin (written atomically).\n"
+    "Each proof is verified with the verifying key inside the parameters before\n"
+    "the file is written, unless --no-verify.\n";
+
+enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK };
+
+typedef struct {
+    const char *c1, *params, *out;
+    long long partition;
+    int no_verify;
+    czk_lc_kind lc;
+    czk_groth16_check check;
+} args;
+
+static int on_opt(void *ctx, int opt, const char *arg)
+{
+    args *a = ctx;
+    switch (opt) {
+    case OPT_C1: a->c1 = arg; return 0;
+    case OPT_PARAMS: a->params = arg; return 0;
+    case 'o': a->out = arg; return 0;
+    case OPT_PARTITION:
+        if (czk_cli_parse_int(arg, 0, 1000, &a->partition))
+            return czk_cli_usage_error("prove", usage, "--partition wants a partition number, got '%s'", arg);
+        return 0;
+    case OPT_NO_VERIFY: a->no_verify = 1; return 0;
+    case OPT_LC:
+        if (czk_lc_kind_parse(&a->lc, arg) != CZK_OK)
+            return czk_cli_usage_error("prove", usage, "--lc wants vec, inline1, inline2 or inline4, got '%s'", arg);
+        return 0;
+    case OPT_CHECK:
+        if (!strcmp(arg, "full")) a->check = CZK_GROTH16_CHECK_FULL;
+        else if (!strcmp(arg, "curve")) a->check = CZK_GROTH16_CHECK_CURVE;
+        else return czk_cli_usage_error("prove", usage, "--params-check wants full or curve, got '%s'", arg);
+        return 0;
+    }
+    return czk_cli_usage_error("prove", usage, "unexpected option");
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {{"c1", required_argument, 0, OPT_C1},
+                                         {"params", required_argument, 0, OPT_PARAMS},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"partition", required_argument, 0, OPT_PARTITION},
+                                         {"no-verify", no_argument, 0, OPT_NO_VERIFY},
+                                         {"lc", required_argument, 0, OPT_LC},
+                                         {"params-check", required_argument, 0, OPT_CHECK},
+                                         {0, 0, 0, 0}};
+    args a;
+    memset(&a, 0, sizeof a);
+    a.partition = -1;
+    a.lc = CZK_LC_DEFAULT;
+    czk_cli_common c;
+    int rc = czk_cli_parse(argc, argv, "prove", usage, opts, &a, on_opt, &c, NULL);
+    if (rc != CZK_CLI_CONTINUE) return rc;
+    if (!a.c1 || !a.params || !a.out)
+        return czk_cli_usage_error("prove", usage, "--c1, --params and -o are required");
+
+    czk_progress pg;
+    czk_progress_init(&pg, czk_cli_progress_enabled(&c));
+    czk_fc_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    czk_status s = czk_fc_c1_read(&c1, a.c1);
+    if (s != CZK_OK) return czk_cli_fail("prove", s, "reading the C1 file failed");
+    uint32_t parts = c1.shape.partitions;
+    if (a.partition >= (long long)parts) {
+        czk_fc_c1_free(&c1);
+        return czk_cli_usage_error("prove", usage, "--partition %lld: the sector has %u partitions", a.partition, parts);
+    }
+    uint32_t first = a.partition >= 0 ? (uint32_t)a.partition : 0;
+    uint32_t count = a.partition >= 0 ? 1 : parts;
+
+    czk_progress_fraction(&pg, "reading parameters", 0);
+    czk_groth16_params p;
+    s = czk_groth16_params_read(&p, a.params, a.check);
+    czk_progress_done(&pg);
+    if (s != CZK_OK) {
+        czk_fc_c1_free(&c1);
+        return czk_cli_fail("prove", s, "reading parameters failed");
+    }
+    czk_groth16_proof *proofs = calloc(count, sizeof *proofs);
+    uint8_t *bytes = malloc((size_t)count * CZK_GROTH16_PROOF_BYTES);
+    czk_porep_times *times = calloc(count, sizeof *times);
+    int exit_code = CZK_EXIT_OK;
+    if (!proofs || !bytes || !times) {
+        s = czk_error(CZK_ERR_NOMEM, "proof buffers");
+        exit_code = czk_cli_fail("prove", s, "out of memory");
+        goto out;
+    }
+    double t0 = czk_bench_now();
+    for (uint32_t i = 0; i < count; i++) {
+        if (pg.enabled) {
+            char st[64];
+            snprintf(st, sizeof st, "proving partition %u/%u", first + i + 1, parts);
+            czk_progress_fraction(&pg, st, (double)i / count);
+        }
+        s = czk_porep_prove_partition(&proofs[i], &p, &c1, first + i, a.lc, &times[i]);
+        if (s != CZK_OK) {
+            czk_progress_done(&pg);
+            exit_code = czk_cli_fail("prove", s, "proving failed");
+            goto out;
+        }
+        czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
+    }
+    czk_progress_done(&pg);
+    double t_prove = czk_bench_now() - t0;
+    int verified = 0;
+    if (!a.no_verify) {
+        if (first == 0) {
+            s = czk_porep_verify(&p.vk, &c1, proofs, count);
+        } else {
+            /* a single later partition: verify it alone */
+            size_t n = czk_porep_num_inputs(&c1.shape) - 1;
+            czk_fr *in = malloc(n * sizeof *in);
+            czk_groth16_pvk pvk;
+            s = in ? czk_porep_public_inputs(in, &c1, first) : czk_error(CZK_ERR_NOMEM, "inputs");
+            if (s == CZK_OK) s = czk_groth16_pvk_prepare(&pvk, &p.vk);
+            if (s == CZK_OK) s = czk_groth16_verify(&pvk, &proofs[0], in, n);
+            free(in);
+        }
+        if (s != CZK_OK) {
+            exit_code = czk_cli_fail("prove", s, "the new proof does not verify (not written)");
+            goto out;
+        }
+        verified = 1;
+    }
+    const void *chunks[1] = {bytes};
+    size_t len = (size_t)count * CZK_GROTH16_PROOF_BYTES;
+    s = czk__write_atomic(a.out, chunks, &len, 1);
+    if (s != CZK_OK) {
+        exit_code = czk_cli_fail("prove", s, "writing the proof failed");
+        goto out;
+    }
+    if (c.json) {
+        printf("{\"proof\":\"%s\",\"sector\":\"%s\",\"partitions\":[", a.out, czk_fc_proof_name(c1.shape.proof));
+        for (uint32_t i = 0; i < count; i++)
+            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"h_s\":%.4f,\"msm_s\":%.4f,"
+                   "\"prove_s\":%.4f}",
+                   i ? "," : "", first + i, (unsigned long long)times[i].constraints, times[i].synth_s,
+                   times[i].g.h_s,
+                   times[i].g.msm_h_s + times[i].g.msm_l_s + times[i].g.msm_a_s + times[i].g.msm_b_g1_s,
+                   times[i].g.total_s);
+        printf("],\"verified\":%s,\"seconds\":%.3f}\n", verified ? "true" : "false", t_prove);
+    } else if (!c.quiet) {
+        printf("proved %u partition%s of %s in %.2f s%s; wrote %s (%zu bytes)\n", count, count > 1 ? "s" : "",
+               czk_fc_proof_name(c1.shape.proof), t_prove, verified ? ", verified" : "", a.out, len);
+    }
+out:
+    free(proofs);
+    free(bytes);
+    free(times);
+    czk_groth16_params_clear(&p);
+    czk_fc_c1_free(&c1);
+    return exit_code;
+}
+
+CZK_CLI_COMMAND(prove, "prove a sector's PoRep from its C1 output", run)

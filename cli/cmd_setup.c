@@ -1,0 +1,89 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "porep_run.h"
+#include "shape_opts.h"
+#include "bench.h"
+
+static const char usage[] =
+    "usage: czk setup --circuit porep (--sector-size S | custom shape) -o FILE.params --vk FILE.vk\n"
+    "                 [--seed N] [--threads N] [--quiet] [--json]\n\n"
+    "Generate Groth16 parameters for one partition of the PoRep circuit, in\n"
+    "bellperson's .params layout, and the verifying key separately. The toxic\n"
+    "waste comes from getrandom(2) unless --seed is given (tests only: a seeded\n"
+    "setup is NOT secure).\n\n" CZK_SHAPE_USAGE;
+
+enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE, OPT_VK, OPT_SEED };
+
+typedef struct {
+    czk_shape_args shape;
+    const char *circuit, *out, *vk;
+    int have_seed;
+    unsigned long long seed;
+} args;
+
+static int on_opt(void *ctx, int opt, const char *arg)
+{
+    args *a = ctx;
+    int rc;
+    if (czk_shape_option(&a->shape, opt, arg, "setup", usage, &rc)) return rc;
+    long long v;
+    switch (opt) {
+    case OPT_CIRCUIT: a->circuit = arg; return 0;
+    case 'o': a->out = arg; return 0;
+    case OPT_VK: a->vk = arg; return 0;
+    case OPT_SEED:
+        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
+            return czk_cli_usage_error("setup", usage, "--seed wants a non-negative integer, got '%s'", arg);
+        a->have_seed = 1;
+        a->seed = (unsigned long long)v;
+        return 0;
+    }
+    return czk_cli_usage_error("setup", usage, "unexpected option");
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {CZK_SHAPE_OPTIONS,
+                                         {"circuit", required_argument, 0, OPT_CIRCUIT},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"vk", required_argument, 0, OPT_VK},
+                                         {"seed", required_argument, 0, OPT_SEED},
+                                         {0, 0, 0, 0}};
+    args a;
+    memset(&a, 0, sizeof a);
+    czk_cli_common c;
+    int rc = czk_cli_parse(argc, argv, "setup", usage, opts, &a, on_opt, &c, NULL);
+    if (rc != CZK_CLI_CONTINUE) return rc;
+    if (!a.circuit || strcmp(a.circuit, "porep") != 0)
+        return czk_cli_usage_error("setup", usage, "--circuit porep is required (the only circuit kind so far)");
+    if (!a.out || !a.vk) return czk_cli_usage_error("setup", usage, "-o FILE.params and --vk FILE.vk are required");
+    czk_fc_shape shape;
+    rc = czk_shape_resolve(&shape, &a.shape, "setup", usage);
+    if (rc) return rc;
+    czk_progress pg;
+    czk_progress_init(&pg, czk_cli_progress_enabled(&c));
+    czk_groth16_params p;
+    uint64_t seed = a.seed;
+    double t0 = czk_bench_now();
+    czk_status s = czk_porep_setup_params(&p, &shape, a.have_seed ? &seed : NULL, &pg);
+    if (s != CZK_OK) return czk_cli_fail("setup", s, "parameter generation failed");
+    s = czk_groth16_params_write(a.out, &p);
+    if (s == CZK_OK) s = czk_groth16_vk_write(a.vk, &p.vk);
+    double dt = czk_bench_now() - t0;
+    if (s != CZK_OK) {
+        czk_groth16_params_clear(&p);
+        return czk_cli_fail("setup", s, "writing parameters failed");
+    }
+    if (c.json)
+        printf("{\"circuit\":\"porep\",\"shape\":\"%s\",\"params\":\"%s\",\"vk\":\"%s\",\"inputs\":%zu,"
+               "\"aux\":%zu,\"h\":%zu,\"a\":%zu,\"b\":%zu,\"seconds\":%.3f}\n",
+               czk_fc_proof_name(shape.proof), a.out, a.vk, p.vk.n_ic, p.n_l, p.n_h, p.n_a, p.n_b_g1, dt);
+    else if (!c.quiet)
+        printf("setup %s: %zu inputs, %zu aux, %zu h, %zu a, %zu b points in %.2f s\nwrote %s and %s\n",
+               czk_fc_proof_name(shape.proof), p.vk.n_ic, p.n_l, p.n_h, p.n_a, p.n_b_g1, dt, a.out, a.vk);
+    czk_groth16_params_clear(&p);
+    return CZK_EXIT_OK;
+}
+
+CZK_CLI_COMMAND(setup, "generate Groth16 parameters for a circuit", run)

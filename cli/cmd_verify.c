@@ -1,0 +1,158 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "porep_run.h"
+
+static const char usage[] =
+    "usage: czk verify --vk FILE.vk --c1 C1.json --proof PROOF.bin [--partition K] [--json]\n\n"
+    "Verify a PoRep proof file (192 bytes per partition, in order) against the\n"
+    "public inputs derived from the C1 data. Several partitions are checked\n"
+    "together with one multi-pairing over a random linear combination.\n"
+    "Exit status 0: valid; 1: invalid or unreadable (the reason is printed).\n";
+
+enum { OPT_VK = CZK_OPT_FIRST_FREE, OPT_C1, OPT_PROOF, OPT_PARTITION };
+
+typedef struct {
+    const char *vk, *c1, *proof;
+    long long partition;
+} args;
+
+static int on_opt(void *ctx, int opt, const char *arg)
+{
+    args *a = ctx;
+    switch (opt) {
+    case OPT_VK: a->vk = arg; return 0;
+    case OPT_C1: a->c1 = arg; return 0;
+    case OPT_PROOF: a->proof = arg; return 0;
+    case OPT_PARTITION:
+        if (czk_cli_parse_int(arg, 0, 1000, &a->partition))
+            return czk_cli_usage_error("verify", usage, "--partition wants a partition number, got '%s'", arg);
+        return 0;
+    }
+    return czk_cli_usage_error("verify", usage, "unexpected option");
+}
+
+static czk_status read_all(uint8_t **out, size_t *len, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return czk_error(CZK_ERR_NOMEM, "%s", path);
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+        if (n > (1u << 24)) {
+            free(buf);
+            fclose(f);
+            return czk_error(CZK_ERR_FORMAT, "%s: larger than any proof file", path);
+        }
+    }
+    fclose(f);
+    *out = buf;
+    *len = n;
+    return CZK_OK;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {{"vk", required_argument, 0, OPT_VK},
+                                         {"c1", required_argument, 0, OPT_C1},
+                                         {"proof", required_argument, 0, OPT_PROOF},
+                                         {"partition", required_argument, 0, OPT_PARTITION},
+                                         {0, 0, 0, 0}};
+    args a = {0};
+    a.partition = -1;
+    czk_cli_common c;
+    int rc = czk_cli_parse(argc, argv, "verify", usage, opts, &a, on_opt, &c, NULL);
+    if (rc != CZK_CLI_CONTINUE) return rc;
+    if (!a.vk || !a.c1 || !a.proof) return czk_cli_usage_error("verify", usage, "--vk, --c1 and --proof are required");
+    czk_groth16_vk vk;
+    czk_status s = czk_groth16_vk_read(&vk, a.vk);
+    if (s != CZK_OK) return czk_cli_fail("verify", s, "reading the verifying key failed");
+    czk_fc_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    s = czk_fc_c1_read(&c1, a.c1);
+    if (s != CZK_OK) {
+        czk_groth16_vk_clear(&vk);
+        return czk_cli_fail("verify", s, "reading the C1 file failed");
+    }
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    czk_groth16_proof *prs = NULL;
+    uint32_t parts = c1.shape.partitions;
+    uint32_t count = a.partition >= 0 ? 1 : parts;
+    int code = CZK_EXIT_FAIL;
+    s = read_all(&bytes, &len, a.proof);
+    if (s != CZK_OK) {
+        czk_cli_fail("verify", s, "reading the proof failed");
+        goto out;
+    }
+    if (a.partition >= (long long)parts) {
+        code = czk_cli_usage_error("verify", usage, "--partition %lld: the sector has %u partitions", a.partition, parts);
+        goto out;
+    }
+    if (len != (size_t)count * CZK_GROTH16_PROOF_BYTES) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: %zu bytes, expected %u proof%s of %d bytes", a.proof, len, count,
+                      count > 1 ? "s" : "", CZK_GROTH16_PROOF_BYTES);
+        czk_cli_fail("verify", s, "invalid proof file");
+        goto out;
+    }
+    prs = calloc(count, sizeof *prs);
+    if (!prs) goto out;
+    for (uint32_t i = 0; i < count; i++) {
+        s = czk_groth16_proof_decode(&prs[i], bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES);
+        if (s != CZK_OK) {
+            s = czk_error_context(s, "%s: proof %u", a.proof, i);
+            czk_cli_fail("verify", s, "invalid proof");
+            goto out;
+        }
+    }
+    if (a.partition >= 0) {
+        size_t n = czk_porep_num_inputs(&c1.shape) - 1;
+        czk_fr *in = malloc(n * sizeof *in);
+        czk_groth16_pvk pvk;
+        s = in ? czk_porep_public_inputs(in, &c1, (uint32_t)a.partition) : czk_error(CZK_ERR_NOMEM, "inputs");
+        if (s == CZK_OK) s = czk_groth16_pvk_prepare(&pvk, &vk);
+        if (s == CZK_OK) {
+            if (vk.n_ic != n + 1)
+                s = czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, this sector's circuit %zu",
+                              vk.n_ic, n + 1);
+            else
+                s = czk_groth16_verify(&pvk, prs, in, n);
+        }
+        free(in);
+    } else {
+        s = czk_porep_verify(&vk, &c1, prs, count);
+    }
+    if (c.json)
+        printf("{\"valid\":%s,\"partitions\":%u%s%s%s}\n", s == CZK_OK ? "true" : "false", count,
+               s == CZK_OK ? "" : ",\"error\":\"", s == CZK_OK ? "" : czk_status_str(s), s == CZK_OK ? "" : "\"");
+    if (s == CZK_OK) {
+        if (!c.json && !c.quiet) printf("valid: %u partition proof%s of %s\n", count, count > 1 ? "s" : "",
+                                        czk_fc_proof_name(c1.shape.proof));
+        code = CZK_EXIT_OK;
+    } else {
+        czk_cli_fail("verify", s, "INVALID");
+    }
+out:
+    free(prs);
+    free(bytes);
+    czk_fc_c1_free(&c1);
+    czk_groth16_vk_clear(&vk);
+    return code;
+}
+
+CZK_CLI_COMMAND(verify, "verify a PoRep proof against its C1 data", run)

@@ -1,0 +1,49 @@
+/* Sector-shape options shared by the commands that build PoRep circuits:
+ *   --sector-size S            2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)
+ *   --layers L --challenges K --tree B[,S[,T]] --nodes N [--partitions P]
+ *                              a custom shape (tests, experiments)
+ */
+#ifndef CZK_CLI_SHAPE_OPTS_H
+#define CZK_CLI_SHAPE_OPTS_H
+
+#include "cli.h"
+#include "czk/filecoin.h"
+
+enum {
+    CZK_OPT_SECTOR_SIZE = 1200,
+    CZK_OPT_LAYERS,
+    CZK_OPT_CHALLENGES,
+    CZK_OPT_TREE,
+    CZK_OPT_NODES,
+    CZK_OPT_PARTITIONS,
+};
+
+#define CZK_SHAPE_OPTIONS                                                               \
+    {"sector-size", required_argument, 0, CZK_OPT_SECTOR_SIZE},                         \
+        {"layers", required_argument, 0, CZK_OPT_LAYERS},                               \
+        {"challenges", required_argument, 0, CZK_OPT_CHALLENGES},                       \
+        {"tree", required_argument, 0, CZK_OPT_TREE},                                   \
+        {"nodes", required_argument, 0, CZK_OPT_NODES},                                 \
+        {"partitions", required_argument, 0, CZK_OPT_PARTITIONS}
+
+#define CZK_SHAPE_USAGE                                                                 \
+    "  --sector-size S         2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n"                   \
+    "  --layers L --challenges K --tree B[,S[,T]] --nodes N [--partitions P]\n"         \
+    "                          a custom shape instead (tests and experiments)\n"
+
+typedef struct czk_shape_args {
+    unsigned long long sector_size;
+    long long layers, challenges, partitions;
+    unsigned long long nodes;
+    unsigned tree[3];
+    int have_size, have_custom;
+} czk_shape_args;
+
+/* Handle one of the options above; returns 1 if it was one (0 or a usage
+ * error in *rc), 0 if not a shape option. */
+int czk_shape_option(czk_shape_args *a, int opt, const char *arg, const char *cmd,
+                     const char *usage, int *rc);
+/* Build the shape. `required`: a usage error when neither form was given. */
+int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cmd, const char *usage);
+
+#endif

@@ -1,0 +1,467 @@
+/* czk — rank-1 constraint system (R1CS) synthesis, in the style of bellpepper.
+ *
+ * VARIABLES. A czk_var is a 32-bit handle: bit 31 set = public input, clear =
+ * auxiliary (private) variable; bits 0..30 = index. CZK_VAR_ONE is input 0, the
+ * constant 1, allocated by every backend at creation.
+ *
+ * LINEAR COMBINATIONS have bellpepper's semantics exactly: terms are split into
+ * inputs and aux, each kept sorted by index; adding a term whose index is
+ * already present adds the coefficients (a coefficient that becomes zero stays
+ * in the LC; evaluation and densities skip it). Appending an index greater than
+ * the last one is a fast path (no search).
+ *
+ * STORAGE VARIANTS. The LC storage is chosen at run time (czk_lc_kind: vec,
+ * inline1, inline2, inline4) but costs nothing per term: LC types and every
+ * function that builds LCs are compiled once per variant. Such code is written
+ * once, as a TEMPLATE, with the generic names
+ *
+ *     czk_lc, czk_lc_init, czk_lc_add_var, czk_enforce, ...   (this header)
+ *     czk_bool_and, czk_num, ...                               (gadgets.h)
+ *
+ * which are macros expanding to the variant's name (czk_lc_vec, czk_lc_inline2,
+ * czk_bool_and_inline4 ...) according to CZK__LCV, the variant being compiled.
+ * A module `foo` with template code does:
+ *
+ *     src/gadgets/foo_tmpl.h:   functions written with generic names; each
+ *                               function it defines is named CZK_V(name) or has
+ *                               a `#define name CZK_V(name)` in a header.
+ *     src/gadgets/foo.c:        #define CZK_TMPL_FILE "gadgets/foo_tmpl.h"
+ *                               #include "czk/cs_instantiate.h"
+ *
+ * cs_instantiate.h includes CZK_TMPL_FILE once per variant with CZK__LCV set.
+ * Non-template code (tests, tools) can use one variant directly with explicit
+ * names (czk_lc_vec, czk_sha256_vec ...) or wrap itself the same way. Choose
+ * the variant ONCE at the top (switch on cs->lc_kind, see CZK_LC_DISPATCH).
+ *
+ * BACKENDS (czk_cs_backend):
+ *   PROVE   input/aux assignments, a/b/c evaluations per constraint and the
+ *           A-aux, B-input, B-aux densities as bellperson's prover computes
+ *           them (FACTS.md §2); czk_cs_finalize() appends one constraint
+ *           (input_i) * 0 = 0 per input.
+ *   SHAPE   records A, B, C as CSR over columns [inputs | aux] (no values).
+ *   TEST    keeps values, constraints and namespaced names; satisfiability,
+ *           the name of the first unsatisfied constraint, a stable hash.
+ *   WITNESS computes values only; enforce is skipped (gadgets check
+ *           czk_cs_needs_constraints() and do not even build the LCs, so
+ *           n_constraints counts only the enforce calls actually made).
+ *
+ * NAMES. alloc / enforce / namespace take (const char *name, uint64_t idx);
+ * idx == CZK_NOIDX means "just name", otherwise the component reads
+ * "name idx" (as bellpepper's format!("name {}", idx)). Only the TEST backend
+ * formats or stores them, so the proving path never builds a string.
+ *
+ * ERRORS. alloc on a backend that needs values with value == NULL returns
+ * CZK_ERR_MISSING_ASSIGNMENT; gadgets return CZK_ERR_DIV_BY_ZERO for inverses
+ * of zero; czk_cs_test_check / czk_cs_prove_check return CZK_ERR_UNSATISFIED
+ * naming the constraint. Messages via czk_last_error().
+ *
+ * THREADS. A czk_cs is used by one thread at a time. LC heap buffers are
+ * recycled through a per-thread pool (no allocation per term or per enforce
+ * once warm); czk_lc_pool_stats() counts what it did.
+ */
+#ifndef CZK_CS_H
+#define CZK_CS_H
+
+#include "czk/common.h"
+#include "czk/field.h"
+
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- variables ------------------------------------------------------------ */
+
+typedef uint32_t czk_var;
+
+#define CZK_VAR_INPUT_FLAG 0x80000000u
+#define CZK_VAR_INDEX_MASK 0x7fffffffu
+#define CZK_VAR_ONE ((czk_var)CZK_VAR_INPUT_FLAG) /* input 0 */
+#define CZK_VAR_MAX_INDEX CZK_VAR_INDEX_MASK
+#define CZK_NOIDX UINT64_MAX
+
+static inline czk_var czk_var_aux(uint32_t i) { return (czk_var)(i & CZK_VAR_INDEX_MASK); }
+static inline czk_var czk_var_input(uint32_t i) { return (czk_var)(i | CZK_VAR_INPUT_FLAG); }
+static inline int czk_var_is_input(czk_var v) { return (v & CZK_VAR_INPUT_FLAG) != 0; }
+static inline uint32_t czk_var_index(czk_var v) { return v & CZK_VAR_INDEX_MASK; }
+
+/* -1 in Montgomery form (r - R). CZK_FR_ONE / CZK_FR_ZERO are in field.h. */
+extern const czk_fr CZK_FR_MINUS_ONE;
+
+/* ---- linear-combination terms, views, storage kinds ------------------------ */
+
+/* One term: coefficient (Montgomery form) of variable `index` (input or aux
+ * is implied by which array of the LC holds the term). 40 bytes. reserved_
+ * is internal (it may record that coeff = +-2^e, to scale without a
+ * multiplication); readers ignore it. */
+typedef struct czk_lc_term {
+    uint32_t index;
+    uint32_t reserved_;
+    czk_fr coeff;
+} czk_lc_term;
+
+/* A read-only view of an LC (what backends receive). Terms sorted by index,
+ * no duplicate index. */
+typedef struct czk_lc_view {
+    const czk_lc_term *in;
+    const czk_lc_term *aux;
+    uint32_t n_in, n_aux;
+} czk_lc_view;
+
+typedef enum czk_lc_kind {
+    CZK_LC_VEC = 0,     /* heap vector (capacity doubles; buffers pooled) */
+    CZK_LC_INLINE1 = 1, /* small vector, 1 term inline per indexer, then heap */
+    CZK_LC_INLINE2 = 2,
+    CZK_LC_INLINE4 = 3,
+    CZK_LC_KIND_COUNT
+} czk_lc_kind;
+#define CZK_LC_DEFAULT CZK_LC_VEC
+
+/* "vec", "inline1", "inline2", "inline4". */
+const char *czk_lc_kind_name(czk_lc_kind k);
+/* Parse a name as above; CZK_ERR_INVALID_ARG naming the string otherwise. */
+czk_status czk_lc_kind_parse(czk_lc_kind *out, const char *s) CZK_WUR;
+
+/* Indexer storage per variant. All-zero bytes are a valid empty indexer for
+ * every variant. Inline variants: cap == 0 means the terms live in u.inl
+ * (n <= N); cap > 0 means u.heap holds cap terms. */
+typedef struct czk_lcix_vec {
+    czk_lc_term *p;
+    uint32_t n, cap;
+} czk_lcix_vec;
+#define CZK__LCIX_INLINE(N)                                                             \
+    typedef struct czk_lcix_inline##N {                                                 \
+        uint32_t n, cap;                                                                \
+        union {                                                                         \
+            czk_lc_term inl[N];                                                         \
+            czk_lc_term *heap;                                                          \
+        } u;                                                                            \
+    } czk_lcix_inline##N;
+CZK__LCIX_INLINE(1)
+CZK__LCIX_INLINE(2)
+CZK__LCIX_INLINE(4)
+
+typedef struct czk_lc_vec { czk_lcix_vec in, aux; } czk_lc_vec;
+typedef struct czk_lc_inline1 { czk_lcix_inline1 in, aux; } czk_lc_inline1;
+typedef struct czk_lc_inline2 { czk_lcix_inline2 in, aux; } czk_lc_inline2;
+typedef struct czk_lc_inline4 { czk_lcix_inline4 in, aux; } czk_lc_inline4;
+
+/* Apply X(suffix, kind) to every variant (for declaring per-variant things). */
+#define CZK_LC_FOREACH(X)                                                               \
+    X(vec, CZK_LC_VEC)                                                                  \
+    X(inline1, CZK_LC_INLINE1)                                                          \
+    X(inline2, CZK_LC_INLINE2)                                                          \
+    X(inline4, CZK_LC_INLINE4)
+
+/* Template name mangling: CZK_V(foo) -> foo_<variant>. */
+#define CZK__CAT2(a, b) a##b
+#define CZK__CAT1(a, b) CZK__CAT2(a, b)
+#define CZK_V(name) CZK__CAT1(name##_, CZK__LCV)
+
+/* Call fn_<variant>(args) for the variant `kind` (a switch, once per call:
+ * use it at the top of a whole synthesis, not per term). */
+#define CZK_LC_DISPATCH(kind, fn, args)                                                 \
+    ((kind) == CZK_LC_INLINE1   ? fn##_inline1 args                                     \
+     : (kind) == CZK_LC_INLINE2 ? fn##_inline2 args                                     \
+     : (kind) == CZK_LC_INLINE4 ? fn##_inline4 args                                     \
+                                : fn##_vec args)
+
+/* ---- LC buffer pool (per thread) ------------------------------------------ */
+
+typedef struct czk_lc_pool_stats {
+    uint64_t mallocs;  /* buffers obtained from malloc */
+    uint64_t reuses;   /* buffers served from the pool */
+    uint64_t releases; /* buffers returned to the pool */
+    uint64_t oom;      /* allocation failures (the LC op was dropped) */
+} czk_lc_pool_stats;
+
+/* This thread's counters since it started (or since the last reset). */
+void czk_lc_pool_stats_get(czk_lc_pool_stats *out);
+void czk_lc_pool_stats_reset(void);
+/* Free this thread's pooled buffers (returns bytes freed). */
+size_t czk_lc_pool_trim(void);
+
+/* Internal: buffer of at least `min_cap` terms (its capacity in *cap), or NULL
+ * (sets the thread's OOM flag). Capacities are powers of two >= 4. */
+czk_lc_term *czk__lc_buf_get(uint32_t min_cap, uint32_t *cap);
+void czk__lc_buf_put(czk_lc_term *p, uint32_t cap);
+/* Grow: returns a buffer of >= min_cap terms holding the n old terms (old
+ * buffer released if it was a pool buffer: old_cap > 0). */
+czk_lc_term *czk__lc_buf_grow(czk_lc_term *old, uint32_t old_cap, const czk_lc_term *src,
+                              uint32_t n, uint32_t min_cap, uint32_t *cap);
+/* Internal bulk kernels (src/cs/lc_ops.c): out = a merged with (k * b, or
+ * -(k * b) when neg; k NULL = 1), both sorted, equal indices summed; returns
+ * the number of terms (out holds na + nb). append_scaled writes k * b.
+ * normalize sorts t by index and sums equal indices in place (scratch: n
+ * terms); returns the new count. */
+uint32_t czk__lc_merge(czk_lc_term *out, const czk_lc_term *a, uint32_t na, const czk_lc_term *b, uint32_t nb,
+                       const czk_fr *k, int neg);
+void czk__lc_append_scaled(czk_lc_term *out, const czk_lc_term *b, uint32_t nb, const czk_fr *k, int neg);
+uint32_t czk__lc_normalize(czk_lc_term *t, uint32_t n, czk_lc_term *scratch);
+/* 2^i and -2^i (i < 256), Montgomery form; filled by czk_cs_create. A term
+ * whose coefficient was given as a pointer into these tables carries the tag
+ * CZK__TAG_POW2 | (negative ? CZK__TAG_NEG : 0) | i in reserved_. */
+extern czk_fr czk__pow2_table[256], czk__pow2_neg_table[256];
+#define CZK__TAG_POW2 0x100u
+#define CZK__TAG_NEG 0x200u
+static inline uint32_t czk__pow2_tag(const czk_fr *c)
+{
+    uintptr_t p = (uintptr_t)c, t = (uintptr_t)czk__pow2_table, tn = (uintptr_t)czk__pow2_neg_table;
+    if (p - t < sizeof(czk__pow2_table)) return CZK__TAG_POW2 | (uint32_t)((p - t) / sizeof(czk_fr));
+    if (p - tn < sizeof(czk__pow2_neg_table))
+        return CZK__TAG_POW2 | CZK__TAG_NEG | (uint32_t)((p - tn) / sizeof(czk_fr));
+    return 0;
+}
+/* Sticky per-thread flag set when an LC growth failed; enforce reports it. */
+extern _Thread_local int czk__lc_oom;
+
+/* ---- the constraint system ------------------------------------------------- */
+
+typedef enum czk_cs_backend {
+    CZK_CS_PROVE = 0,
+    CZK_CS_SHAPE = 1,
+    CZK_CS_TEST = 2,
+    CZK_CS_WITNESS = 3,
+    CZK_CS_BACKEND_COUNT
+} czk_cs_backend;
+
+const char *czk_cs_backend_name(czk_cs_backend b); /* "prove", "shape", "test", "witness" */
+czk_status czk_cs_backend_parse(czk_cs_backend *out, const char *s) CZK_WUR;
+
+typedef struct czk_cs czk_cs;
+
+typedef struct czk_cs_ops {
+    czk_status (*alloc)(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx);
+    czk_status (*alloc_input)(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name,
+                              uint64_t idx);
+    czk_status (*enforce)(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b,
+                          const czk_lc_view *c, const char *name, uint64_t idx);
+    void (*ns_push)(czk_cs *cs, const char *name, uint64_t idx);
+    void (*ns_pop)(czk_cs *cs);
+} czk_cs_ops;
+
+/* Public fields are read-only for users; backends own the rest. */
+struct czk_cs {
+    const czk_cs_ops *ops;
+    czk_cs_backend backend;
+    czk_lc_kind lc_kind;
+    int has_values;        /* gadgets must compute witness values */
+    int needs_constraints; /* 0: enforce is a no-op (WITNESS) */
+    int wants_names;       /* namespaces matter (TEST) */
+    uint32_t n_inputs;     /* including ONE */
+    uint32_t n_aux;
+    uint64_t n_constraints;
+    void *lc_scratch;      /* CZK_CS_SCRATCH LCs of kind lc_kind (template use) */
+    void *impl;            /* backend state */
+};
+
+#define CZK_CS_SCRATCH 8
+
+/* Expected sizes (0 = unknown): vectors are reserved up front. */
+typedef struct czk_cs_sizes {
+    uint64_t n_inputs, n_aux, n_constraints;
+} czk_cs_sizes;
+
+/* Create a backend using LC storage `lc`. sizes may be NULL. */
+czk_status czk_cs_create(czk_cs **out, czk_cs_backend backend, czk_lc_kind lc,
+                         const czk_cs_sizes *sizes) CZK_WUR;
+void czk_cs_destroy(czk_cs *cs);
+/* Forget everything synthesized (keeps allocated capacity; ONE re-allocated). */
+void czk_cs_reset(czk_cs *cs);
+
+static inline int czk_cs_has_values(const czk_cs *cs) { return cs->has_values; }
+static inline int czk_cs_needs_constraints(const czk_cs *cs) { return cs->needs_constraints; }
+
+/* Allocate an aux / input variable holding *value (Montgomery form). value may
+ * be NULL only on backends without values (SHAPE); otherwise
+ * CZK_ERR_MISSING_ASSIGNMENT. */
+CZK_WUR static inline czk_status czk_cs_alloc(czk_cs *cs, czk_var *out, const czk_fr *value,
+                                              const char *name, uint64_t idx)
+{
+    return cs->ops->alloc(cs, out, value, name, idx);
+}
+CZK_WUR static inline czk_status czk_cs_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value,
+                                                    const char *name, uint64_t idx)
+{
+    return cs->ops->alloc_input(cs, out, value, name, idx);
+}
+/* Enforce <a,w> * <b,w> = <c,w>. (Template code calls czk_enforce with LCs.) */
+CZK_WUR static inline czk_status czk_cs_enforce(czk_cs *cs, const czk_lc_view *a,
+                                                const czk_lc_view *b, const czk_lc_view *c,
+                                                const char *name, uint64_t idx)
+{
+    if (CZK_UNLIKELY(czk__lc_oom)) {
+        czk__lc_oom = 0;
+        return czk_error(CZK_ERR_NOMEM, "linear combination storage exhausted before constraint %llu",
+                         (unsigned long long)cs->n_constraints);
+    }
+    return cs->ops->enforce(cs, a, b, c, name, idx);
+}
+static inline void czk_cs_ns_push(czk_cs *cs, const char *name, uint64_t idx)
+{
+    if (cs->wants_names) cs->ops->ns_push(cs, name, idx);
+}
+static inline void czk_cs_ns_pop(czk_cs *cs)
+{
+    if (cs->wants_names) cs->ops->ns_pop(cs);
+}
+
+/* Value of a variable (PROVE, TEST, WITNESS). CZK_ERR_INVALID_ARG if the
+ * variable does not exist or the backend keeps no values. */
+czk_status czk_cs_value(const czk_cs *cs, czk_fr *out, czk_var v) CZK_WUR;
+
+/* PROVE: append the input constraints (input_i) * 0 = 0 (call once, after
+ * synthesis; bellperson does this in create_proof). SHAPE: same rows. Other
+ * backends: no-op. */
+czk_status czk_cs_finalize(czk_cs *cs) CZK_WUR;
+
+/* ---- PROVE backend results ------------------------------------------------- */
+
+typedef struct czk_cs_assignment {
+    const czk_fr *input; size_t n_input; /* input[0] = ONE */
+    const czk_fr *aux; size_t n_aux;
+    const czk_fr *a, *b, *c; size_t n_constraints;
+    /* density bitmaps, bit i of word i/64; popcounts */
+    const uint64_t *a_aux_density; size_t a_aux_popcount;
+    const uint64_t *b_input_density; size_t b_input_popcount;
+    const uint64_t *b_aux_density; size_t b_aux_popcount;
+} czk_cs_assignment;
+
+/* Borrow the PROVE backend's vectors (valid until reset/destroy). */
+czk_status czk_cs_prove_get(const czk_cs *cs, czk_cs_assignment *out) CZK_WUR;
+/* Check a*b = c for every constraint; CZK_ERR_UNSATISFIED naming the first
+ * failing row otherwise. */
+czk_status czk_cs_prove_check(const czk_cs *cs) CZK_WUR;
+
+/* ---- SHAPE backend results ------------------------------------------------- */
+
+/* One matrix in CSR: row r's terms are col[row_ptr[r] .. row_ptr[r+1]),
+ * columns over [inputs | aux] (aux j -> n_inputs + j), sorted within a row
+ * (inputs first), coefficients as the LC held them (zero ones included). */
+typedef struct czk_csr {
+    uint64_t n_rows, n_cols, nnz;
+    uint64_t *row_ptr; /* n_rows + 1 */
+    uint32_t *col;
+    czk_fr *val;
+} czk_csr;
+
+/* Build A, B, C from the recorded shape (the matrices are owned by the caller:
+ * czk_csr_clear each). Call after czk_cs_finalize if the input rows are wanted. */
+czk_status czk_cs_shape_csr(const czk_cs *cs, czk_csr *a, czk_csr *b, czk_csr *c) CZK_WUR;
+void czk_csr_clear(czk_csr *m);
+
+/* ---- TEST backend ---------------------------------------------------------- */
+
+/* CZK_OK if every constraint holds, else CZK_ERR_UNSATISFIED with the message
+ * "constraint N 'path/of/name' is not satisfied". */
+czk_status czk_cs_test_check(const czk_cs *cs) CZK_WUR;
+/* Index of the first unsatisfied constraint, or -1. */
+int64_t czk_cs_test_which_unsatisfied(const czk_cs *cs);
+/* Namespaced name of constraint i ("a/b/name 3"), NULL if out of range. */
+const char *czk_cs_test_constraint_name(const czk_cs *cs, uint64_t i);
+/* Namespaced name of a variable. */
+const char *czk_cs_test_var_name(const czk_cs *cs, czk_var v);
+/* Find a variable by its full path; CZK_ERR_INVALID_ARG if none. */
+czk_status czk_cs_test_find_var(const czk_cs *cs, czk_var *out, const char *path) CZK_WUR;
+/* Overwrite a variable's value (to check that gadgets detect bad witnesses). */
+czk_status czk_cs_test_set(czk_cs *cs, czk_var v, const czk_fr *value) CZK_WUR;
+/* Stable hash (hex, 64 chars + NUL) of the whole system: counts, then every
+ * constraint's A, B, C with duplicate variables merged and zero terms dropped,
+ * as bellpepper's TestConstraintSystem::hash orders it, hashed with SHA-256. */
+void czk_cs_test_hash(const czk_cs *cs, char out[65]);
+/* Constraint i as views (valid until the next enforce). */
+czk_status czk_cs_test_constraint(const czk_cs *cs, uint64_t i, czk_lc_view *a, czk_lc_view *b,
+                                  czk_lc_view *c) CZK_WUR;
+
+/* ---- WITNESS backend ------------------------------------------------------- */
+
+/* Borrow the values (valid until reset/destroy). */
+czk_status czk_cs_witness_get(const czk_cs *cs, const czk_fr **input, size_t *n_input,
+                              const czk_fr **aux, size_t *n_aux) CZK_WUR;
+
+/* ---- evaluation helper (shared by backends and tests) ---------------------- */
+
+/* sum coeff * value over a view, skipping zero coefficients (and multiplying
+ * only when the coefficient is not one). */
+void czk_lc_view_eval(czk_fr *out, const czk_lc_view *lc, const czk_fr *input, const czk_fr *aux);
+
+/* ---- generic template names -------------------------------------------------
+ * Meaningful only inside template code (CZK__LCV defined). */
+#define czk_lc CZK_V(czk_lc)
+#define czk_lc_init CZK_V(czk_lc_init)
+#define czk_lc_free CZK_V(czk_lc_free)
+#define czk_lc_clear CZK_V(czk_lc_clear)
+#define czk_lc_len CZK_V(czk_lc_len)
+#define czk_lc_view_of CZK_V(czk_lc_view_of)
+#define czk_lc_add_term CZK_V(czk_lc_add_term)
+#define czk_lc_sub_term CZK_V(czk_lc_sub_term)
+#define czk_lc_add_var CZK_V(czk_lc_add_var)
+#define czk_lc_sub_var CZK_V(czk_lc_sub_var)
+#define czk_lc_add_lc CZK_V(czk_lc_add_lc)
+#define czk_lc_sub_lc CZK_V(czk_lc_sub_lc)
+#define czk_lc_add_scaled CZK_V(czk_lc_add_scaled)
+#define czk_lc_sub_scaled CZK_V(czk_lc_sub_scaled)
+#define czk_lc_copy CZK_V(czk_lc_copy)
+#define czk_lc_set_var CZK_V(czk_lc_set_var)
+#define czk_lc_scratch CZK_V(czk_lc_scratch)
+#define czk_lc_push_unsorted CZK_V(czk_lc_push_unsorted)
+#define czk_lc_normalize CZK_V(czk_lc_normalize)
+#define czk_enforce CZK_V(czk_enforce)
+
+/* Per-variant LC functions (defined in czk/cs_lc_tmpl.h, included below once
+ * per variant). In template code, with generic names:
+ *
+ *   void czk_lc_init(czk_lc *lc);        empty LC (or zero the struct)
+ *   void czk_lc_free(czk_lc *lc);        release heap buffers to the pool
+ *   void czk_lc_clear(czk_lc *lc);       empty, keep buffers
+ *   size_t czk_lc_len(const czk_lc *lc);
+ *   void czk_lc_view_of(czk_lc_view *v, const czk_lc *lc);
+ *   void czk_lc_add_term(czk_lc *lc, const czk_fr *coeff, czk_var v);  lc + (coeff, v)
+ *   void czk_lc_sub_term(czk_lc *lc, const czk_fr *coeff, czk_var v);  lc - (coeff, v)
+ *   void czk_lc_add_var(czk_lc *lc, czk_var v);                        lc + v
+ *   void czk_lc_sub_var(czk_lc *lc, czk_var v);                        lc - v
+ *   void czk_lc_add_lc(czk_lc *lc, const czk_lc *o);                   lc + &o
+ *   void czk_lc_sub_lc(czk_lc *lc, const czk_lc *o);                   lc - &o
+ *   void czk_lc_add_scaled(czk_lc *lc, const czk_fr *k, const czk_lc *o);  lc + (k, &o)
+ *   void czk_lc_sub_scaled(czk_lc *lc, const czk_fr *k, const czk_lc *o);  lc - (k, &o)
+ *   void czk_lc_copy(czk_lc *dst, const czk_lc *src);   dst = src (dst initialized)
+ *   void czk_lc_set_var(czk_lc *lc, czk_var v);         lc = 0 + v
+ *   void czk_lc_push_unsorted(czk_lc *lc, const czk_fr *coeff, czk_var v);
+ *   void czk_lc_normalize(czk_lc *lc);
+ *       a batch of terms appended in any order, then sorted and merged once
+ *       (same result as czk_lc_add_term for each; use nothing else on lc in
+ *       between)
+ *   czk_lc *czk_lc_scratch(czk_cs *cs, unsigned i);     cleared scratch LC i
+ *                                                       (i < CZK_CS_SCRATCH)
+ *   czk_status czk_enforce(czk_cs *cs, const czk_lc *a, const czk_lc *b,
+ *                          const czk_lc *c, const char *name, uint64_t idx);
+ *
+ * The LC functions never fail: if a buffer cannot grow, the term is dropped
+ * and the next enforce returns CZK_ERR_NOMEM.
+ */
+#define CZK__LCV vec
+#define CZK__LC_INLINE_N 0
+#include "czk/cs_lc_tmpl.h"
+#undef CZK__LCV
+#undef CZK__LC_INLINE_N
+#define CZK__LCV inline1
+#define CZK__LC_INLINE_N 1
+#include "czk/cs_lc_tmpl.h"
+#undef CZK__LCV
+#undef CZK__LC_INLINE_N
+#define CZK__LCV inline2
+#define CZK__LC_INLINE_N 2
+#include "czk/cs_lc_tmpl.h"
+#undef CZK__LCV
+#undef CZK__LC_INLINE_N
+#define CZK__LCV inline4
+#define CZK__LC_INLINE_N 4
+#include "czk/cs_lc_tmpl.h"
+#undef CZK__LCV
+#undef CZK__LC_INLINE_N
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,158 @@
+/* czk — Groth16 over BLS12-381 as bellperson computes it (FACTS.md §2).
+ *
+ * Parameters (the proving key) and the verifying key use bellperson's .params
+ * layout: all points uncompressed (G1 96 bytes, G2 192 bytes), counts as u32
+ * big-endian, no padding:
+ *
+ *   vk:     alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2,
+ *           u32 n_ic, ic[n_ic] (G1)
+ *   params: vk, then u32 + h[] (G1, m-1), u32 + l[] (G1, one per aux variable),
+ *           u32 + a[] (G1), u32 + b_g1[] (G1), u32 + b_g2[] (G2)
+ *
+ * The a / b queries hold only the non-identity entries: a = all inputs, then
+ * the aux variables whose A column is non-zero; b = the inputs whose B column
+ * is non-zero, then such aux variables. The prover's density bitmaps select
+ * the matching scalars (czk_cs_assignment).
+ *
+ * Proof: A (G1) || B (G2) || C (G1), compressed: 192 bytes.
+ */
+#ifndef CZK_GROTH16_H
+#define CZK_GROTH16_H
+
+#include "czk/cs.h"
+#include "czk/ec.h"
+#include "czk/pairing.h"
+#include "czk/rand.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CZK_GROTH16_PROOF_BYTES 192
+
+typedef struct czk_groth16_vk {
+    czk_g1_affine alpha_g1, beta_g1;
+    czk_g2_affine beta_g2, gamma_g2;
+    czk_g1_affine delta_g1;
+    czk_g2_affine delta_g2;
+    size_t n_ic; /* number of public inputs including ONE */
+    czk_g1_affine *ic;
+} czk_groth16_vk;
+
+typedef struct czk_groth16_params {
+    czk_groth16_vk vk;
+    size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+    czk_g1_affine *h, *l, *a, *b_g1;
+    czk_g2_affine *b_g2;
+} czk_groth16_params;
+
+typedef struct czk_groth16_proof {
+    czk_g1_affine a;
+    czk_g2_affine b;
+    czk_g1_affine c;
+} czk_groth16_proof;
+
+/* Verifying key prepared for repeated verification (borrows vk: keep the
+ * czk_groth16_vk alive while the pvk is used). */
+typedef struct czk_groth16_pvk {
+    const czk_groth16_vk *vk;
+    czk_fp12 alpha_beta; /* e(alpha, beta) */
+    czk_g2_affine neg_gamma_g2, neg_delta_g2;
+    czk_g2_prepared neg_gamma_prep, neg_delta_prep;
+} czk_groth16_pvk;
+
+/* ---- files ---------------------------------------------------------------- */
+
+typedef enum czk_groth16_check {
+    CZK_GROTH16_CHECK_FULL = 0,     /* on curve, in subgroup, not identity (threaded) */
+    CZK_GROTH16_CHECK_CURVE = 1,    /* on curve and not identity; no subgroup check */
+} czk_groth16_check;
+
+/* Read a .params file. Errors name the section ("h", "l", "a", "b_g1",
+ * "b_g2", "vk.ic", "vk.alpha_g1" ...) and the index of a bad point, and the
+ * byte offset. Lengths are checked against the file size before anything is
+ * allocated. */
+czk_status czk_groth16_params_read(czk_groth16_params *p, const char *path,
+                                   czk_groth16_check check) CZK_WUR;
+/* Write atomically (temporary name, then rename). */
+czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *p) CZK_WUR;
+void czk_groth16_params_clear(czk_groth16_params *p);
+
+czk_status czk_groth16_vk_read(czk_groth16_vk *vk, const char *path) CZK_WUR;
+czk_status czk_groth16_vk_write(const char *path, const czk_groth16_vk *vk) CZK_WUR;
+/* Decode from / encode to memory (vk layout above). *used receives the bytes
+ * consumed. */
+czk_status czk_groth16_vk_decode(czk_groth16_vk *vk, const uint8_t *buf, size_t len,
+                                 size_t *used) CZK_WUR;
+size_t czk_groth16_vk_encoded_size(const czk_groth16_vk *vk);
+void czk_groth16_vk_encode(uint8_t *out, const czk_groth16_vk *vk);
+void czk_groth16_vk_clear(czk_groth16_vk *vk);
+
+/* Check that parameters fit a circuit: ic count = inputs, l count = aux,
+ * h count = m - 1 for m = next power of two >= constraints (incl. input
+ * constraints), a / b counts equal the density popcounts. */
+czk_status czk_groth16_params_match(const czk_groth16_params *p, const czk_cs_assignment *w) CZK_WUR;
+
+/* ---- proofs --------------------------------------------------------------- */
+
+void czk_groth16_proof_encode(uint8_t out[CZK_GROTH16_PROOF_BYTES], const czk_groth16_proof *pr);
+/* Rejects malformed encodings, off-curve and non-subgroup points. */
+czk_status czk_groth16_proof_decode(czk_groth16_proof *pr,
+                                    const uint8_t in[CZK_GROTH16_PROOF_BYTES]) CZK_WUR;
+
+/* ---- setup ---------------------------------------------------------------- */
+
+typedef struct czk_groth16_setup_opts {
+    int use_seed;       /* 1: toxic waste from `seed` (tests only); 0: getrandom */
+    uint64_t seed;
+    int threads;        /* 0: czk_threads() */
+    void (*progress)(void *ctx, const char *stage, double fraction);
+    void *progress_ctx;
+} czk_groth16_setup_opts;
+
+/* Generate parameters for the circuit whose shape is A, B, C (CSR over
+ * [inputs | aux], from the SHAPE backend AFTER czk_cs_finalize, i.e. with
+ * the input constraints appended). n_inputs includes ONE. */
+czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *a, const czk_csr *b,
+                             const czk_csr *c, size_t n_inputs,
+                             const czk_groth16_setup_opts *opts) CZK_WUR;
+
+/* ---- prove ---------------------------------------------------------------- */
+
+typedef struct czk_groth16_timings {
+    double h_s;      /* NTTs computing H */
+    double msm_h_s, msm_l_s, msm_a_s, msm_b_g1_s, msm_b_g2_s;
+    double total_s;
+} czk_groth16_timings;
+
+typedef struct czk_groth16_prove_opts {
+    int threads;               /* 0: czk_threads() */
+    czk_rng *rng;              /* NULL: r, s from getrandom (the only choice for real proofs) */
+    czk_groth16_timings *timings; /* optional */
+} czk_groth16_prove_opts;
+
+/* Prove from the PROVE backend's finalized assignment (input constraints
+ * appended). The assignment's a/b/c vectors are consumed as scratch only if
+ * the caller passes its own copies; this function does not modify w. */
+czk_status czk_groth16_prove(czk_groth16_proof *out, const czk_groth16_params *p,
+                             const czk_cs_assignment *w,
+                             const czk_groth16_prove_opts *opts) CZK_WUR;
+
+/* ---- verify --------------------------------------------------------------- */
+
+czk_status czk_groth16_pvk_prepare(czk_groth16_pvk *pvk, const czk_groth16_vk *vk) CZK_WUR;
+/* inputs: the public inputs WITHOUT the leading ONE (n = vk.n_ic - 1).
+ * Returns CZK_OK if valid, CZK_ERR_VERIFY if not, CZK_ERR_INVALID_ARG for a
+ * wrong input count. */
+czk_status czk_groth16_verify(const czk_groth16_pvk *pvk, const czk_groth16_proof *pr,
+                              const czk_fr *inputs, size_t n) CZK_WUR;
+/* Batch: one multi-pairing over a random linear combination of the proofs'
+ * equations. inputs: n_proofs rows of (vk.n_ic - 1) values. rng NULL: getrandom. */
+czk_status czk_groth16_verify_batch(const czk_groth16_pvk *pvk, const czk_groth16_proof *prs,
+                                    size_t n_proofs, const czk_fr *inputs, size_t n_per_proof,
+                                    czk_rng *rng) CZK_WUR;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

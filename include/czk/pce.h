@@ -1,0 +1,150 @@
+/* czk — pre-compiled constraint evaluation (PCE).
+ *
+ * A circuit's matrices A, B, C depend only on its shape; each proof needs only
+ * the witness and the products a = A.w, b = B.w, c = C.w. A czk_pce holds the
+ * three matrices in a compact CSR form:
+ *
+ *   per matrix   u16 row length (65535 = look up the overflow list), u32
+ *                column over [inputs | aux], u16 coefficient code; a table
+ *                of the distinct coefficient values; a block index (nnz
+ *                offset every CZK_PCE_BLOCK rows) for parallel evaluation.
+ *   densities    A-aux, B-input and B-aux bitmaps (FACTS.md §2), derived from
+ *                the non-zero coefficients, as the PROVE backend marks them.
+ *
+ * Zero coefficients are dropped (they neither contribute nor mark density).
+ * That is 6 bytes per non-zero plus 2 bytes per row and matrix.
+ *
+ * Evaluation uses add/sub for coefficients +-1 and a multiplication
+ * otherwise; rows are split across threads by blocks; access is streaming.
+ *
+ * Files: "CZKPCE" magic, version, a key string (circuit shape + czk version),
+ * counts, the arrays, and an XXH3-64 checksum of everything before it;
+ * written atomically; validated on read (checksum, key, every column and code
+ * in range, coefficients canonical).
+ */
+#ifndef CZK_PCE_H
+#define CZK_PCE_H
+
+#include "czk/cs.h"
+#include "czk/filecoin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CZK_PCE_BLOCK 1024
+#define CZK_PCE_KEY_MAX 256
+
+typedef struct czk_pce czk_pce;
+
+typedef struct czk_pce_info {
+    uint64_t rows, cols, n_inputs;
+    uint64_t nnz[3];      /* non-zeros of A, B, C (zero coefficients dropped) */
+    uint64_t distinct[3]; /* distinct coefficient values per matrix */
+    uint64_t unit[3];     /* non-zeros with coefficient +-1 */
+    uint64_t pow2[3];     /* non-zeros evaluated without multiplication (+-2^e, Horner) */
+    uint64_t a_aux_popcount, b_input_popcount, b_aux_popcount;
+    size_t bytes;         /* memory held by the matrices and densities */
+    double bytes_per_nnz; /* bytes / (nnz A + B + C) */
+    char key[CZK_PCE_KEY_MAX];
+} czk_pce_info;
+
+/* Compile the SHAPE backend's matrices (after czk_cs_finalize). n_inputs
+ * includes ONE. key names the circuit shape (stored in files). */
+czk_status czk_pce_from_csr(czk_pce **out, const czk_csr *a, const czk_csr *b, const czk_csr *c,
+                            uint64_t n_inputs, const char *key) CZK_WUR;
+void czk_pce_destroy(czk_pce *p);
+void czk_pce_info_get(const czk_pce *p, czk_pce_info *info);
+
+/* a = A.w, b = B.w, c = C.w for w = [input | aux] (any of a, b, c may be
+ * NULL to skip that matrix). n_input / n_aux must equal the shape's. threads
+ * 0: czk_threads(). */
+czk_status czk_pce_eval(const czk_pce *p, czk_fr *a, czk_fr *b, czk_fr *c, const czk_fr *input,
+                        size_t n_input, const czk_fr *aux, size_t n_aux, int threads) CZK_WUR;
+
+/* Rows [row0, row1) only (streaming in bounded memory): out[r - row0] for
+ * each requested matrix; row0 a multiple of CZK_PCE_BLOCK, row1 <= rows. */
+czk_status czk_pce_eval_range(const czk_pce *p, czk_fr *a, czk_fr *b, czk_fr *c, uint64_t row0, uint64_t row1,
+                              const czk_fr *input, size_t n_input, const czk_fr *aux, size_t n_aux,
+                              int threads) CZK_WUR;
+uint64_t czk_pce_rows(const czk_pce *p);
+
+/* A prover assignment made of borrowed vectors: the witness (input, aux),
+ * a/b/c from czk_pce_eval, and the PCE's densities. */
+void czk_pce_assignment(czk_cs_assignment *out, const czk_pce *p, const czk_fr *input,
+                        const czk_fr *aux, const czk_fr *a, const czk_fr *b, const czk_fr *c);
+
+/* Files. read: expect_key NULL accepts any key; otherwise a different key is
+ * CZK_ERR_FORMAT naming both. */
+czk_status czk_pce_write(const czk_pce *p, const char *path) CZK_WUR;
+czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key) CZK_WUR;
+
+
+/* ---- recording a circuit straight into a PCE -------------------------------
+ * A constraint-system backend (SHAPE semantics: no values, constraints wanted)
+ * whose enforce appends compact rows directly: no CSR of 40-byte terms is ever
+ * held (the 32GiB PoRep partition needs ~5 GB instead of ~29 GB). */
+typedef struct czk_pce_recorder czk_pce_recorder;
+/* *cs is the recorder's constraint system (ONE allocated), owned by the
+ * recorder. sizes (may be NULL) pre-sizes the row arrays. */
+czk_status czk_pce_recorder_create(czk_pce_recorder **out, czk_cs **cs, czk_lc_kind lc,
+                                   const czk_cs_sizes *sizes) CZK_WUR;
+/* Append bellperson's input rows (input_i) * 0 = 0 and compile. */
+czk_status czk_pce_recorder_finish(czk_pce_recorder *r, czk_pce **out, const char *key) CZK_WUR;
+void czk_pce_recorder_destroy(czk_pce_recorder *r);
+
+/* ---- the PoRep partition circuit ----------------------------------------- */
+
+/* Bumped whenever the circuit or the PCE layout changes (cache key). */
+#define CZK_PCE_POREP_VERSION "czk-pce-porep-2"
+
+
+/* Progress callback: stage name and fraction done (0..1). */
+typedef void (*czk_pce_progress_fn)(void *ctx, const char *stage, double fraction);
+
+/* Cache key of a partition shape (proof, sizes, tree, layers, version). */
+void czk_pce_porep_key(char out[CZK_PCE_KEY_MAX], const czk_fc_shape *shape);
+/* Record the partition shape (czk_porep_synthesize with c1 = NULL) into a PCE. */
+czk_status czk_pce_porep_build(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress,
+                               void *progress_ctx) CZK_WUR;
+/* Cache directory ($CZK_CACHE_DIR, $XDG_CACHE_HOME/czk, ~/.cache/czk; made if
+ * missing) and the file of a shape in it. */
+czk_status czk_pce_cache_path(char *out, size_t n, const czk_fc_shape *shape) CZK_WUR;
+/* Load the shape's PCE from the cache, or build it and write it there (a
+ * damaged or mismatched file is rebuilt). *built says which happened (may be
+ * NULL). */
+czk_status czk_pce_porep_get(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress,
+                             void *progress_ctx, int *built) CZK_WUR;
+
+/* Whether the shape's PCE file is in the cache (for "--pce auto": use the
+ * PCE when it is, without building). */
+int czk_pce_porep_is_cached(const czk_fc_shape *shape);
+
+/* a*b = c on every row of an assignment; CZK_ERR_UNSATISFIED naming the
+ * first failing row. threads 0: czk_threads(). */
+czk_status czk_pce_check(const czk_cs_assignment *w, int threads) CZK_WUR;
+
+/* Witness-only synthesis + evaluation of partition k. The workspace holds the
+ * WITNESS constraint system and a/b/c (sized once, reused across calls);
+ * the assignment borrows them and the PCE's densities (valid until the next
+ * call / destroy) and equals the PROVE backend's bit for bit. */
+typedef struct czk_pce_porep_work czk_pce_porep_work;
+typedef struct czk_pce_timings {
+    double witness_s; /* witness-only synthesis */
+    double eval_s;    /* a, b, c = A.w, B.w, C.w */
+    double witness_cpu_s, eval_cpu_s; /* process CPU time (all threads) of each */
+} czk_pce_timings;
+czk_status czk_pce_porep_work_create(czk_pce_porep_work **out, const czk_pce *p,
+                                     const czk_fc_shape *shape) CZK_WUR;
+void czk_pce_porep_work_destroy(czk_pce_porep_work *w);
+czk_status czk_pce_porep_synthesize(czk_pce_porep_work *w, const czk_fc_c1 *c1, uint32_t k, int threads,
+                                    czk_cs_assignment *out, czk_pce_timings *t) CZK_WUR;
+/* Only the witness (input, aux borrowed from the workspace). */
+czk_status czk_pce_porep_witness(czk_pce_porep_work *w, const czk_fc_c1 *c1, uint32_t k,
+                                 const czk_fr **input, size_t *n_input, const czk_fr **aux,
+                                 size_t *n_aux) CZK_WUR;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

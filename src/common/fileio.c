@@ -1,0 +1,56 @@
+/* Atomic file writes: temporary name in the same directory, fsync, rename. */
+#define _GNU_SOURCE
+#include "common/fileio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+czk_status czk__write_atomic(const char *path, const void *const *chunks, const size_t *lens,
+                             size_t nchunks)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    if (!tmp) return czk_error(CZK_ERR_NOMEM, "%s: temporary name", path);
+    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        czk_status s = czk_error(CZK_ERR_IO, "%s: %s", tmp, strerror(errno));
+        free(tmp);
+        return s;
+    }
+    for (size_t i = 0; i < nchunks; i++) {
+        if (lens[i] && fwrite(chunks[i], 1, lens[i], f) != lens[i]) {
+            int e = errno;
+            fclose(f);
+            unlink(tmp);
+            czk_status s = czk_error(CZK_ERR_IO, "%s: write: %s", path, strerror(e));
+            free(tmp);
+            return s;
+        }
+    }
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+        int e = errno;
+        fclose(f);
+        unlink(tmp);
+        free(tmp);
+        return czk_error(CZK_ERR_IO, "%s: flush: %s", path, strerror(e));
+    }
+    if (fclose(f) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return czk_error(CZK_ERR_IO, "%s: close: %s", path, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return czk_error(CZK_ERR_IO, "%s: rename: %s", path, strerror(e));
+    }
+    free(tmp);
+    return CZK_OK;
+}
+

@@ -1,0 +1,248 @@
+/* PROVE backend: the assignment bellperson's prover builds (FACTS.md §2).
+ *
+ * alloc / alloc_input append values; every aux variable adds one bit to the
+ * A-aux and B-aux density bitmaps, every input one bit to B-input. enforce
+ * evaluates a = <A,w> (marking A-aux bits of aux terms with a non-zero
+ * coefficient), b = <B,w> (marking B-input and B-aux bits), c = <C,w> (no
+ * density). finalize appends (input_i) * 0 = 0 for every input. */
+#include "cs/cs_internal.h"
+#include "ff/field_impl.h"
+
+typedef struct prove_impl {
+    czk__cs_values v;
+    czk_fr *a, *b, *c;
+    size_t cap_a, cap_b, cap_c;
+    uint64_t *a_aux, *b_in, *b_aux; /* bitmaps */
+    size_t cap_a_aux, cap_b_in, cap_b_aux; /* in words */
+    size_t pop_a_aux, pop_b_in, pop_b_aux;
+    int finalized;
+} prove_impl;
+
+static czk_status grow_bits(uint64_t **bm, size_t *cap_words, size_t nbits)
+{
+    size_t words = (nbits + 63) / 64, old = *cap_words;
+    if (words <= old) return CZK_OK;
+    CZK_TRY(czk__cs_reserve((void **)bm, cap_words, words, sizeof(uint64_t)));
+    memset(*bm + old, 0, (*cap_words - old) * sizeof(uint64_t));
+    return CZK_OK;
+}
+
+static czk_status p_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
+{
+    prove_impl *p = cs->impl;
+    uint32_t i = cs->n_aux;
+    if (CZK_UNLIKELY(!value))
+        return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of aux variable %u (%s): no value", i,
+                         name ? name : "");
+    if (CZK_UNLIKELY(i >= p->v.cap_aux)) {
+        if (i >= CZK_VAR_MAX_INDEX) return czk_error(CZK_ERR_UNSUPPORTED, "more than 2^31 aux variables");
+        CZK_TRY(czk__cs_reserve((void **)&p->v.aux, &p->v.cap_aux, (size_t)i + 1, sizeof(czk_fr)));
+    }
+    if (CZK_UNLIKELY(i >= p->cap_a_aux * 64)) {
+        CZK_TRY(grow_bits(&p->a_aux, &p->cap_a_aux, p->v.cap_aux));
+        CZK_TRY(grow_bits(&p->b_aux, &p->cap_b_aux, p->v.cap_aux));
+    }
+    p->v.aux[i] = *value;
+    cs->n_aux = i + 1;
+    *out = czk_var_aux(i);
+    return CZK_OK;
+}
+
+static czk_status p_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name,
+                                uint64_t idx)
+{
+    prove_impl *p = cs->impl;
+    uint32_t i = cs->n_inputs;
+    if (!value)
+        return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of input %u (%s): no value", i, name ? name : "");
+    if (p->finalized) return czk_error(CZK_ERR_INVALID_ARG, "alloc_input after finalize");
+    CZK_TRY(czk__cs_reserve((void **)&p->v.input, &p->v.cap_input, (size_t)i + 1, sizeof(czk_fr)));
+    CZK_TRY(grow_bits(&p->b_in, &p->cap_b_in, (size_t)i + 1));
+    p->v.input[i] = *value;
+    cs->n_inputs = i + 1;
+    *out = czk_var_input(i);
+    return CZK_OK;
+}
+
+static inline void mark(uint64_t *bm, size_t *pop, uint32_t i)
+{
+    uint64_t m = (uint64_t)1 << (i & 63);
+    uint64_t w = bm[i >> 6];
+    if (!(w & m)) {
+        bm[i >> 6] = w | m;
+        (*pop)++;
+    }
+}
+
+/* acc = sum coeff * value; density marks per FACTS.md §2. Returns 0 if a term
+ * refers to a variable that does not exist. */
+static inline int eval_terms(czk_fr *acc, const czk_lc_term *t, uint32_t n, const czk_fr *vals,
+                             uint32_t nvals, uint64_t *bm, size_t *pop)
+{
+    czk_fr tmp;
+    for (uint32_t k = 0; k < n; k++) {
+        const czk_lc_term *e = &t[k];
+        if (CZK_UNLIKELY(e->index >= nvals)) return 0;
+        if (czk__fr_is_zero(&e->coeff)) continue;
+        const czk_fr *v = &vals[e->index];
+        /* exact shortcuts. Values 0 and 1 (every witness value of a bit-heavy
+         * circuit such as SHA-256) add coeff & mask without a data-dependent
+         * branch; otherwise +-1 coefficients add / subtract, and only general
+         * pairs multiply. */
+        uint64_t vz = v->l[1] | v->l[2] | v->l[3];
+        if (CZK_LIKELY((v->l[0] == 0 && vz == 0) ||
+                       (v->l[0] == CZK_FR_ONE.l[0] && v->l[1] == CZK_FR_ONE.l[1] && v->l[2] == CZK_FR_ONE.l[2] &&
+                        v->l[3] == CZK_FR_ONE.l[3]))) {
+            uint64_t m = (uint64_t)0 - (uint64_t)(v->l[0] != 0);
+            tmp.l[0] = e->coeff.l[0] & m;
+            tmp.l[1] = e->coeff.l[1] & m;
+            tmp.l[2] = e->coeff.l[2] & m;
+            tmp.l[3] = e->coeff.l[3] & m;
+            czk__fr_add(acc, acc, &tmp);
+        } else if (czk__fr_is_one(&e->coeff)) czk__fr_add(acc, acc, v);
+        else if (czk__fr_is_minus_one(&e->coeff)) czk__fr_sub(acc, acc, v);
+        else {
+            czk__fr_mul(&tmp, v, &e->coeff);
+            czk__fr_add(acc, acc, &tmp);
+        }
+        if (bm) mark(bm, pop, e->index);
+    }
+    return 1;
+}
+
+static czk_status p_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
+                            const char *name, uint64_t idx)
+{
+    prove_impl *p = cs->impl;
+    size_t r = cs->n_constraints;
+    if (CZK_UNLIKELY(r >= p->cap_a)) {
+        CZK_TRY(czk__cs_reserve((void **)&p->a, &p->cap_a, r + 1, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve((void **)&p->b, &p->cap_b, r + 1, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve((void **)&p->c, &p->cap_c, r + 1, sizeof(czk_fr)));
+    }
+    const czk_fr *in = p->v.input, *aux = p->v.aux;
+    uint32_t ni = cs->n_inputs, na = cs->n_aux;
+    czk_fr va = CZK_FR_ZERO, vb = CZK_FR_ZERO, vc = CZK_FR_ZERO;
+    int ok = eval_terms(&va, a->in, a->n_in, in, ni, NULL, NULL) &
+             eval_terms(&va, a->aux, a->n_aux, aux, na, p->a_aux, &p->pop_a_aux) &
+             eval_terms(&vb, b->in, b->n_in, in, ni, p->b_in, &p->pop_b_in) &
+             eval_terms(&vb, b->aux, b->n_aux, aux, na, p->b_aux, &p->pop_b_aux) &
+             eval_terms(&vc, c->in, c->n_in, in, ni, NULL, NULL) &
+             eval_terms(&vc, c->aux, c->n_aux, aux, na, NULL, NULL);
+    if (CZK_UNLIKELY(!ok))
+        return czk_error(CZK_ERR_INVALID_ARG, "constraint %zu (%s): refers to an unallocated variable", r,
+                         name ? name : "");
+    p->a[r] = va;
+    p->b[r] = vb;
+    p->c[r] = vc;
+    cs->n_constraints = r + 1;
+    return CZK_OK;
+}
+
+static void p_ns_push(czk_cs *cs, const char *name, uint64_t idx) {}
+static void p_ns_pop(czk_cs *cs) {}
+
+static const czk_cs_ops prove_ops = {p_alloc, p_alloc_input, p_enforce, p_ns_push, p_ns_pop};
+
+czk_status czk__cs_prove_create(czk_cs *cs, const czk_cs_sizes *sizes)
+{
+    prove_impl *p = calloc(1, sizeof(*p));
+    if (!p) return czk_error(CZK_ERR_NOMEM, "prove backend: out of memory");
+    cs->impl = p;
+    cs->ops = &prove_ops;
+    cs->has_values = 1;
+    cs->needs_constraints = 1;
+    cs->wants_names = 0;
+    CZK_TRY(czk__cs_values_init(&p->v, sizes));
+    if (sizes) {
+        size_t nc = sizes->n_constraints + sizes->n_inputs;
+        if (nc) {
+            CZK_TRY(czk__cs_reserve((void **)&p->a, &p->cap_a, nc, sizeof(czk_fr)));
+            CZK_TRY(czk__cs_reserve((void **)&p->b, &p->cap_b, nc, sizeof(czk_fr)));
+            CZK_TRY(czk__cs_reserve((void **)&p->c, &p->cap_c, nc, sizeof(czk_fr)));
+        }
+    }
+    CZK_TRY(grow_bits(&p->a_aux, &p->cap_a_aux, p->v.cap_aux));
+    CZK_TRY(grow_bits(&p->b_aux, &p->cap_b_aux, p->v.cap_aux));
+    CZK_TRY(grow_bits(&p->b_in, &p->cap_b_in, p->v.cap_input));
+    return CZK_OK;
+}
+
+void czk__cs_prove_destroy(czk_cs *cs)
+{
+    prove_impl *p = cs->impl;
+    czk__cs_values_clear(&p->v);
+    free(p->a);
+    free(p->b);
+    free(p->c);
+    free(p->a_aux);
+    free(p->b_in);
+    free(p->b_aux);
+    free(p);
+    cs->impl = NULL;
+}
+
+void czk__cs_prove_reset(czk_cs *cs)
+{
+    prove_impl *p = cs->impl;
+    if (p->a_aux) memset(p->a_aux, 0, p->cap_a_aux * sizeof(uint64_t));
+    if (p->b_aux) memset(p->b_aux, 0, p->cap_b_aux * sizeof(uint64_t));
+    if (p->b_in) memset(p->b_in, 0, p->cap_b_in * sizeof(uint64_t));
+    p->pop_a_aux = p->pop_b_in = p->pop_b_aux = 0;
+    p->finalized = 0;
+}
+
+czk_status czk__cs_prove_finalize(czk_cs *cs)
+{
+    prove_impl *p = cs->impl;
+    if (p->finalized) return czk_error(CZK_ERR_INVALID_ARG, "czk_cs_finalize called twice");
+    size_t n = cs->n_constraints, ni = cs->n_inputs;
+    CZK_TRY(czk__cs_reserve((void **)&p->a, &p->cap_a, n + ni, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve((void **)&p->b, &p->cap_b, n + ni, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve((void **)&p->c, &p->cap_c, n + ni, sizeof(czk_fr)));
+    for (size_t i = 0; i < ni; i++) {
+        p->a[n + i] = p->v.input[i];
+        p->b[n + i] = CZK_FR_ZERO;
+        p->c[n + i] = CZK_FR_ZERO;
+    }
+    cs->n_constraints = n + ni;
+    p->finalized = 1;
+    return CZK_OK;
+}
+
+czk_status czk_cs_prove_get(const czk_cs *cs, czk_cs_assignment *out)
+{
+    if (cs->backend != CZK_CS_PROVE)
+        return czk_error(CZK_ERR_INVALID_ARG, "czk_cs_prove_get on a %s backend", czk_cs_backend_name(cs->backend));
+    const prove_impl *p = cs->impl;
+    out->input = p->v.input;
+    out->n_input = cs->n_inputs;
+    out->aux = p->v.aux;
+    out->n_aux = cs->n_aux;
+    out->a = p->a;
+    out->b = p->b;
+    out->c = p->c;
+    out->n_constraints = cs->n_constraints;
+    out->a_aux_density = p->a_aux;
+    out->a_aux_popcount = p->pop_a_aux;
+    out->b_input_density = p->b_in;
+    out->b_input_popcount = p->pop_b_in;
+    out->b_aux_density = p->b_aux;
+    out->b_aux_popcount = p->pop_b_aux;
+    return CZK_OK;
+}
+
+czk_status czk_cs_prove_check(const czk_cs *cs)
+{
+    if (cs->backend != CZK_CS_PROVE)
+        return czk_error(CZK_ERR_INVALID_ARG, "czk_cs_prove_check on a %s backend", czk_cs_backend_name(cs->backend));
+    const prove_impl *p = cs->impl;
+    czk_fr t;
+    for (size_t i = 0; i < cs->n_constraints; i++) {
+        czk_fr_mul(&t, &p->a[i], &p->b[i]);
+        if (!czk_fr_eq(&t, &p->c[i]))
+            return czk_error(CZK_ERR_UNSATISFIED, "constraint %zu is not satisfied (a*b != c)", i);
+    }
+    return CZK_OK;
+}
+

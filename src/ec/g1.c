@@ -1,0 +1,146 @@
+/* czk ec — G1: y^2 = x^3 + 4 over Fp. */
+#include <pthread.h>
+
+#include "czk/ec.h"
+#include "ec/ec_internal.h"
+#include "ff/tower_internal.h"
+
+static czk_fp g1_b; /* 4 */
+
+static inline void fp_set_one(czk_fp *r) { *r = CZK_FP_ONE; }
+static inline void fp_set_zero(czk_fp *r) { *r = CZK_FP_ZERO; }
+
+/* 3b = 12: 4a + 8a */
+static inline void fp_mul_b3(czk_fp *r, const czk_fp *a)
+{
+    czk_fp t4, t8;
+    czk_fp_dbl(&t4, a);
+    czk_fp_dbl(&t4, &t4);
+    czk_fp_dbl(&t8, &t4);
+    czk_fp_add(r, &t8, &t4);
+}
+
+#define FE czk_fp
+#define FE_ADD czk_fp_add
+#define FE_SUB czk_fp_sub
+#define FE_NEG czk_fp_neg
+#define FE_DBL czk_fp_dbl
+#define FE_MUL czk_fp_mul
+#define FE_SQR czk_fp_sqr
+#define FE_INV_VAR czk_fp_inv_var
+#define FE_EQ czk_fp_eq
+#define FE_IS_ZERO czk_fp_is_zero
+#define FE_SET_ZERO fp_set_zero
+#define FE_SET_ONE fp_set_one
+#define FE_MUL_B3 fp_mul_b3
+#define FE_B (czk__g1_init(), &g1_b)
+#define AFF czk_g1_affine
+#define JAC czk_g1_jac
+#define XYZZ czk_g1_xyzz
+#define PFX(name) czk_g1_##name
+#include "ec/curve_impl.h"
+
+/* ---- constants -------------------------------------------------------------- */
+
+static czk_g1_affine g1_gen;
+static czk_fp g1_beta; /* cube root of unity with phi(P) = [-x^2] P on G1 */
+static pthread_once_t g1_once = PTHREAD_ONCE_INIT;
+
+static const char G1_GEN_X[] =
+    "0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
+static const char G1_GEN_Y[] =
+    "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1";
+
+/* x^2 for the BLS parameter x = -0xd201000000010000 */
+static void bls_x_squared(uint64_t out[2])
+{
+    unsigned __int128 s = (unsigned __int128)CZK_BLS_X_ABS * CZK_BLS_X_ABS;
+    out[0] = (uint64_t)s;
+    out[1] = (uint64_t)(s >> 64);
+}
+
+static void g1_init(void)
+{
+    czk_status s1 = czk_fp_from_hex(&g1_gen.x, G1_GEN_X);
+    czk_status s2 = czk_fp_from_hex(&g1_gen.y, G1_GEN_Y);
+    CZK_ASSERT(s1 == CZK_OK && s2 == CZK_OK);
+    (void)s1;
+    (void)s2;
+    g1_gen.inf = 0;
+    czk_fp_from_u64(&g1_b, 4);
+    /* beta = g^((p-1)/3) for the first g that is not a cube; of beta and
+     * beta^2 keep the one whose endomorphism acts as -x^2 on the generator
+     * (Scott, "A note on group membership tests for G1, G2 and GT on BLS
+     * pairing-friendly curves", ePrint 2021/1130, §6). */
+    uint64_t pm1[CZK_FP_LIMBS], e[CZK_FP_LIMBS];
+    for (int i = 0; i < CZK_FP_LIMBS; i++) pm1[i] = CZK_FP_MODULUS[i];
+    pm1[0] -= 1;
+    uint64_t rem = czk__limbs_div_small(e, pm1, CZK_FP_LIMBS, 3);
+    CZK_ASSERT(rem == 0);
+    (void)rem;
+    czk_fp beta;
+    for (uint64_t g = 2;; g++) {
+        czk_fp gf;
+        czk_fp_from_u64(&gf, g);
+        czk_fp_pow(&beta, &gf, e, CZK_FP_LIMBS);
+        if (!czk_fp_is_one(&beta)) break;
+    }
+    uint64_t x2[2];
+    bls_x_squared(x2);
+    czk_g1_jac g, gx2, ph;
+    czk_g1_jac_from_affine(&g, &g1_gen);
+    czk_g1_mul_limbs_var(&gx2, &g, x2, 2);
+    czk_g1_jac_neg(&gx2, &gx2);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        czk_g1_jac_from_affine(&ph, &g1_gen);
+        czk_fp_mul(&ph.x, &ph.x, &beta);
+        if (czk_g1_jac_eq(&ph, &gx2)) break;
+        CZK_ASSERT(attempt == 0);
+        czk_fp_sqr(&beta, &beta);
+    }
+    g1_beta = beta;
+}
+
+void czk__g1_init(void) { pthread_once(&g1_once, g1_init); }
+
+void czk_g1_generator(czk_g1_affine *r)
+{
+    czk__g1_init();
+    *r = g1_gen;
+}
+
+void czk_g1_affine_set_inf(czk_g1_affine *r)
+{
+    r->x = CZK_FP_ZERO;
+    r->y = CZK_FP_ZERO;
+    r->inf = 1;
+}
+
+void czk__g1_endo(czk_g1_jac *r, const czk_g1_jac *a)
+{
+    czk__g1_init();
+    czk_fp_mul(&r->x, &a->x, &g1_beta);
+    r->y = a->y;
+    r->z = a->z;
+}
+
+/* P in G1 iff phi(P) = [-x^2] P (Scott 2021/1130, §6, for BLS12 curves). */
+int czk_g1_affine_in_subgroup(const czk_g1_affine *a)
+{
+    if (a->inf) return 1;
+    czk_g1_jac p, m, ph;
+    mul_x_abs_affine(&m, a);
+    mul_x_abs(&m, &m);
+    czk_g1_jac_neg(&m, &m);
+    czk_g1_jac_from_affine(&p, a);
+    czk__g1_endo(&ph, &p);
+    return czk_g1_jac_eq(&ph, &m);
+}
+
+int czk_g1_affine_in_subgroup_ref(const czk_g1_affine *a)
+{
+    czk_g1_jac p, q;
+    czk_g1_jac_from_affine(&p, a);
+    czk_g1_mul_limbs_var(&q, &p, CZK_FR_MODULUS, CZK_FR_LIMBS);
+    return czk_g1_jac_is_inf(&q);
+}

@@ -1,0 +1,73 @@
+/* czk msm — internal helpers shared by the G1 and G2 instantiations. */
+#ifndef CZK_MSM_INTERNAL_H
+#define CZK_MSM_INTERNAL_H
+
+#include "czk/msm.h"
+
+/* Plain (non-Montgomery) little-endian scalar. */
+typedef struct czk__msm_scalar {
+    uint64_t l[4];
+} czk__msm_scalar;
+
+/* Booth (signed) digit j of k in radix 2^c:
+ *   d_j = b[jc-1] + sum_{i=0}^{c-2} b[jc+i] 2^i - b[jc+c-1] 2^(c-1),  b[-1] = 0,
+ * so sum_j d_j 2^(jc) = k whenever bit W c - 1 of k is zero (W = number of
+ * windows, W c >= 256 > 255 bits of k), and |d_j| <= 2^(c-1). It reads the
+ * c + 1 bits [jc - 1, jc + c) of k and needs no carry from lower windows
+ * (Booth 1951; the recoding used by blst's Pippenger). */
+CZK_INLINE int czk__msm_booth_digit(const czk__msm_scalar *k, unsigned j, unsigned c)
+{
+    uint64_t v;
+    if (j == 0) {
+        v = (k->l[0] << 1) & ((2ull << c) - 1); /* c + 1 bits, the lowest (b[-1]) zero */
+    } else {
+        unsigned pos = j * c - 1, li = pos >> 6, sh = pos & 63;
+        v = li < 4 ? k->l[li] >> sh : 0;
+        if (sh + c + 1 > 64 && li + 1 < 4) v |= k->l[li + 1] << (64 - sh);
+        v &= (2ull << c) - 1;
+    }
+    int u = (int)((v + 1) >> 1);            /* unsigned window value + carry bit, 0..2^c */
+    return (v >> c) ? u - (1 << c) : u;     /* top bit set: negative digit */
+}
+
+/* Number of windows for window size c: the least W with W c >= 256. */
+CZK_INLINE unsigned czk__msm_windows(unsigned c) { return (256 + c - 1) / c; }
+
+/* Validate the common arguments; on success *m_out is the number of bases
+ * used (nbases). `what` names the function in messages. */
+czk_status czk__msm_check_args(const char *what, const void *out, const void *bases, size_t nbases,
+                               const void *scalars, size_t n, const uint64_t *density,
+                               const czk_msm_opts *opts) CZK_WUR;
+
+/* Convert the scalars selected by density (all if NULL) from Montgomery Fr
+ * to plain integers, compacted so plain[j] pairs with bases[j]. Called by
+ * every thread of a parallel region (tid of nthreads); no barrier inside. */
+void czk__msm_prepare_scalars(czk__msm_scalar *plain, const czk_fr *scalars, size_t n,
+                              const uint64_t *density, int tid, int nthreads);
+
+/* Curve-independent part of the cost model. Costs are in units of one
+ * field multiplication of the curve's coordinate field. */
+typedef struct czk__msm_costs {
+    double madd;      /* XYZZ += affine */
+    double add;       /* XYZZ += XYZZ */
+    double dbl;       /* XYZZ doubling */
+    double ba_add;    /* one batch-affine addition, excluding the shared inversion */
+    double inv;       /* one field inversion */
+    double miss;      /* extra cost of a bucket access that misses the L2 cache */
+    size_t xyzz_bytes, aff_bytes, fe_bytes, entry_bytes, point_bytes;
+} czk__msm_costs;
+
+void czk__msm_make_plan(czk_msm_plan *plan, size_t m, const czk_msm_opts *opts,
+                        const czk__msm_costs *k);
+
+/* Scratch layout derived from a plan. */
+typedef struct czk__msm_layout {
+    size_t plain_off, res_off, thread_off, per_thread, total;
+    /* inside one thread's area (batch-affine) */
+    size_t aff_off, xyzz_off, state_off, mark_off, entry_off, queue_off, den_off, pre_off, lane_off;
+} czk__msm_layout;
+
+void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m,
+                        const czk__msm_costs *k);
+
+#endif

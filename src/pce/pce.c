@@ -1,0 +1,844 @@
+/* Pre-compiled constraint evaluation: compact CSR, evaluation, files. */
+#define _GNU_SOURCE
+#include "czk/pce.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "common/fileio.h"
+#include "czk/czk.h"
+#include "ff/field_impl.h"
+#include "pce/pce_internal.h"
+
+#define LEN_ESCAPE CZK__PCE_LEN_ESCAPE
+#define MAX_CODES CZK__PCE_MAX_CODES
+#define GENERAL CZK__PCE_GENERAL
+typedef czk__pmat pmat;
+
+void czk__pmat_free(pmat *m)
+{
+    free(m->len);
+    free(m->block);
+    free(m->col);
+    free(m->code);
+    free(m->table);
+    free(m->meta);
+    free(m->over);
+    memset(m, 0, sizeof *m);
+}
+
+void czk_pce_destroy(czk_pce *p)
+{
+    if (!p) return;
+    for (int i = 0; i < 3; i++) {
+        czk__pmat_free(&p->m[i]);
+        free(p->dens[i]);
+    }
+    free(p);
+}
+
+/* ---- building ------------------------------------------------------------------ */
+
+/* +-2^e (0 <= e < 256) in Montgomery form, for classifying coefficients. */
+static czk_fr pow2_tab[256], pow2_neg_tab[256];
+static pthread_once_t pow2_once = PTHREAD_ONCE_INIT;
+static void pow2_init(void)
+{
+    pow2_tab[0] = CZK_FR_ONE;
+    for (unsigned i = 1; i < 256; i++) czk_fr_dbl(&pow2_tab[i], &pow2_tab[i - 1]);
+    for (unsigned i = 0; i < 256; i++) czk_fr_neg(&pow2_neg_tab[i], &pow2_tab[i]);
+}
+
+/* meta of v: GENERAL or (neg << 8 | e) when v = +-2^e */
+static uint16_t classify(const czk_fr *v)
+{
+    for (unsigned e = 0; e < 256; e++) {
+        if (czk_fr_eq(v, &pow2_tab[e])) return (uint16_t)e;
+        if (czk_fr_eq(v, &pow2_neg_tab[e])) return (uint16_t)(CZK__PCE_NEG | e);
+    }
+    return GENERAL;
+}
+
+/* Distinct values -> value id; each value has up to two codes (multiplied
+ * "general" and Horner "pow2"). */
+typedef struct vinfo {
+    int32_t code_gen, code_p2; /* -1 until used */
+    uint16_t meta;             /* classify() */
+} vinfo;
+
+typedef struct rterm {
+    uint32_t col;
+    uint32_t vid;
+    uint32_t key; /* sort key: general first, then decreasing exponent */
+    uint16_t code;
+} rterm;
+
+struct czk__pmb {
+    const char *name;
+    uint64_t rows, nnz, cap_nnz, cap_code, cap_rows, cap_blocks, n_over, cap_over;
+    uint16_t *len;
+    uint64_t *block;
+    uint32_t *col;
+    uint16_t *code;
+    uint64_t *over;
+    /* value map */
+    uint64_t hcap; /* power of two */
+    int32_t *slot; /* -1 empty, else value id */
+    czk_fr *vals;
+    vinfo *vi;
+    uint64_t nv, vcap;
+    int32_t id_one, id_minus_one;
+    /* codes */
+    czk_fr *ctab;
+    uint16_t *cmeta;
+    uint64_t ncodes, ccap;
+    /* row scratch */
+    rterm *rt;
+    uint64_t rt_cap;
+};
+
+static uint64_t fr_hash(const czk_fr *v)
+{
+    uint64_t h = v->l[0] * 0x9e3779b97f4a7c15ULL ^ v->l[1] * 0xc2b2ae3d27d4eb4fULL ^
+                 v->l[2] * 0x165667b19e3779f9ULL ^ v->l[3];
+    return h ^ (h >> 29);
+}
+
+static int grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap) return 1;
+    uint64_t nc = *cap ? *cap : 64;
+    while (nc < need) nc *= 2;
+    void *q = realloc(*p, nc * elem);
+    if (!q) return 0;
+    *p = q;
+    *cap = nc;
+    return 1;
+}
+
+czk_status czk__pmb_create(czk__pmb **out, const char *name, uint64_t rows_hint)
+{
+    pthread_once(&pow2_once, pow2_init);
+    *out = NULL;
+    czk__pmb *b = calloc(1, sizeof *b);
+    if (!b) return czk_error(CZK_ERR_NOMEM, "PCE builder");
+    b->name = name;
+    b->hcap = 1024;
+    b->slot = malloc(b->hcap * sizeof *b->slot);
+    b->id_one = b->id_minus_one = -1;
+    int ok = b->slot && grow((void **)&b->len, &b->cap_rows, rows_hint ? rows_hint : 64, sizeof *b->len) &&
+             grow((void **)&b->block, &b->cap_blocks, rows_hint / CZK_PCE_BLOCK + 2, sizeof *b->block);
+    if (!ok) {
+        czk__pmb_destroy(b);
+        return czk_error(CZK_ERR_NOMEM, "PCE builder for matrix %s", name);
+    }
+    memset(b->slot, 0xff, b->hcap * sizeof *b->slot);
+    *out = b;
+    return CZK_OK;
+}
+
+void czk__pmb_destroy(czk__pmb *b)
+{
+    if (!b) return;
+    free(b->len);
+    free(b->block);
+    free(b->col);
+    free(b->code);
+    free(b->over);
+    free(b->slot);
+    free(b->vals);
+    free(b->vi);
+    free(b->ctab);
+    free(b->cmeta);
+    free(b->rt);
+    free(b);
+}
+
+/* value id of v (added if new); -1 out of memory */
+static int32_t value_id(czk__pmb *b, const czk_fr *v)
+{
+    uint64_t mask = b->hcap - 1, i = fr_hash(v) & mask;
+    while (b->slot[i] >= 0) {
+        if (czk_fr_eq(&b->vals[b->slot[i]], v)) return b->slot[i];
+        i = (i + 1) & mask;
+    }
+    if (!grow((void **)&b->vals, &b->vcap, b->nv + 1, sizeof *b->vals)) return -1;
+    uint64_t vc = b->vcap;
+    b->vcap = b->nv; /* grow vi to the same capacity */
+    if (!grow((void **)&b->vi, &b->vcap, vc, sizeof *b->vi)) return -1;
+    b->vcap = vc;
+    int32_t id = (int32_t)b->nv++;
+    b->vals[id] = *v;
+    b->vi[id].code_gen = b->vi[id].code_p2 = -1;
+    b->vi[id].meta = classify(v);
+    b->slot[i] = id;
+    if (2 * b->nv > b->hcap) {
+        uint64_t ncap = 2 * b->hcap;
+        int32_t *ns = malloc(ncap * sizeof *ns);
+        if (!ns) return -1;
+        memset(ns, 0xff, ncap * sizeof *ns);
+        for (uint64_t c = 0; c < b->nv; c++) {
+            uint64_t j = fr_hash(&b->vals[c]) & (ncap - 1);
+            while (ns[j] >= 0) j = (j + 1) & (ncap - 1);
+            ns[j] = (int32_t)c;
+        }
+        free(b->slot);
+        b->slot = ns;
+        b->hcap = ncap;
+    }
+    return id;
+}
+
+/* code of value id in mode p2 (1) or general (0); -1 table full, -2 no memory */
+static int32_t code_for(czk__pmb *b, int32_t id, int p2)
+{
+    int32_t *c = p2 ? &b->vi[id].code_p2 : &b->vi[id].code_gen;
+    if (*c >= 0) return *c;
+    if (b->ncodes >= MAX_CODES) return -1;
+    uint64_t cc = b->ccap;
+    if (!grow((void **)&b->ctab, &b->ccap, b->ncodes + 1, sizeof *b->ctab)) return -2;
+    uint64_t nc = b->ccap;
+    b->ccap = cc;
+    if (!grow((void **)&b->cmeta, &b->ccap, nc, sizeof *b->cmeta)) return -2;
+    b->ccap = nc;
+    b->ctab[b->ncodes] = b->vals[id];
+    b->cmeta[b->ncodes] = p2 ? b->vi[id].meta : GENERAL;
+    *c = (int32_t)b->ncodes++;
+    return *c;
+}
+
+static int rterm_cmp(const void *x, const void *y)
+{
+    const rterm *a = x, *b = y;
+    return (a->key > b->key) - (a->key < b->key);
+}
+
+/* A doubling costs about a fifth of a multiplication (ADX Fr): Horner pays
+ * when the row's largest exponent is at most 5 per +-2^e term. */
+#define HORNER_DBL_PER_TERM 5
+
+czk_status czk__pmb_row(czk__pmb *b, const uint32_t *col, const czk_fr *const *coeff, uint32_t n)
+{
+    uint64_t r = b->rows;
+    if (CZK_UNLIKELY(!grow((void **)&b->len, &b->cap_rows, r + 1, sizeof *b->len) ||
+                     !grow((void **)&b->block, &b->cap_blocks, r / CZK_PCE_BLOCK + 2, sizeof *b->block) ||
+                     !grow((void **)&b->rt, &b->rt_cap, n, sizeof *b->rt)))
+        return czk_error(CZK_ERR_NOMEM, "PCE: matrix %s row %llu", b->name, (unsigned long long)r);
+    if (r % CZK_PCE_BLOCK == 0) b->block[r / CZK_PCE_BLOCK] = b->nnz;
+    uint32_t m = 0, np = 0, maxe = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const czk_fr *v = coeff[i];
+        if ((v->l[0] | v->l[1] | v->l[2] | v->l[3]) == 0) continue;
+        int32_t id;
+        if (czk_fr_is_one(v) && b->id_one >= 0) id = b->id_one;
+        else if (b->id_minus_one >= 0 && czk_fr_eq(v, &CZK_FR_MINUS_ONE)) id = b->id_minus_one;
+        else {
+            id = value_id(b, v);
+            if (id < 0) return czk_error(CZK_ERR_NOMEM, "PCE: coefficient table of matrix %s", b->name);
+            if (b->vi[id].meta == 0) b->id_one = id;
+            if (b->vi[id].meta == CZK__PCE_NEG) b->id_minus_one = id;
+        }
+        uint16_t meta = b->vi[id].meta;
+        if (meta != GENERAL && (meta & 0xff)) {
+            np++;
+            if ((meta & 0xffu) > maxe) maxe = meta & 0xffu;
+        }
+        b->rt[m].col = col[i];
+        b->rt[m].vid = (uint32_t)id;
+        m++;
+    }
+    int horner = np > 0 && maxe <= HORNER_DBL_PER_TERM * np;
+    int sorted = 1;
+    for (uint32_t i = 0; i < m; i++) {
+        uint16_t meta = b->vi[b->rt[i].vid].meta;
+        int p2 = meta != GENERAL && ((meta & 0xff) == 0 || horner);
+        int32_t c = code_for(b, (int32_t)b->rt[i].vid, p2);
+        if (c < 0)
+            return c == -1 ? czk_error(CZK_ERR_UNSUPPORTED, "PCE: matrix %s has more than %u distinct coefficients",
+                                       b->name, MAX_CODES)
+                           : czk_error(CZK_ERR_NOMEM, "PCE: coefficient table of matrix %s", b->name);
+        b->rt[i].code = (uint16_t)c;
+        b->rt[i].key = p2 ? 512u - (meta & 0xffu) : 0u;
+        if (i && b->rt[i].key < b->rt[i - 1].key) sorted = 0;
+    }
+    if (!sorted) {
+        if (m <= 32) { /* insertion sort, stable */
+            for (uint32_t i = 1; i < m; i++) {
+                rterm t = b->rt[i];
+                uint32_t j = i;
+                while (j && b->rt[j - 1].key > t.key) b->rt[j] = b->rt[j - 1], j--;
+                b->rt[j] = t;
+            }
+        } else {
+            qsort(b->rt, m, sizeof *b->rt, rterm_cmp);
+        }
+    }
+    if (CZK_UNLIKELY(!grow((void **)&b->col, &b->cap_nnz, b->nnz + m, sizeof *b->col))) goto nomem;
+    if (CZK_UNLIKELY(!grow((void **)&b->code, &b->cap_code, b->nnz + m, sizeof *b->code))) goto nomem;
+    for (uint32_t i = 0; i < m; i++) {
+        b->col[b->nnz + i] = b->rt[i].col;
+        b->code[b->nnz + i] = b->rt[i].code;
+    }
+    b->nnz += m;
+    if (m >= LEN_ESCAPE) {
+        if (!grow((void **)&b->over, &b->cap_over, 2 * (b->n_over + 1), sizeof *b->over)) goto nomem;
+        b->over[2 * b->n_over] = r;
+        b->over[2 * b->n_over + 1] = m;
+        b->n_over++;
+        b->len[r] = LEN_ESCAPE;
+    } else {
+        b->len[r] = (uint16_t)m;
+    }
+    b->rows = r + 1;
+    return CZK_OK;
+nomem:
+    return czk_error(CZK_ERR_NOMEM, "PCE: matrix %s at %llu non-zeros", b->name, (unsigned long long)b->nnz);
+}
+
+czk_status czk__pmb_finish(czk__pmb *b, pmat *out, uint64_t *rows)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t nblocks = (b->rows + CZK_PCE_BLOCK - 1) / CZK_PCE_BLOCK;
+    if (!grow((void **)&b->block, &b->cap_blocks, nblocks + 1, sizeof *b->block))
+        return czk_error(CZK_ERR_NOMEM, "PCE: matrix %s", b->name);
+    b->block[nblocks] = b->nnz;
+    out->nnz = b->nnz;
+    out->distinct = b->ncodes;
+    out->n_over = b->n_over;
+    /* shrink to size (mremap for large blocks, no copy) */
+    out->len = b->len, b->len = NULL;
+    out->block = b->block, b->block = NULL;
+    out->col = b->nnz ? realloc(b->col, b->nnz * sizeof *out->col) : b->col;
+    out->code = b->nnz ? realloc(b->code, b->nnz * sizeof *out->code) : b->code;
+    if (!out->col) out->col = b->col;
+    if (!out->code) out->code = b->code;
+    b->col = NULL, b->code = NULL;
+    if (!out->len) out->len = malloc(sizeof *out->len);
+    if (!out->col) out->col = malloc(sizeof *out->col);
+    if (!out->code) out->code = malloc(sizeof *out->code);
+    out->over = b->over, b->over = NULL;
+    out->table = b->ctab, b->ctab = NULL;
+    out->meta = b->cmeta, b->cmeta = NULL;
+    if (!out->table) out->table = malloc(sizeof *out->table);
+    if (!out->meta) out->meta = malloc(sizeof *out->meta);
+    if (!out->len || !out->col || !out->code || !out->table || !out->meta) {
+        czk__pmat_free(out);
+        return czk_error(CZK_ERR_NOMEM, "PCE: matrix %s", b->name);
+    }
+    for (uint64_t k = 0; k < out->nnz; k++) {
+        uint16_t mt = out->meta[out->code[k]];
+        out->unit += mt == 0 || mt == CZK__PCE_NEG;
+        out->pow2 += mt != GENERAL;
+    }
+    *rows = b->rows;
+    return CZK_OK;
+}
+
+static czk_status derive_densities(czk_pce *p)
+{
+    uint64_t n_aux = p->cols - p->n_inputs;
+    size_t words_aux = (size_t)((n_aux + 63) / 64), words_in = (size_t)((p->n_inputs + 63) / 64);
+    for (int i = 0; i < 3; i++) free(p->dens[i]);
+    p->dens[0] = calloc(words_aux ? words_aux : 1, 8);
+    p->dens[1] = calloc(words_in ? words_in : 1, 8);
+    p->dens[2] = calloc(words_aux ? words_aux : 1, 8);
+    if (!p->dens[0] || !p->dens[1] || !p->dens[2]) return czk_error(CZK_ERR_NOMEM, "PCE: density bitmaps");
+    for (int mi = 0; mi < 2; mi++) {
+        const pmat *m = &p->m[mi];
+        uint64_t *da = p->dens[mi == 0 ? 0 : 2];
+        const uint64_t n_in = p->n_inputs;
+        for (uint64_t k = 0; k < m->nnz; k++) {
+            uint64_t c = m->col[k];
+            if (c >= n_in) {
+                uint64_t j = c - n_in;
+                da[j / 64] |= 1ULL << (j % 64);
+            } else if (mi == 1) {
+                p->dens[1][c / 64] |= 1ULL << (c % 64);
+            }
+        }
+    }
+    p->pop[0] = p->pop[1] = p->pop[2] = 0;
+    for (size_t i = 0; i < words_aux; i++) p->pop[0] += (uint64_t)__builtin_popcountll(p->dens[0][i]);
+    for (size_t i = 0; i < words_in; i++) p->pop[1] += (uint64_t)__builtin_popcountll(p->dens[1][i]);
+    for (size_t i = 0; i < words_aux; i++) p->pop[2] += (uint64_t)__builtin_popcountll(p->dens[2][i]);
+    return CZK_OK;
+}
+
+czk_status czk__pce_assemble(czk_pce **out, pmat m[3], uint64_t rows, uint64_t cols, uint64_t n_inputs,
+                             const char *key)
+{
+    *out = NULL;
+    czk_pce *p = calloc(1, sizeof *p);
+    if (!p) {
+        for (int i = 0; i < 3; i++) czk__pmat_free(&m[i]);
+        return czk_error(CZK_ERR_NOMEM, "PCE");
+    }
+    p->rows = rows;
+    p->cols = cols;
+    p->n_inputs = n_inputs;
+    p->nblocks = (rows + CZK_PCE_BLOCK - 1) / CZK_PCE_BLOCK;
+    snprintf(p->key, sizeof p->key, "%s", key ? key : "");
+    for (int i = 0; i < 3; i++) {
+        p->m[i] = m[i];
+        memset(&m[i], 0, sizeof m[i]);
+    }
+    czk_status st = derive_densities(p);
+    if (st != CZK_OK) {
+        czk_pce_destroy(p);
+        return st;
+    }
+    *out = p;
+    return CZK_OK;
+}
+
+czk_status czk_pce_from_csr(czk_pce **out, const czk_csr *a, const czk_csr *b, const czk_csr *c,
+                            uint64_t n_inputs, const char *key)
+{
+    *out = NULL;
+    if (a->n_rows != b->n_rows || a->n_rows != c->n_rows || a->n_cols != b->n_cols ||
+        a->n_cols != c->n_cols || n_inputs == 0 || n_inputs > a->n_cols)
+        return czk_error(CZK_ERR_INVALID_ARG, "PCE: inconsistent matrices");
+    if (a->n_cols > UINT32_MAX)
+        return czk_error(CZK_ERR_UNSUPPORTED, "PCE: %llu columns exceed 2^32", (unsigned long long)a->n_cols);
+    const czk_csr *ms[3] = {a, b, c};
+    static const char *const names[3] = {"A", "B", "C"};
+    pmat m[3];
+    memset(m, 0, sizeof m);
+    czk_status st = CZK_OK;
+    const czk_fr **cf = NULL;
+    uint64_t cf_cap = 0;
+    for (int i = 0; i < 3 && st == CZK_OK; i++) {
+        czk__pmb *bld = NULL;
+        st = czk__pmb_create(&bld, names[i], ms[i]->n_rows);
+        for (uint64_t r = 0; r < ms[i]->n_rows && st == CZK_OK; r++) {
+            uint64_t k0 = ms[i]->row_ptr[r], n = ms[i]->row_ptr[r + 1] - k0;
+            if (!grow((void **)&cf, &cf_cap, n, sizeof *cf)) {
+                st = czk_error(CZK_ERR_NOMEM, "PCE: row of %llu terms", (unsigned long long)n);
+                break;
+            }
+            for (uint64_t k = 0; k < n; k++) cf[k] = &ms[i]->val[k0 + k];
+            st = czk__pmb_row(bld, ms[i]->col + k0, cf, (uint32_t)n);
+        }
+        uint64_t rows = 0;
+        if (st == CZK_OK) st = czk__pmb_finish(bld, &m[i], &rows);
+        czk__pmb_destroy(bld);
+    }
+    free(cf);
+    if (st != CZK_OK) {
+        for (int i = 0; i < 3; i++) czk__pmat_free(&m[i]);
+        return st;
+    }
+    return czk__pce_assemble(out, m, a->n_rows, a->n_cols, n_inputs, key);
+}
+
+void czk_pce_info_get(const czk_pce *p, czk_pce_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->rows = p->rows;
+    info->cols = p->cols;
+    info->n_inputs = p->n_inputs;
+    size_t bytes = sizeof *p;
+    uint64_t total = 0;
+    for (int i = 0; i < 3; i++) {
+        const pmat *m = &p->m[i];
+        info->nnz[i] = m->nnz;
+        info->distinct[i] = m->distinct;
+        info->unit[i] = m->unit;
+        info->pow2[i] = m->pow2;
+        total += m->nnz;
+        bytes += p->rows * sizeof(uint16_t) + (p->nblocks + 1) * sizeof(uint64_t) +
+                 m->nnz * (sizeof(uint32_t) + sizeof(uint16_t)) + m->distinct * (sizeof(czk_fr) + 2) +
+                 m->n_over * 16;
+    }
+    uint64_t n_aux = p->cols - p->n_inputs;
+    bytes += 2 * ((n_aux + 63) / 64) * 8 + ((p->n_inputs + 63) / 64) * 8;
+    info->bytes = bytes;
+    info->bytes_per_nnz = total ? (double)bytes / (double)total : 0;
+    info->a_aux_popcount = p->pop[0];
+    info->b_input_popcount = p->pop[1];
+    info->b_aux_popcount = p->pop[2];
+    snprintf(info->key, sizeof info->key, "%s", p->key);
+}
+
+/* ---- evaluation ------------------------------------------------------------------ */
+
+static uint64_t long_row_len(const pmat *m, uint64_t r)
+{
+    uint64_t lo = 0, hi = m->n_over;
+    while (lo < hi) {
+        uint64_t mid = (lo + hi) / 2;
+        if (m->over[2 * mid] < r) lo = mid + 1;
+        else hi = mid;
+    }
+    return m->over[2 * lo + 1];
+}
+
+/* Rows [r0, r1) of m starting at non-zero k. Row r = sum of the general terms
+ * table[code] * w[col], then the +-2^e terms by Horner's rule:
+ * sum +-2^e_i w_i = ((+-w_1 2^(e_1-e_2) +- w_2) 2^(e_2-e_3) ...) 2^e_last, e_i decreasing. */
+static void eval_rows(const pmat *m, czk_fr *out, uint64_t r0, uint64_t r1, const czk_fr *input, uint32_t n_in,
+                      const czk_fr *aux_base)
+{
+    const uint16_t *meta = m->meta;
+    const uint32_t *col = m->col;
+    const uint16_t *code = m->code;
+    uint64_t k = m->block[r0 / CZK_PCE_BLOCK];
+    for (uint64_t r = r0; r < r1; r++) {
+        uint64_t n = m->len[r];
+        if (CZK_UNLIKELY(n == LEN_ESCAPE)) n = long_row_len(m, r);
+        if (n <= 1) { /* single-variable and empty rows (about half of a SHA-256 circuit's) */
+            if (n == 0) {
+                out[r] = CZK_FR_ZERO;
+                continue;
+            }
+            uint16_t c = code[k], mt = meta[c];
+            uint32_t cl = col[k++];
+            const czk_fr *v = cl < n_in ? &input[cl] : &aux_base[cl];
+            if (mt == 0) out[r] = *v;
+            else if (mt == CZK__PCE_NEG) czk__fr_sub(&out[r], &CZK_FR_ZERO, v);
+            else czk__fr_mul(&out[r], &m->table[c], v);
+            continue;
+        }
+        uint64_t e = k + n;
+        czk_fr acc = CZK_FR_ZERO, t;
+        int any = 0;
+        for (; k < e; k++) {
+            uint16_t c = code[k];
+            if (meta[c] != GENERAL) break;
+            uint32_t cl = col[k];
+            czk__fr_mul(&t, &m->table[c], cl < n_in ? &input[cl] : &aux_base[cl]);
+            czk__fr_add(&acc, &acc, &t);
+            any = 1;
+        }
+        if (k < e) {
+            czk_fr h = CZK_FR_ZERO;
+            unsigned ep = meta[code[k]] & 0xffu;
+            for (; k < e; k++) {
+                uint16_t mt = meta[code[k]];
+                unsigned ex = mt & 0xffu;
+                for (unsigned d = ep - ex; d; d--) czk__fr_dbl(&h, &h);
+                ep = ex;
+                uint32_t cl = col[k];
+                const czk_fr *v = cl < n_in ? &input[cl] : &aux_base[cl];
+                if (mt & CZK__PCE_NEG) czk__fr_sub(&h, &h, v);
+                else czk__fr_add(&h, &h, v);
+            }
+            for (unsigned d = ep; d; d--) czk__fr_dbl(&h, &h);
+            if (any) czk__fr_add(&acc, &acc, &h);
+            else acc = h;
+        }
+        out[r] = acc;
+    }
+}
+
+czk_status czk_pce_eval_range(const czk_pce *p, czk_fr *a, czk_fr *b, czk_fr *c, uint64_t row0, uint64_t row1,
+                              const czk_fr *input, size_t n_input, const czk_fr *aux, size_t n_aux, int threads)
+{
+    if (n_input != p->n_inputs || n_input + n_aux != p->cols)
+        return czk_error(CZK_ERR_INVALID_ARG, "PCE: witness has %zu inputs and %zu aux, the circuit %llu and %llu",
+                         n_input, n_aux, (unsigned long long)p->n_inputs,
+                         (unsigned long long)(p->cols - p->n_inputs));
+    if (row0 % CZK_PCE_BLOCK != 0 || row0 > row1 || row1 > p->rows)
+        return czk_error(CZK_ERR_INVALID_ARG, "PCE: rows [%llu, %llu) (start a multiple of %u, end <= %llu)",
+                         (unsigned long long)row0, (unsigned long long)row1, CZK_PCE_BLOCK,
+                         (unsigned long long)p->rows);
+    if (threads <= 0) threads = czk_threads();
+    czk_fr *outs[3] = {a ? a - row0 : NULL, b ? b - row0 : NULL, c ? c - row0 : NULL};
+    const czk_fr *aux_base = aux - p->n_inputs; /* aux_base[col] for col >= n_inputs */
+    const uint32_t n_in = (uint32_t)p->n_inputs;
+    const uint64_t b0 = row0 / CZK_PCE_BLOCK, b1 = (row1 + CZK_PCE_BLOCK - 1) / CZK_PCE_BLOCK;
+    /* A, B, C of a block of rows together: they read the same variables */
+#pragma omp parallel for schedule(dynamic, 8) num_threads(threads)
+    for (uint64_t bi = b0; bi < b1; bi++) {
+        uint64_t r0 = bi * CZK_PCE_BLOCK, r1 = r0 + CZK_PCE_BLOCK < row1 ? r0 + CZK_PCE_BLOCK : row1;
+        for (int i = 0; i < 3; i++)
+            if (outs[i]) eval_rows(&p->m[i], outs[i], r0, r1, input, n_in, aux_base);
+    }
+    return CZK_OK;
+}
+
+czk_status czk_pce_eval(const czk_pce *p, czk_fr *a, czk_fr *b, czk_fr *c, const czk_fr *input,
+                        size_t n_input, const czk_fr *aux, size_t n_aux, int threads)
+{
+    return czk_pce_eval_range(p, a, b, c, 0, p->rows, input, n_input, aux, n_aux, threads);
+}
+
+uint64_t czk_pce_rows(const czk_pce *p)
+{
+    return p->rows;
+}
+
+void czk_pce_assignment(czk_cs_assignment *out, const czk_pce *p, const czk_fr *input,
+                        const czk_fr *aux, const czk_fr *a, const czk_fr *b, const czk_fr *c)
+{
+    memset(out, 0, sizeof *out);
+    out->input = input;
+    out->n_input = p->n_inputs;
+    out->aux = aux;
+    out->n_aux = p->cols - p->n_inputs;
+    out->a = a;
+    out->b = b;
+    out->c = c;
+    out->n_constraints = p->rows;
+    out->a_aux_density = p->dens[0];
+    out->a_aux_popcount = p->pop[0];
+    out->b_input_density = p->dens[1];
+    out->b_input_popcount = p->pop[1];
+    out->b_aux_density = p->dens[2];
+    out->b_aux_popcount = p->pop[2];
+}
+
+/* ---- files --------------------------------------------------------------------- */
+
+#define MAGIC "CZKPCE\0\1"
+#define FILE_VERSION 2u
+
+typedef struct file_header {
+    char magic[8];
+    uint32_t version, header_bytes;
+    char key[CZK_PCE_KEY_MAX];
+    uint64_t rows, cols, n_inputs;
+    uint64_t nnz[3], distinct[3], n_over[3];
+} file_header;
+
+czk_status czk_pce_write(const czk_pce *p, const char *path)
+{
+    file_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, MAGIC, 8);
+    h.version = FILE_VERSION;
+    h.header_bytes = sizeof h;
+    snprintf(h.key, sizeof h.key, "%s", p->key);
+    h.rows = p->rows;
+    h.cols = p->cols;
+    h.n_inputs = p->n_inputs;
+    for (int i = 0; i < 3; i++) {
+        h.nnz[i] = p->m[i].nnz;
+        h.distinct[i] = p->m[i].distinct;
+        h.n_over[i] = p->m[i].n_over;
+    }
+    const void *chunks[1 + 3 * 6 + 1];
+    size_t lens[1 + 3 * 6 + 1];
+    size_t n = 0;
+    chunks[n] = &h, lens[n++] = sizeof h;
+    for (int i = 0; i < 3; i++) {
+        const pmat *m = &p->m[i];
+        chunks[n] = m->len, lens[n++] = p->rows * sizeof *m->len;
+        chunks[n] = m->col, lens[n++] = m->nnz * sizeof *m->col;
+        chunks[n] = m->code, lens[n++] = m->nnz * sizeof *m->code;
+        chunks[n] = m->table, lens[n++] = m->distinct * sizeof *m->table;
+        chunks[n] = m->meta, lens[n++] = m->distinct * sizeof *m->meta;
+        chunks[n] = m->over, lens[n++] = m->n_over * 2 * sizeof *m->over;
+    }
+    XXH3_state_t *xs = XXH3_createState();
+    if (!xs) return czk_error(CZK_ERR_NOMEM, "PCE: checksum state");
+    XXH3_64bits_reset(xs);
+    for (size_t i = 0; i < n; i++)
+        if (lens[i]) XXH3_64bits_update(xs, chunks[i], lens[i]);
+    uint64_t sum = XXH3_64bits_digest(xs);
+    XXH3_freeState(xs);
+    chunks[n] = &sum, lens[n++] = sizeof sum;
+    return czk__write_atomic(path, chunks, lens, n);
+}
+
+typedef struct reader {
+    int fd;
+    const char *path;
+    uint64_t off, size;
+    XXH3_state_t *xs;
+} reader;
+
+static czk_status rd(reader *r, void *dst, uint64_t n, const char *what)
+{
+    if (n > r->size - r->off)
+        return czk_error(CZK_ERR_FORMAT, "%s: truncated in %s at byte offset %llu (need %llu more bytes)", r->path,
+                         what, (unsigned long long)r->off, (unsigned long long)n);
+    uint8_t *d = dst;
+    uint64_t left = n;
+    while (left) {
+        ssize_t got = read(r->fd, d, left > (1u << 30) ? (1u << 30) : left);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return czk_error(CZK_ERR_IO, "%s: read: %s", r->path, strerror(errno));
+        }
+        if (got == 0) return czk_error(CZK_ERR_FORMAT, "%s: unexpected end of file in %s", r->path, what);
+        d += got;
+        left -= (uint64_t)got;
+    }
+    if (r->xs && n) XXH3_64bits_update(r->xs, dst, n);
+    r->off += n;
+    return CZK_OK;
+}
+
+static void *alloc_n(uint64_t n, size_t sz)
+{
+    return malloc(n ? n * sz : 1);
+}
+
+czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key)
+{
+    *out = NULL;
+    reader r = {0};
+    r.path = path;
+    r.fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r.fd < 0) return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(r.fd, &st) != 0) {
+        close(r.fd);
+        return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
+    }
+    r.size = (uint64_t)st.st_size;
+    r.xs = XXH3_createState();
+    czk_pce *p = calloc(1, sizeof *p);
+    czk_status s = CZK_OK;
+    if (!r.xs || !p) {
+        s = czk_error(CZK_ERR_NOMEM, "PCE read");
+        goto fail;
+    }
+    XXH3_64bits_reset(r.xs);
+    file_header h;
+    if ((s = rd(&r, &h, sizeof h, "header")) != CZK_OK) goto fail;
+    if (memcmp(h.magic, MAGIC, 8) != 0) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: not a czk PCE file (bad magic)", path);
+        goto fail;
+    }
+    if (h.version != FILE_VERSION || h.header_bytes != sizeof h) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: PCE file version %u, this czk reads version %u", path, h.version,
+                      FILE_VERSION);
+        goto fail;
+    }
+    h.key[CZK_PCE_KEY_MAX - 1] = 0;
+    if (expect_key && strcmp(expect_key, h.key) != 0) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: PCE file is for '%s', wanted '%s'", path, h.key, expect_key);
+        goto fail;
+    }
+    if (h.n_inputs == 0 || h.n_inputs > h.cols || h.cols > UINT32_MAX || h.rows > r.size ||
+        h.cols > r.size * 64) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: implausible counts in the header", path);
+        goto fail;
+    }
+    p->rows = h.rows;
+    p->cols = h.cols;
+    p->n_inputs = h.n_inputs;
+    p->nblocks = (p->rows + CZK_PCE_BLOCK - 1) / CZK_PCE_BLOCK;
+    memcpy(p->key, h.key, sizeof p->key);
+    static const char *const names[3] = {"A", "B", "C"};
+    for (int i = 0; i < 3; i++) {
+        pmat *m = &p->m[i];
+        if (h.nnz[i] > r.size || h.distinct[i] > MAX_CODES || h.n_over[i] > h.rows) {
+            s = czk_error(CZK_ERR_FORMAT, "%s: implausible counts for matrix %s", path, names[i]);
+            goto fail;
+        }
+        m->nnz = h.nnz[i];
+        m->distinct = h.distinct[i];
+        m->n_over = h.n_over[i];
+        m->len = alloc_n(p->rows, sizeof *m->len);
+        m->col = alloc_n(m->nnz, sizeof *m->col);
+        m->code = alloc_n(m->nnz, sizeof *m->code);
+        m->table = alloc_n(m->distinct, sizeof *m->table);
+        m->meta = alloc_n(m->distinct, sizeof *m->meta);
+        m->over = alloc_n(m->n_over * 2, sizeof *m->over);
+        m->block = alloc_n(p->nblocks + 1, sizeof *m->block);
+        if (!m->len || !m->col || !m->code || !m->table || !m->meta || !m->over || !m->block) {
+            s = czk_error(CZK_ERR_NOMEM, "%s: matrix %s (%llu non-zeros)", path, names[i], (unsigned long long)m->nnz);
+            goto fail;
+        }
+        char what[32];
+        snprintf(what, sizeof what, "matrix %s", names[i]);
+        if ((s = rd(&r, m->len, p->rows * sizeof *m->len, what)) != CZK_OK) goto fail;
+        if ((s = rd(&r, m->col, m->nnz * sizeof *m->col, what)) != CZK_OK) goto fail;
+        if ((s = rd(&r, m->code, m->nnz * sizeof *m->code, what)) != CZK_OK) goto fail;
+        if ((s = rd(&r, m->table, m->distinct * sizeof *m->table, what)) != CZK_OK) goto fail;
+        if ((s = rd(&r, m->meta, m->distinct * sizeof *m->meta, what)) != CZK_OK) goto fail;
+        if ((s = rd(&r, m->over, m->n_over * 2 * sizeof *m->over, what)) != CZK_OK) goto fail;
+    }
+    uint64_t sum_file, sum = XXH3_64bits_digest(r.xs);
+    XXH3_freeState(r.xs);
+    r.xs = NULL;
+    if ((s = rd(&r, &sum_file, sizeof sum_file, "checksum")) != CZK_OK) goto fail;
+    if (r.off != r.size) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: %llu trailing bytes", path, (unsigned long long)(r.size - r.off));
+        goto fail;
+    }
+    if (sum != sum_file) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: checksum mismatch (file damaged)", path);
+        goto fail;
+    }
+    /* structural validation: lengths sum to nnz, columns and codes in range,
+     * coefficients canonical; rebuild block index and kinds */
+    pthread_once(&pow2_once, pow2_init);
+    for (int i = 0; i < 3; i++) {
+        pmat *m = &p->m[i];
+        uint64_t w = 0, oi = 0;
+        for (uint64_t row = 0; row < p->rows; row++) {
+            if (row % CZK_PCE_BLOCK == 0) m->block[row / CZK_PCE_BLOCK] = w;
+            uint64_t n = m->len[row];
+            if (n == LEN_ESCAPE) {
+                if (oi >= m->n_over || m->over[2 * oi] != row) {
+                    s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s row %llu: long-row table inconsistent", path,
+                                  names[i], (unsigned long long)row);
+                    goto fail;
+                }
+                n = m->over[2 * oi + 1];
+                oi++;
+            }
+            if (n > m->nnz - w) {
+                s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s row %llu: lengths exceed the non-zero count", path,
+                              names[i], (unsigned long long)row);
+                goto fail;
+            }
+            w += n;
+        }
+        m->block[p->nblocks] = w;
+        if (w != m->nnz || oi != m->n_over) {
+            s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s: row lengths sum to %llu, header says %llu", path, names[i],
+                          (unsigned long long)w, (unsigned long long)m->nnz);
+            goto fail;
+        }
+        for (uint64_t k = 0; k < m->nnz; k++) {
+            if (m->col[k] >= p->cols || m->code[k] >= m->distinct) {
+                s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s non-zero %llu: column or coefficient code out of range",
+                              path, names[i], (unsigned long long)k);
+                goto fail;
+            }
+        }
+        for (uint64_t c = 0; c < m->distinct; c++) {
+            uint64_t limbs[4];
+            memcpy(limbs, m->table[c].l, sizeof limbs);
+            czk_fr chk;
+            /* Montgomery values are < r exactly when canonical */
+            if (czk_fr_from_limbs(&chk, limbs) != CZK_OK || czk_fr_is_zero(&m->table[c])) {
+                s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s coefficient %llu is not a canonical non-zero element",
+                              path, names[i], (unsigned long long)c);
+                goto fail;
+            }
+            if (m->meta[c] != GENERAL && m->meta[c] != classify(&m->table[c])) {
+                s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s coefficient %llu: wrong evaluation class", path,
+                              names[i], (unsigned long long)c);
+                goto fail;
+            }
+        }
+        for (uint64_t k = 0; k < m->nnz; k++) {
+            uint16_t mt = m->meta[m->code[k]];
+            m->unit += mt == 0 || mt == CZK__PCE_NEG;
+            m->pow2 += mt != GENERAL;
+        }
+    }
+    if ((s = derive_densities(p)) != CZK_OK) goto fail;
+    close(r.fd);
+    *out = p;
+    return CZK_OK;
+fail:
+    if (r.xs) XXH3_freeState(r.xs);
+    close(r.fd);
+    czk_pce_destroy(p);
+    return s;
+}

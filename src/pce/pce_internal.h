@@ -1,0 +1,51 @@
+/* PCE internals shared by the compiler, the recording backend and the PoRep
+ * driver. */
+#ifndef CZK_PCE_INTERNAL_H
+#define CZK_PCE_INTERNAL_H
+
+#include "czk/pce.h"
+
+#define CZK__PCE_LEN_ESCAPE 0xffffu
+#define CZK__PCE_MAX_CODES 0xffffu
+/* Code metadata: CZK__PCE_GENERAL = multiply by table[code]; otherwise the
+ * coefficient is +-2^e: bits 0..7 = e, bit 8 = negative. Within a row, the
+ * general terms come first, then the +-2^e terms by decreasing e, evaluated
+ * by Horner's rule (doublings instead of multiplications). */
+#define CZK__PCE_GENERAL 0xffffu
+#define CZK__PCE_NEG 0x100u
+
+typedef struct czk__pmat {
+    uint64_t nnz, distinct, unit, pow2, n_over;
+    uint16_t *len;   /* rows */
+    uint64_t *block; /* nblocks + 1 nnz offsets */
+    uint32_t *col;   /* nnz */
+    uint16_t *code;  /* nnz */
+    czk_fr *table;   /* distinct */
+    uint16_t *meta;  /* distinct */
+    uint64_t *over;  /* n_over pairs (row, length), sorted by row */
+} czk__pmat;
+
+struct czk_pce {
+    uint64_t rows, cols, n_inputs, nblocks;
+    czk__pmat m[3];
+    uint64_t *dens[3]; /* A-aux, B-input, B-aux */
+    uint64_t pop[3];
+    char key[CZK_PCE_KEY_MAX];
+};
+
+/* Row-at-a-time builder of one matrix (the columns may be remapped after). */
+typedef struct czk__pmb czk__pmb;
+czk_status czk__pmb_create(czk__pmb **out, const char *name, uint64_t rows_hint) CZK_WUR;
+void czk__pmb_destroy(czk__pmb *b);
+/* Append a row: n terms (col[i], coeff[i]); zero coefficients are dropped. */
+czk_status czk__pmb_row(czk__pmb *b, const uint32_t *col, const czk_fr *const *coeff, uint32_t n) CZK_WUR;
+/* Move the matrix out (b keeps nothing); rows = the number of rows added. */
+czk_status czk__pmb_finish(czk__pmb *b, czk__pmat *out, uint64_t *rows) CZK_WUR;
+void czk__pmat_free(czk__pmat *m);
+
+/* Assemble a czk_pce from three finished matrices (taken over) and derive the
+ * densities. */
+czk_status czk__pce_assemble(czk_pce **out, czk__pmat m[3], uint64_t rows, uint64_t cols, uint64_t n_inputs,
+                             const char *key) CZK_WUR;
+
+#endif

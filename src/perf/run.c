@@ -1,0 +1,227 @@
+/* Running a measured command as a child process. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "czk/perf.h"
+#include "perf/perf_impl.h"
+
+#define MAX_ARGS 256
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *cmd_name(char *const *argv, char buf[160])
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; argv[i] && o < 150; i++)
+        o += (size_t)snprintf(buf + o, 160 - o, "%s%s", i ? " " : "", argv[i]);
+    if (o >= 150) strcpy(buf + 150, "...");
+    return buf;
+}
+
+/* fork + exec with the child held until `go` is written (so counters can be
+ * attached first); returns pid or -1. */
+static pid_t spawn_held(char *const *argv, const char *log, int *go_fd)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC)) return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]), close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[1]);
+        char c;
+        if (read(p[0], &c, 1) != 1) _exit(126);
+        int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) dup2(fd, 1), dup2(fd, 2);
+        if (nul >= 0) dup2(nul, 0);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(p[0]);
+    *go_fd = p[1];
+    return pid;
+}
+
+static czk_status wait_child(pid_t pid, int go_fd, struct rusage *ru, double *secs, char *const *argv, const char *log)
+{
+    double t0 = now_s();
+    char c = 1;
+    if (write(go_fd, &c, 1) != 1) {
+        close(go_fd);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        return czk_error(CZK_ERR_IO, "could not start child process");
+    }
+    close(go_fd);
+    int st;
+    pid_t w;
+    do w = wait4(pid, &st, 0, ru);
+    while (w < 0 && errno == EINTR);
+    *secs = now_s() - t0;
+    char nb[160];
+    if (w < 0) return czk_error(CZK_ERR_IO, "waiting for '%s': %s", cmd_name(argv, nb), strerror(errno));
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return CZK_OK;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        return czk_error(CZK_ERR_IO, "'%s': command not found or not executable", cmd_name(argv, nb));
+    if (WIFEXITED(st))
+        return czk_error(CZK_ERR_IO, "'%s' exited with status %d%s%s", cmd_name(argv, nb), WEXITSTATUS(st),
+                         log ? "; its output is in " : "", log ? log : "");
+    return czk_error(CZK_ERR_IO, "'%s' killed by signal %d%s%s", cmd_name(argv, nb), WTERMSIG(st),
+                     log ? "; its output is in " : "", log ? log : "");
+}
+
+/* argv for a czk bench child: the command plus hidden flags. */
+static czk_status bench_argv(char *out[MAX_ARGS], char store[4][64], const czk_perf_child *c, size_t prefix_n,
+                             char *const *prefix, const char *report, int sim_pass)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < prefix_n; i++) out[n++] = prefix[i];
+    for (size_t i = 0; c->argv[i]; i++) {
+        if (n + 10 >= MAX_ARGS) return czk_error(CZK_ERR_INVALID_ARG, "command has too many arguments (max %d)", MAX_ARGS - 10);
+        out[n++] = c->argv[i];
+    }
+    if (c->czk_bench) {
+        out[n++] = "--perf-report";
+        out[n++] = (char *)report;
+        if (c->spec) {
+            out[n++] = "--perf-events";
+            out[n++] = (char *)c->spec;
+        }
+        snprintf(store[0], 64, "%d", c->group);
+        out[n++] = "--perf-group";
+        out[n++] = store[0];
+        if (sim_pass) {
+            snprintf(store[1], 64, "%d", sim_pass);
+            out[n++] = "--perf-sim";
+            out[n++] = store[1];
+            if (c->sim_whole) out[n++] = "--perf-sim-whole";
+        }
+    }
+    out[n] = NULL;
+    return CZK_OK;
+}
+
+czk_status czk_perf_child_run(czk_perf_report *r, const czk_perf_child *c)
+{
+    memset(r, 0, sizeof *r);
+    char report[1024], store[4][64];
+    snprintf(report, sizeof report, "%s/report.json", c->tmpdir);
+    unlink(report);
+    char *argv[MAX_ARGS];
+    CZK_TRY(bench_argv(argv, store, c, 0, NULL, report, 0));
+    czk_perf_eventset set;
+    memset(&set, 0, sizeof set);
+    if (c->spec && !c->czk_bench) CZK_TRY(czk_perf_eventset_parse(&set, c->spec, czk_perf_cpu_this()));
+    int go;
+    pid_t pid = spawn_held(argv, c->log, &go);
+    if (pid < 0) return czk_error(CZK_ERR_IO, "fork: %s", strerror(errno));
+    int fd[CZK_PERF_MAX_EVENTS], err[CZK_PERF_MAX_EVENTS], hidden[CZK_PERF_MAX_EVENTS], nhidden = 0;
+    if (!c->czk_bench) czk__perf_open_set(fd, err, hidden, &nhidden, &set, c->group, pid, 1);
+    struct rusage ru;
+    double secs;
+    czk_status s = wait_child(pid, go, &ru, &secs, argv, c->log);
+    if (!c->czk_bench) {
+        int counted = 0;
+        for (size_t i = 0; i < set.n; i++) {
+            uint64_t v[3] = {0, 0, 0};
+            if (fd[i] >= 0 && czk__perf_read(fd[i], v)) v[2] = 0;
+            czk__perf_fill_value(&r->v[i], &set.ev[i], fd[i], err[i], (double)v[0], (double)v[1], (double)v[2]);
+            counted |= r->v[i].source == CZK_PERF_COUNTED;
+            if (fd[i] >= 0) close(fd[i]);
+        }
+        for (int i = 0; i < nhidden; i++) close(hidden[i]);
+        r->n = set.n;
+        if (s != CZK_OK) return s;
+        r->seconds = secs;
+        r->regions = 0;
+        r->task_clock_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                          (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+        r->page_faults = (double)(ru.ru_minflt + ru.ru_majflt);
+        r->ctx_switches = (double)(ru.ru_nvcsw + ru.ru_nivcsw);
+        r->max_rss = (double)ru.ru_maxrss * 1024.0;
+        r->hw_available = czk_perf_hw_available();
+        snprintf(r->backend, sizeof r->backend, "%s", counted ? "perf_event_open (whole process)" : "wait4 rusage (whole process)");
+        return CZK_OK;
+    }
+    if (s != CZK_OK) return s;
+    return czk_perf_report_load(r, report);
+}
+
+czk_status czk_perf_child_simulate(czk_perf_report *r, const czk_perf_eventset *set, const czk_perf_child *c)
+{
+    unsigned passes = czk_perf_sim_passes(set);
+    if (!passes) return CZK_OK;
+    if (!czk_perf_valgrind_available())
+        return czk_error(CZK_ERR_UNSUPPORTED, "simulated counters need valgrind (not found in PATH; set CZK_VALGRIND)");
+    czk_perf_geometry g;
+    CZK_TRY(czk_perf_geometry_from_env(&g));
+    czk_perf_cg_totals tot[2];
+    int have[2] = {0, 0};
+    for (int pass = 1; pass <= 2; pass++) {
+        if (!(passes & (1u << (pass - 1)))) continue;
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/cg%d", c->tmpdir, pass);
+        mkdir(dir, 0700);
+        DIR *d = opendir(dir);
+        if (!d) return czk_error(CZK_ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
+        struct dirent *de;
+        while ((de = readdir(d)))
+            if (de->d_name[0] != '.') {
+                char p[1400];
+                snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+                unlink(p);
+            }
+        closedir(d);
+        char out[1100], vbuf[1024], report[1100], store[4][64];
+        snprintf(out, sizeof out, "%s/cg.%s", dir, c->czk_bench ? "out" : "%p");
+        snprintf(report, sizeof report, "%s/report.json", dir);
+        char *vargv[16];
+        size_t vn = czk_perf_sim_argv(vargv, vbuf, pass, &g, out, !c->czk_bench);
+        char *argv[MAX_ARGS];
+        CZK_TRY(bench_argv(argv, store, c, vn, vargv, report, pass));
+        int go;
+        pid_t pid = spawn_held(argv, c->log, &go);
+        if (pid < 0) return czk_error(CZK_ERR_IO, "fork: %s", strerror(errno));
+        struct rusage ru;
+        double secs;
+        czk_status ws = wait_child(pid, go, &ru, &secs, argv, c->log);
+        if (ws != CZK_OK) return czk_error_context(ws, "simulation pass %d (valgrind)", pass);
+        memset(&tot[pass - 1], 0, sizeof tot[pass - 1]);
+        d = opendir(dir);
+        if (!d) return czk_error(CZK_ERR_IO, "%s: %s", dir, strerror(errno));
+        int files = 0;
+        czk_status s = CZK_OK;
+        while ((de = readdir(d)) && s == CZK_OK)
+            if (!strncmp(de->d_name, "cg.", 3)) {
+                char p[1400];
+                snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+                s = czk_perf_cg_parse(&tot[pass - 1], p, 1);
+                files++;
+            }
+        closedir(d);
+        CZK_TRY(s);
+        if (!files) return czk_error(CZK_ERR_IO, "simulation pass %d wrote no callgrind output in %s", pass, dir);
+        have[pass - 1] = 1;
+    }
+    czk_perf_sim_apply(r, set, have[0] ? &tot[0] : NULL, have[1] ? &tot[1] : NULL, &g);
+    return CZK_OK;
+}

@@ -1,0 +1,299 @@
+/* PCE recording backend and the PoRep driver: the recorded PCE, the
+ * witness-only synthesis and the evaluation give exactly the PROVE backend's
+ * assignment (input, aux, a, b, c, densities); the cache builds once and
+ * rebuilds damaged files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+#include "common/random_circuit.h"
+#include "czk/czk.h"
+#include "czk/pce.h"
+#include "czk/porep.h"
+
+static void check_assignment(const czk_cs_assignment *w, const czk_cs_assignment *r)
+{
+    CHECK_EQ_U64(w->n_input, r->n_input);
+    CHECK_EQ_U64(w->n_aux, r->n_aux);
+    CHECK_EQ_U64(w->n_constraints, r->n_constraints);
+    if (w->n_input != r->n_input || w->n_aux != r->n_aux || w->n_constraints != r->n_constraints) return;
+    size_t n = r->n_constraints, wa = (r->n_aux + 63) / 64, wi = (r->n_input + 63) / 64;
+    CHECK_MSG(!memcmp(w->input, r->input, r->n_input * sizeof(czk_fr)), "input differs");
+    CHECK_MSG(!memcmp(w->aux, r->aux, r->n_aux * sizeof(czk_fr)), "aux differs");
+    CHECK_MSG(!memcmp(w->a, r->a, n * sizeof(czk_fr)), "a differs");
+    CHECK_MSG(!memcmp(w->b, r->b, n * sizeof(czk_fr)), "b differs");
+    CHECK_MSG(!memcmp(w->c, r->c, n * sizeof(czk_fr)), "c differs");
+    CHECK_EQ_U64(w->a_aux_popcount, r->a_aux_popcount);
+    CHECK_EQ_U64(w->b_input_popcount, r->b_input_popcount);
+    CHECK_EQ_U64(w->b_aux_popcount, r->b_aux_popcount);
+    CHECK_MSG(!memcmp(w->a_aux_density, r->a_aux_density, wa * 8), "A-aux density differs");
+    CHECK_MSG(!memcmp(w->b_input_density, r->b_input_density, wi * 8), "B-input density differs");
+    CHECK_MSG(!memcmp(w->b_aux_density, r->b_aux_density, wa * 8), "B-aux density differs");
+}
+
+/* The recorder gives the same PCE as compiling the SHAPE backend's CSR:
+ * identical evaluation and densities against PROVE, identical files. */
+CZK_TEST(recorder_equals_csr_compile)
+{
+    size_t big = getenv("CZK_TEST_ASAN") ? 2000 : 20000;
+    size_t cases[][4] = {{1, 1, 0, 1}, {3, 10, 50, 500}, {4, 7, 100, big}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t *c = cases[i];
+        czk_fr *pub = malloc((c[1] + 1) * sizeof *pub);
+        czk_pce_recorder *rec;
+        czk_cs *rcs;
+        REQUIRE_OK(czk_pce_recorder_create(&rec, &rcs, CZK_LC_VEC, NULL));
+        REQUIRE_OK(czk_test_random_circuit(rcs, c[0], 0, c[1], c[2], c[3], pub));
+        czk_pce *p = NULL;
+        REQUIRE_OK(czk_pce_recorder_finish(rec, &p, "rec"));
+        czk_pce *again = NULL;
+        CHECK(czk_pce_recorder_finish(rec, &again, "rec") == CZK_ERR_INVALID_ARG && again == NULL);
+        czk_pce_recorder_destroy(rec);
+        /* reference: SHAPE CSR -> from_csr */
+        czk_cs *shape, *prove;
+        czk_csr A = {0}, B = {0}, C = {0};
+        REQUIRE_OK(czk_cs_create(&shape, CZK_CS_SHAPE, CZK_LC_VEC, NULL));
+        REQUIRE_OK(czk_test_random_circuit(shape, c[0], 0, c[1], c[2], c[3], pub));
+        REQUIRE_OK(czk_cs_finalize(shape));
+        REQUIRE_OK(czk_cs_shape_csr(shape, &A, &B, &C));
+        czk_pce *q = NULL;
+        REQUIRE_OK(czk_pce_from_csr(&q, &A, &B, &C, shape->n_inputs, "rec"));
+        /* identical bytes on disk */
+        char p1[600], p2[600];
+        snprintf(p1, sizeof p1, "%s/rec%zu.pce", czk_test_tmpdir(), i);
+        snprintf(p2, sizeof p2, "%s/csr%zu.pce", czk_test_tmpdir(), i);
+        REQUIRE_OK(czk_pce_write(p, p1));
+        REQUIRE_OK(czk_pce_write(q, p2));
+        FILE *f1 = fopen(p1, "rb"), *f2 = fopen(p2, "rb");
+        REQUIRE(f1 && f2);
+        int same = 1, x, y;
+        do {
+            x = fgetc(f1), y = fgetc(f2);
+            same &= x == y;
+        } while (x != EOF && y != EOF);
+        fclose(f1), fclose(f2);
+        CHECK_MSG(same, "case %zu: recorder and CSR compile differ", i);
+        /* against PROVE */
+        REQUIRE_OK(czk_cs_create(&prove, CZK_CS_PROVE, CZK_LC_VEC, NULL));
+        REQUIRE_OK(czk_test_random_circuit(prove, c[0], 1000 + i, c[1], c[2], c[3], pub));
+        REQUIRE_OK(czk_cs_finalize(prove));
+        czk_cs_assignment r, w;
+        REQUIRE_OK(czk_cs_prove_get(prove, &r));
+        czk_fr *abc = malloc(3 * r.n_constraints * sizeof *abc + 1);
+        REQUIRE_OK(czk_pce_eval(p, abc, abc + r.n_constraints, abc + 2 * r.n_constraints, r.input, r.n_input, r.aux,
+                                r.n_aux, 2));
+        czk_pce_assignment(&w, p, r.input, r.aux, abc, abc + r.n_constraints, abc + 2 * r.n_constraints);
+        check_assignment(&w, &r);
+        free(abc);
+        free(pub);
+        czk_csr_clear(&A), czk_csr_clear(&B), czk_csr_clear(&C);
+        czk_cs_destroy(shape);
+        czk_cs_destroy(prove);
+        czk_pce_destroy(p);
+        czk_pce_destroy(q);
+    }
+}
+
+/* Every power of two and its negative, small integers and a general value in
+ * rows of various mixes: Horner and multiplied paths agree with PROVE. */
+static czk_status synth_pow2(czk_cs *cs, uint64_t seed)
+{
+    czk_rng r;
+    czk_rng_seed(&r, seed);
+    enum { NX = 300 };
+    czk_var x[NX];
+    czk_fr xv[NX];
+    for (int i = 0; i < NX; i++) {
+        czk_fr_random(&xv[i], &r);
+        CZK_TRY(czk_cs_alloc(cs, &x[i], cs->has_values ? &xv[i] : NULL, "x", (uint64_t)i));
+    }
+    czk_fr two;
+    czk_fr_from_u64(&two, 2);
+    for (int row = 0; row < 200; row++) {
+        czk_lc_vec a, b, c;
+        czk_lc_init_vec(&a), czk_lc_init_vec(&b), czk_lc_init_vec(&c);
+        int nt = 1 + (int)czk_rng_below(&r, row % 7 == 0 ? 260 : 12);
+        czk_fr sum = CZK_FR_ZERO;
+        for (int t = 0; t < nt; t++) {
+            int j = (int)czk_rng_below(&r, NX);
+            czk_fr k;
+            uint64_t kind = czk_rng_below(&r, 8);
+            unsigned e = row % 7 == 0 ? (unsigned)t : (unsigned)czk_rng_below(&r, kind < 4 ? 8 : 256);
+            czk_fr_pow_u64(&k, &two, e);
+            if (kind & 1) czk_fr_neg(&k, &k);
+            if (kind == 7) czk_fr_from_u64(&k, 3 + czk_rng_below(&r, 5));
+            czk_lc_add_term_vec(&a, &k, x[j]);
+            czk_fr t2;
+            czk_fr_mul(&t2, &k, &xv[j]);
+            czk_fr_add(&sum, &sum, &t2);
+        }
+        czk_var s;
+        CZK_TRY(czk_cs_alloc(cs, &s, cs->has_values ? &sum : NULL, "s", (uint64_t)row));
+        czk_lc_add_var_vec(&b, CZK_VAR_ONE);
+        czk_lc_add_var_vec(&c, s);
+        czk_status st = czk_enforce_vec(cs, &a, &b, &c, "row", (uint64_t)row);
+        czk_lc_free_vec(&a), czk_lc_free_vec(&b), czk_lc_free_vec(&c);
+        CZK_TRY(st);
+    }
+    return CZK_OK;
+}
+
+CZK_TEST(pow2_horner_bit_exact)
+{
+    for (uint64_t seed = 1; seed <= czk_test_iters(4); seed++) {
+        czk_pce_recorder *rec;
+        czk_cs *rcs;
+        REQUIRE_OK(czk_pce_recorder_create(&rec, &rcs, CZK_LC_VEC, NULL));
+        REQUIRE_OK(synth_pow2(rcs, seed));
+        czk_pce *p;
+        REQUIRE_OK(czk_pce_recorder_finish(rec, &p, "p2"));
+        czk_pce_recorder_destroy(rec);
+        czk_pce_info in;
+        czk_pce_info_get(p, &in);
+        CHECK(in.pow2[0] > in.unit[0] && in.pow2[0] < in.nnz[0]); /* both paths used */
+        czk_cs *prove;
+        REQUIRE_OK(czk_cs_create(&prove, CZK_CS_PROVE, CZK_LC_VEC, NULL));
+        REQUIRE_OK(synth_pow2(prove, seed));
+        REQUIRE_OK(czk_cs_finalize(prove));
+        REQUIRE_OK(czk_cs_prove_check(prove));
+        czk_cs_assignment r, w;
+        REQUIRE_OK(czk_cs_prove_get(prove, &r));
+        size_t n = r.n_constraints;
+        czk_fr *abc = malloc(3 * n * sizeof *abc);
+        REQUIRE_OK(czk_pce_eval(p, abc, abc + n, abc + 2 * n, r.input, r.n_input, r.aux, r.n_aux, 1));
+        czk_pce_assignment(&w, p, r.input, r.aux, abc, abc + n, abc + 2 * n);
+        check_assignment(&w, &r);
+        /* a file round trip keeps the evaluation classes */
+        char path[600];
+        snprintf(path, sizeof path, "%s/p2.pce", czk_test_tmpdir());
+        REQUIRE_OK(czk_pce_write(p, path));
+        czk_pce *q;
+        REQUIRE_OK(czk_pce_read(&q, path, "p2"));
+        memset(abc, 0, 3 * n * sizeof *abc);
+        REQUIRE_OK(czk_pce_eval(q, abc, abc + n, abc + 2 * n, r.input, r.n_input, r.aux, r.n_aux, 2));
+        check_assignment(&w, &r);
+        czk_pce_info iq;
+        czk_pce_info_get(q, &iq);
+        CHECK(!memcmp(&in, &iq, sizeof in));
+        free(abc);
+        czk_cs_destroy(prove);
+        czk_pce_destroy(p);
+        czk_pce_destroy(q);
+    }
+}
+
+/* PoRep partition: PCE (recorded, cached) + witness-only synthesis equals the
+ * sequential PROVE backend. */
+static void porep_case(const czk_fc_shape *shape, uint32_t k, int threads)
+{
+    czk_fc_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    REQUIRE_OK(czk_fc_gen_c1(&c1, shape, 7, NULL, NULL));
+    czk_pce *p = NULL;
+    int built = -1;
+    REQUIRE_OK(czk_pce_porep_get(&p, shape, NULL, NULL, &built));
+    CHECK(built == 1);
+    czk_pce_porep_work *w;
+    REQUIRE_OK(czk_pce_porep_work_create(&w, p, shape));
+    czk_cs_assignment a;
+    czk_pce_timings t;
+    REQUIRE_OK(czk_pce_porep_synthesize(w, &c1, k, threads, &a, &t));
+    czk_cs_sizes z;
+    REQUIRE_OK(czk_porep_sizes(&z, shape));
+    czk_cs *prove;
+    REQUIRE_OK(czk_cs_create(&prove, CZK_CS_PROVE, CZK_LC_VEC, &z));
+    REQUIRE_OK(czk_porep_synthesize(prove, shape, &c1, k));
+    REQUIRE_OK(czk_cs_finalize(prove));
+    czk_cs_assignment r;
+    REQUIRE_OK(czk_cs_prove_get(prove, &r));
+    check_assignment(&a, &r);
+    czk_cs_destroy(prove);
+    CHECK_OK(czk_pce_check(&a, threads));
+    CHECK(czk_pce_porep_is_cached(shape));
+    /* a wrong value is caught by the check, naming its row */
+    czk_fr save = a.c[5];
+    czk_fr_add((czk_fr *)&a.c[5], &save, &CZK_FR_ONE);
+    CHECK(czk_pce_check(&a, threads) == CZK_ERR_UNSATISFIED && strstr(czk_last_error(), "row 5:") != NULL);
+    ((czk_fr *)a.c)[5] = save;
+    /* second use: read from the cache, same result; a second synthesize reuses the workspace */
+    czk_pce *q = NULL;
+    REQUIRE_OK(czk_pce_porep_get(&q, shape, NULL, NULL, &built));
+    CHECK(built == 0);
+    czk_pce_info i1, i2;
+    czk_pce_info_get(p, &i1);
+    czk_pce_info_get(q, &i2);
+    CHECK(!memcmp(&i1, &i2, sizeof i1));
+    czk_pce_destroy(q);
+    czk_pce_porep_work_destroy(w);
+    czk_pce_destroy(p);
+    czk_fc_c1_free(&c1);
+}
+
+static void use_tmp_cache(const char *sub)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/%s", czk_test_tmpdir(), sub);
+    setenv("CZK_CACHE_DIR", dir, 1);
+}
+
+CZK_TEST(porep_2kib_bit_exact)
+{
+    use_tmp_cache("cache2k");
+    czk_fc_shape s;
+    REQUIRE_OK(czk_fc_shape_of_size(&s, 2048));
+    porep_case(&s, 0, 2);
+}
+
+CZK_TEST(porep_custom_bit_exact)
+{
+    use_tmp_cache("cachecustom");
+    czk_fc_shape s;
+    /* 128 nodes, 2 layers, 2 partitions x 1 challenge, trees 8-8-2 */
+    REQUIRE_OK(czk_fc_shape_custom(&s, 128, 2, 2, 1, 8, 8, 2));
+    porep_case(&s, 1, 1);
+}
+
+CZK_TEST(porep_cache_rebuilds_damaged_and_checks_key)
+{
+    use_tmp_cache("cachedmg");
+    czk_fc_shape s, s2;
+    REQUIRE_OK(czk_fc_shape_custom(&s, 16, 2, 2, 3, 2, 0, 0));
+    REQUIRE_OK(czk_fc_shape_custom(&s2, 16, 2, 2, 2, 2, 0, 0));
+    char path[600], path2[600], k1[CZK_PCE_KEY_MAX], k2[CZK_PCE_KEY_MAX];
+    REQUIRE_OK(czk_pce_cache_path(path, sizeof path, &s));
+    REQUIRE_OK(czk_pce_cache_path(path2, sizeof path2, &s2));
+    czk_pce_porep_key(k1, &s);
+    czk_pce_porep_key(k2, &s2);
+    CHECK(strcmp(path, path2) != 0 && strcmp(k1, k2) != 0);
+    czk_pce *p;
+    int built;
+    CHECK(!czk_pce_porep_is_cached(&s));
+    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, &built));
+    CHECK(built == 1);
+    czk_pce_destroy(p);
+    /* damage one byte in the middle */
+    FILE *f = fopen(path, "r+b");
+    REQUIRE(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, n / 2, SEEK_SET);
+    int ch = fgetc(f);
+    fseek(f, n / 2, SEEK_SET);
+    fputc(ch ^ 1, f);
+    fclose(f);
+    REQUIRE(czk_pce_read(&p, path, k1) == CZK_ERR_FORMAT);
+    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, &built));
+    CHECK(built == 1);
+    czk_pce_destroy(p);
+    REQUIRE_OK(czk_pce_read(&p, path, k1));
+    czk_pce_destroy(p);
+    /* a file of another shape is refused under this key */
+    REQUIRE(czk_pce_read(&p, path, k2) == CZK_ERR_FORMAT);
+    /* a PCE of one shape does not fit the other's workspace */
+    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, &built));
+    czk_pce_porep_work *w = NULL;
+    CHECK(czk_pce_porep_work_create(&w, p, &s2) == CZK_ERR_INVALID_ARG);
+    czk_pce_destroy(p);
+}
