@@ -9,20 +9,21 @@
 static const char usage[] =
     "usage: czk bench prove (--sector-size S | custom shape | --c1 FILE) [--params FILE]\n"
     "                       [--partition K] [-i ITER] [--lc vec|inline1|inline2|inline4]\n"
-    "                       [--seed N] [--threads N] [--json] [--quiet]\n\n"
+    "                       [--pce on|off|auto] [--seed N] [--threads N] [--json] [--quiet]\n\n"
     "Prove one partition ITER times (after one warm-up) and print min / median /\n"
     "max of each stage: synthesis, H (NTTs), the MSMs (h, l, a, b_g1, b_g2) and\n"
     "the total. Every proof is verified before its time is counted. Without\n"
     "--c1 a synthetic sector is generated; without --params they are taken from\n"
     "the cache (see czk demo) or generated.\n\n" CZK_SHAPE_USAGE;
 
-enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_LC, OPT_SEED };
+enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_LC, OPT_SEED, OPT_PCE };
 
 typedef struct {
     czk_shape_args shape;
     const char *c1, *params;
     long long partition, iters, seed;
     czk_lc_kind lc;
+    czk_pce_mode pce;
 } args;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -45,6 +46,10 @@ static int on_opt(void *ctx, int opt, const char *arg)
         if (czk_cli_parse_int(arg, 0, INT64_MAX, &a->seed))
             return czk_cli_usage_error("bench prove", usage, "--seed wants a non-negative integer, got '%s'", arg);
         return 0;
+    case OPT_PCE:
+        if (czk_pce_mode_parse(&a->pce, arg))
+            return czk_cli_usage_error("bench prove", usage, "--pce wants on, off or auto, got '%s'", arg);
+        return 0;
     case OPT_LC:
         if (czk_lc_kind_parse(&a->lc, arg) != CZK_OK)
             return czk_cli_usage_error("bench prove", usage, "--lc wants vec, inline1, inline2 or inline4, got '%s'", arg);
@@ -60,11 +65,11 @@ static const char *const st_keys[ST_N] = {"synth", "h", "msm_h", "msm_l", "msm_a
 
 int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const char *params_path,
                         long long partition, long long iters, long long seed, czk_lc_kind lc,
-                        const czk_cli_common *c, const char *cmd);
+                        czk_pce_mode pce, const czk_cli_common *c, const char *cmd);
 
 int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const char *params_path,
                         long long partition, long long iters, long long seed, czk_lc_kind lc,
-                        const czk_cli_common *c, const char *cmd)
+                        czk_pce_mode pce, const czk_cli_common *c, const char *cmd)
 {
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(c));
@@ -106,6 +111,7 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
     int code = CZK_EXIT_OK;
     czk_groth16_pvk pvk;
     czk_porep_times last = {0};
+    czk_porep_synth synth = {0};
     if (!inputs || !samples) {
         code = czk_cli_fail(cmd, czk_error(CZK_ERR_NOMEM, "buffers"), "out of memory");
         goto out;
@@ -116,19 +122,25 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
         code = czk_cli_fail(cmd, s, "public inputs");
         goto out;
     }
+    s = czk_porep_synth_open(&synth, &c1.shape, pce, &pg);
+    if (s != CZK_OK) {
+        code = czk_cli_fail(cmd, s, "pre-compiled constraint evaluation");
+        goto out;
+    }
     if (c->json) {
         printf("{");
         czk_bench_print_config(stdout, 1, "lc", czk_lc_kind_name(lc));
     } else if (!c->quiet) {
         czk_bench_print_config(stdout, 0, "lc", czk_lc_kind_name(lc));
-        printf("# sector %s, partition %lld, params %s%s (%.1f s)\n", czk_fc_proof_name(c1.shape.proof),
-               partition, ppath, generated ? " (generated now)" : "", t_setup);
+        printf("# sector %s, partition %lld, params %s%s (%.1f s), synthesis %s\n",
+               czk_fc_proof_name(c1.shape.proof), partition, ppath, generated ? " (generated now)" : "", t_setup,
+               synth.work ? "PCE (witness + mat-vec)" : "full (PROVE backend)");
     }
     for (long long it = -1; it < iters; it++) { /* it = -1: warm-up */
         czk_groth16_proof pr;
         czk_porep_times t;
         double t0 = czk_bench_now();
-        s = czk_porep_prove_partition(&pr, &p, &c1, (uint32_t)partition, lc, &t);
+        s = czk_porep_prove_partition(&pr, &p, &c1, (uint32_t)partition, lc, &synth, &t);
         double total = czk_bench_now() - t0;
         if (s == CZK_OK) s = czk_groth16_verify(&pvk, &pr, inputs, n_in);
         if (s != CZK_OK) {
@@ -178,6 +190,7 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
         }
     }
 out:
+    czk_porep_synth_close(&synth);
     free(inputs);
     free(samples);
     czk_groth16_params_clear(&p);
@@ -194,12 +207,14 @@ static int run(int argc, char **argv)
                                          {"iters", required_argument, 0, 'i'},
                                          {"lc", required_argument, 0, OPT_LC},
                                          {"seed", required_argument, 0, OPT_SEED},
+                                         {"pce", required_argument, 0, OPT_PCE},
                                          {0, 0, 0, 0}};
     args a;
     memset(&a, 0, sizeof a);
     a.iters = 3;
     a.seed = 1;
     a.lc = CZK_LC_DEFAULT;
+    a.pce = CZK_PCE_MODE_OFF;
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "bench prove", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
@@ -211,7 +226,7 @@ static int run(int argc, char **argv)
     } else if (a.shape.have_size || a.shape.have_custom) {
         return czk_cli_usage_error("bench prove", usage, "--c1 already fixes the shape");
     }
-    return czk_bench_prove_run(&shape, a.c1, a.params, a.partition, a.iters, a.seed, a.lc, &c, "bench prove");
+    return czk_bench_prove_run(&shape, a.c1, a.params, a.partition, a.iters, a.seed, a.lc, a.pce, &c, "bench prove");
 }
 
 CZK_BENCH(prove, "per-stage times of proving a PoRep partition", run)

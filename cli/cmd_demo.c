@@ -41,7 +41,7 @@ static int run(int argc, char **argv)
     czk_groth16_proof pr;
     czk_porep_times t;
     t0 = czk_bench_now();
-    s = czk_porep_prove_partition(&pr, &p, &c1, 0, CZK_LC_DEFAULT, &t);
+    s = czk_porep_prove_partition(&pr, &p, &c1, 0, CZK_LC_DEFAULT, NULL, &t);
     double t_prove = czk_bench_now() - t0;
     double t_verify = 0;
     if (s == CZK_OK) {

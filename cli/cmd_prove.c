@@ -3,19 +3,24 @@
 
 #include "bench.h"
 #include "porep_run.h"
+#include "czk/engine.h"
 #include "common/fileio.h"
 
 static const char usage[] =
     "usage: czk prove --c1 C1.json --params FILE.params -o PROOF.bin\n"
     "                 [--partition K] [--no-verify] [--lc vec|inline1|inline2|inline4]\n"
-    "                 [--params-check full|curve] [--threads N] [--quiet] [--json]\n\n"
+    "                 [--params-check full|curve] [--pce on|off|auto] [--threads N] [--quiet] [--json]\n\n"
     "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
     "JSON): every partition (or only --partition K), one 192-byte Groth16 proof\n"
     "each, concatenated in partition order into PROOF.bin (written atomically).\n"
     "Each proof is verified with the verifying key inside the parameters before\n"
-    "the file is written, unless --no-verify.\n";
+    "the file is written, unless --no-verify. Several partitions go through the\n"
+    "pipelined engine (synthesis of one overlaps proving of the previous).\n"
+    "--pce: synthesize through the\n"
+    "pre-compiled matrices (witness + sparse mat-vec); auto (default) uses them\n"
+    "when the shape's PCE file is cached (czk pce build), on builds it if needed.\n";
 
-enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK };
+enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE };
 
 typedef struct {
     const char *c1, *params, *out;
@@ -23,6 +28,7 @@ typedef struct {
     int no_verify;
     czk_lc_kind lc;
     czk_groth16_check check;
+    czk_pce_mode pce;
 } args;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -40,6 +46,10 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_LC:
         if (czk_lc_kind_parse(&a->lc, arg) != CZK_OK)
             return czk_cli_usage_error("prove", usage, "--lc wants vec, inline1, inline2 or inline4, got '%s'", arg);
+        return 0;
+    case OPT_PCE:
+        if (czk_pce_mode_parse(&a->pce, arg))
+            return czk_cli_usage_error("prove", usage, "--pce wants on, off or auto, got '%s'", arg);
         return 0;
     case OPT_CHECK:
         if (!strcmp(arg, "full")) a->check = CZK_GROTH16_CHECK_FULL;
@@ -59,11 +69,13 @@ static int run(int argc, char **argv)
                                          {"no-verify", no_argument, 0, OPT_NO_VERIFY},
                                          {"lc", required_argument, 0, OPT_LC},
                                          {"params-check", required_argument, 0, OPT_CHECK},
+                                         {"pce", required_argument, 0, OPT_PCE},
                                          {0, 0, 0, 0}};
     args a;
     memset(&a, 0, sizeof a);
     a.partition = -1;
     a.lc = CZK_LC_DEFAULT;
+    a.pce = CZK_PCE_MODE_AUTO;
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "prove", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
@@ -101,21 +113,47 @@ static int run(int argc, char **argv)
         exit_code = czk_cli_fail("prove", s, "out of memory");
         goto out;
     }
+    czk_porep_synth synth;
+    s = czk_porep_synth_open(&synth, &c1.shape, a.pce, &pg);
+    if (s != CZK_OK) {
+        exit_code = czk_cli_fail("prove", s, "pre-compiled constraint evaluation");
+        goto out;
+    }
     double t0 = czk_bench_now();
+    if (count > 1 && !synth.work) {
+        /* several partitions: the pipelined engine (synthesis of partition
+         * N+1 overlaps proving of N; proofs verified in one batch) */
+        czk_engine_opts eo;
+        memset(&eo, 0, sizeof eo);
+        eo.lc = a.lc;
+        eo.no_verify = a.no_verify;
+        s = czk_engine_prove_porep(proofs, &c1, NULL, count, &p, &eo);
+        czk_porep_synth_close(&synth);
+        if (s != CZK_OK) {
+            exit_code = czk_cli_fail("prove", s, "proving failed");
+            goto out;
+        }
+        for (uint32_t i = 0; i < count; i++)
+            czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
+        goto proved; /* times[] stay zero: the engine reports per-task times in its trace */
+    }
     for (uint32_t i = 0; i < count; i++) {
         if (pg.enabled) {
             char st[64];
             snprintf(st, sizeof st, "proving partition %u/%u", first + i + 1, parts);
             czk_progress_fraction(&pg, st, (double)i / count);
         }
-        s = czk_porep_prove_partition(&proofs[i], &p, &c1, first + i, a.lc, &times[i]);
+        s = czk_porep_prove_partition(&proofs[i], &p, &c1, first + i, a.lc, &synth, &times[i]);
         if (s != CZK_OK) {
+            czk_porep_synth_close(&synth);
             czk_progress_done(&pg);
             exit_code = czk_cli_fail("prove", s, "proving failed");
             goto out;
         }
         czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
     }
+    czk_porep_synth_close(&synth);
+proved:
     czk_progress_done(&pg);
     double t_prove = czk_bench_now() - t0;
     int verified = 0;

@@ -80,7 +80,7 @@ typedef struct czk_msm_opts {
 /* What a call with these arguments does (for benchmarks and logs). */
 typedef struct czk_msm_plan {
     unsigned window;    /* c */
-    unsigned windows;   /* number of windows, ceil(256 / c) */
+    unsigned windows;   /* number of windows, ceil(255 / c) */
     unsigned chunks;    /* point ranges per window */
     int threads;        /* threads used */
     czk_msm_algo algo;  /* XYZZ or BATCH_AFFINE (never AUTO) */

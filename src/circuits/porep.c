@@ -517,6 +517,19 @@ czk_status czk_porep_prover_create(czk_porep_prover **out, const czk_fc_shape *s
         return czk_error(CZK_ERR_NOMEM, "porep prover: cannot allocate the vectors of %llu constraints",
                          (unsigned long long)(p->top.c + p->ch.c * shape->challenges));
     }
+    /* touch every page now (in parallel), not during the first synthesis */
+    const size_t chunk = (size_t)1 << 20;
+    const size_t nr = (size_t)p->n_rows, na = (size_t)p->n_aux;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t off = 0; off < nr; off += chunk) {
+        size_t m = nr - off < chunk ? nr - off : chunk;
+        memset(h->a + off, 0, m * sizeof(czk_fr));
+        memset(h->b + off, 0, m * sizeof(czk_fr));
+        memset(h->c + off, 0, m * sizeof(czk_fr));
+        if (off < na) memset(h->v.aux + off, 0, (na - off < chunk ? na - off : chunk) * sizeof(czk_fr));
+    }
+    for (size_t off = nr; off < na; off += chunk)
+        memset(h->v.aux + off, 0, (na - off < chunk ? na - off : chunk) * sizeof(czk_fr));
     *out = p;
     return CZK_OK;
 }

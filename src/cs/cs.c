@@ -20,6 +20,13 @@ static void pow2_init(void)
     for (unsigned i = 0; i < 256; i++) czk_fr_neg(&czk__pow2_neg_table[i], &czk__pow2_table[i]);
 }
 
+/* Filled at load time too, so code that builds LCs before (or without) a
+ * czk_cs_create never sees an empty table. */
+__attribute__((constructor)) static void pow2_at_load(void)
+{
+    pthread_once(&pow2_once, pow2_init);
+}
+
 static const char *const lc_names[CZK_LC_KIND_COUNT] = {"vec", "inline1", "inline2", "inline4"};
 static const char *const backend_names[CZK_CS_BACKEND_COUNT] = {"prove", "shape", "test", "witness"};
 

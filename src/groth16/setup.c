@@ -20,7 +20,9 @@
  * l = (y2 - y1) / (x2 - x1), i.e. 5M + 1S per addition instead of 7M + 4S
  * for a mixed Jacobian one. With k < r and unsigned windows, a partial sum
  * s < 2^(cw) never equals +-d 2^(cw) (mod r), so x1 = x2 cannot occur; a
- * point that met it anyway is recomputed with czk_g1_mul_var.
+ * point that met it anyway is recomputed with czk_g1_mul_var. The table
+ * (16 x 65535 points, 100 MB for G1) does not fit in cache: the entry of the
+ * point PF_DIST ahead is prefetched.
  */
 #include <omp.h>
 #include <stdint.h>
@@ -32,6 +34,7 @@
 #include "czk/ntt.h"
 
 #define CHUNK 1024
+#define PF_DIST 8 /* table entries prefetched this many points ahead */
 #define MAX_WIN_G1 16
 #define MAX_WIN_G2 14
 
@@ -166,6 +169,10 @@ static unsigned choose_window(size_t n, unsigned max_c)
             const pfx##_xy *row = tb->t + (size_t)w * tb->per;                                       \
             size_t cnt = 0;                                                                          \
             for (size_t i = 0; i < n; i++) {                                                         \
+                if (i + PF_DIST < n) {                                                               \
+                    unsigned dp = scalar_digit(s->limbs + 4 * (i + PF_DIST), w * tb->c, tb->c);     \
+                    if (dp) __builtin_prefetch(&row[dp - 1]), __builtin_prefetch((const char *)&row[dp - 1] + 64); \
+                }                                                                                    \
                 unsigned d = scalar_digit(s->limbs + 4 * i, w * tb->c, tb->c);                       \
                 if (!d || s->state[i] == 2) continue;                                                \
                 const pfx##_xy *e = &row[d - 1];                                                     \

@@ -45,12 +45,39 @@ czk_status czk__msm_check_args(const char *what, const void *out, const void *ba
     return CZK_OK;
 }
 
+/* k <- min(k, r - k), flagged (see czk__msm_scalar). */
+static void fold_scalar(czk__msm_scalar *k)
+{
+    const uint64_t *r = CZK_FR_MODULUS;
+    /* (r - 1) / 2 */
+    uint64_t h[4];
+    for (int i = 0; i < 4; i++) h[i] = (r[i] >> 1) | (i < 3 ? r[i + 1] << 63 : 0);
+    int gt = 0;
+    for (int i = 3; i >= 0; i--) {
+        if (k->l[i] != h[i]) {
+            gt = k->l[i] > h[i];
+            break;
+        }
+    }
+    if (!gt) return;
+    unsigned __int128 borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned __int128 d = (unsigned __int128)r[i] - k->l[i] - borrow;
+        k->l[i] = (uint64_t)d;
+        borrow = (d >> 64) & 1;
+    }
+    k->l[3] |= CZK__MSM_NEG_BIT;
+}
+
 void czk__msm_prepare_scalars(czk__msm_scalar *plain, const czk_fr *scalars, size_t n,
                               const uint64_t *density, int tid, int nthreads)
 {
     if (!density) {
         size_t lo = n * (size_t)tid / (size_t)nthreads, hi = n * (size_t)(tid + 1) / (size_t)nthreads;
-        for (size_t i = lo; i < hi; i++) czk_fr_to_limbs(plain[i].l, &scalars[i]);
+        for (size_t i = lo; i < hi; i++) {
+            czk_fr_to_limbs(plain[i].l, &scalars[i]);
+            fold_scalar(&plain[i]);
+        }
         return;
     }
     /* Split by 64-bit density words; each thread counts the set bits before its range. */
@@ -63,7 +90,8 @@ void czk__msm_prepare_scalars(czk__msm_scalar *plain, const czk_fr *scalars, siz
         while (bits) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            czk_fr_to_limbs(plain[j++].l, &scalars[i]);
+            czk_fr_to_limbs(plain[j].l, &scalars[i]);
+            fold_scalar(&plain[j++]);
         }
     }
 }

@@ -30,7 +30,7 @@ CZK_INLINE int fp_is_zero(const czk_fp *a)
  * extended GCD) measured at about 60 multiplications; miss: a bucket access
  * that misses L2. See README.md. */
 #define COSTS                                                                           \
-    {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = 350, .miss = 1.5,          \
+    {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = 350, .miss = 0.5,          \
      .xyzz_bytes = sizeof(czk_g1_xyzz), .aff_bytes = 2 * sizeof(czk_fp),                \
      .fe_bytes = sizeof(czk_fp), .entry_bytes = 16, .point_bytes = sizeof(czk_g1_affine)}
 

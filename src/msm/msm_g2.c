@@ -43,7 +43,7 @@ CZK_INLINE int fp2_is_zero(const czk_fp2 *a)
 /* Fp2-multiplication units (3 Fp multiplications each); inv: one
  * variable-time Fp inversion plus 4 Fp products, about 22 Fp2 products. */
 #define COSTS                                                                           \
-    {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = 120, .miss = 1.5,          \
+    {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = 120, .miss = 0.5,          \
      .xyzz_bytes = sizeof(czk_g2_xyzz), .aff_bytes = 2 * sizeof(czk_fp2),                \
      .fe_bytes = sizeof(czk_fp2), .entry_bytes = 16, .point_bytes = sizeof(czk_g2_affine)}
 

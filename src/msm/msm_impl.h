@@ -268,6 +268,7 @@ static void FN(task_xyzz)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k,
             __builtin_prefetch(&bases[j + MSM_PF]);
         }
         if (d == 0 || bases[j].inf) continue;
+        if (czk__msm_scalar_neg(&k[j])) d = -d;
         if (d > 0) {
             FN(xyzz_madd)(&bk[d - 1], &bases[j].x, &bases[j].y);
         } else {
@@ -589,7 +590,7 @@ static void FN(task_ba)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, s
         const AFF *p = &bases[j];
         if (d == 0 || p->inf) continue;
         uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
-        uint32_t neg = d < 0;
+        uint32_t neg = (uint32_t)(d < 0) ^ (uint32_t)czk__msm_scalar_neg(&k[j]);
         if (FN(ba_offer)(s, p, b, neg)) {
             if (s->qn < s->batch) {
                 FN(entry) *q = &s->q[s->qn++];

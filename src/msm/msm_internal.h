@@ -4,17 +4,30 @@
 
 #include "czk/msm.h"
 
-/* Plain (non-Montgomery) little-endian scalar. */
+/* Plain (non-Montgomery) little-endian scalar k' = min(k, r - k) < 2^254,
+ * with bit 63 of l[3] (bit 255) set when k' = r - k: then k P = k' (-P), and
+ * the kernels flip the sign of every digit of that scalar. Scalars thus need
+ * one bit less, which saves a window whenever c divides 255 but not 256
+ * (c = 15: 17 windows instead of 18; c = 17: 15 instead of 16). */
 typedef struct czk__msm_scalar {
     uint64_t l[4];
 } czk__msm_scalar;
 
-/* Booth (signed) digit j of k in radix 2^c:
+#define CZK__MSM_NEG_BIT (1ull << 63)
+
+CZK_INLINE int czk__msm_scalar_neg(const czk__msm_scalar *k) { return (k->l[3] & CZK__MSM_NEG_BIT) != 0; }
+
+CZK_INLINE uint64_t czk__msm_limb(const czk__msm_scalar *k, unsigned i)
+{
+    return i < 3 ? k->l[i] : i == 3 ? k->l[3] & ~CZK__MSM_NEG_BIT : 0;
+}
+
+/* Booth (signed) digit j of k' in radix 2^c:
  *   d_j = b[jc-1] + sum_{i=0}^{c-2} b[jc+i] 2^i - b[jc+c-1] 2^(c-1),  b[-1] = 0,
- * so sum_j d_j 2^(jc) = k whenever bit W c - 1 of k is zero (W = number of
- * windows, W c >= 256 > 255 bits of k), and |d_j| <= 2^(c-1). It reads the
- * c + 1 bits [jc - 1, jc + c) of k and needs no carry from lower windows
- * (Booth 1951; the recoding used by blst's Pippenger). */
+ * so sum_j d_j 2^(jc) = k' whenever bit W c - 1 of k' is zero (W c >= 255,
+ * k' < 2^254), and |d_j| <= 2^(c-1). It reads the c + 1 bits [jc - 1, jc + c)
+ * and needs no carry from lower windows (Booth 1951; the recoding used by
+ * blst's Pippenger). The sign flag of k' is not part of the digits. */
 CZK_INLINE int czk__msm_booth_digit(const czk__msm_scalar *k, unsigned j, unsigned c)
 {
     uint64_t v;
@@ -22,16 +35,16 @@ CZK_INLINE int czk__msm_booth_digit(const czk__msm_scalar *k, unsigned j, unsign
         v = (k->l[0] << 1) & ((2ull << c) - 1); /* c + 1 bits, the lowest (b[-1]) zero */
     } else {
         unsigned pos = j * c - 1, li = pos >> 6, sh = pos & 63;
-        v = li < 4 ? k->l[li] >> sh : 0;
-        if (sh + c + 1 > 64 && li + 1 < 4) v |= k->l[li + 1] << (64 - sh);
+        v = czk__msm_limb(k, li) >> sh;
+        if (sh + c + 1 > 64) v |= czk__msm_limb(k, li + 1) << (64 - sh);
         v &= (2ull << c) - 1;
     }
     int u = (int)((v + 1) >> 1);            /* unsigned window value + carry bit, 0..2^c */
     return (v >> c) ? u - (1 << c) : u;     /* top bit set: negative digit */
 }
 
-/* Number of windows for window size c: the least W with W c >= 256. */
-CZK_INLINE unsigned czk__msm_windows(unsigned c) { return (256 + c - 1) / c; }
+/* Number of windows for window size c: the least W with W c >= 255. */
+CZK_INLINE unsigned czk__msm_windows(unsigned c) { return (255 + c - 1) / c; }
 
 /* Validate the common arguments; on success *m_out is the number of bases
  * used (nbases). `what` names the function in messages. */

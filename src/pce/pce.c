@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/fileio.h"
 #include "czk/czk.h"
@@ -47,23 +50,43 @@ void czk_pce_destroy(czk_pce *p)
 
 /* ---- building ------------------------------------------------------------------ */
 
-/* +-2^e (0 <= e < 256) in Montgomery form, for classifying coefficients. */
-static czk_fr pow2_tab[256], pow2_neg_tab[256];
+/* +-2^e (0 <= e < 256) in Montgomery form, sorted by the low limb, for
+ * classifying coefficients by binary search. */
+typedef struct pow2_ent {
+    czk_fr v;
+    uint16_t meta;
+} pow2_ent;
+static pow2_ent pow2_sorted[512];
 static pthread_once_t pow2_once = PTHREAD_ONCE_INIT;
+static int pow2_cmp(const void *x, const void *y)
+{
+    uint64_t a = ((const pow2_ent *)x)->v.l[0], b = ((const pow2_ent *)y)->v.l[0];
+    return (a > b) - (a < b);
+}
 static void pow2_init(void)
 {
-    pow2_tab[0] = CZK_FR_ONE;
-    for (unsigned i = 1; i < 256; i++) czk_fr_dbl(&pow2_tab[i], &pow2_tab[i - 1]);
-    for (unsigned i = 0; i < 256; i++) czk_fr_neg(&pow2_neg_tab[i], &pow2_tab[i]);
+    czk_fr p = CZK_FR_ONE;
+    for (unsigned e = 0; e < 256; e++) {
+        pow2_sorted[2 * e].v = p;
+        pow2_sorted[2 * e].meta = (uint16_t)e;
+        czk_fr_neg(&pow2_sorted[2 * e + 1].v, &p);
+        pow2_sorted[2 * e + 1].meta = (uint16_t)(CZK__PCE_NEG | e);
+        czk_fr_dbl(&p, &p);
+    }
+    qsort(pow2_sorted, 512, sizeof *pow2_sorted, pow2_cmp);
 }
 
 /* meta of v: GENERAL or (neg << 8 | e) when v = +-2^e */
 static uint16_t classify(const czk_fr *v)
 {
-    for (unsigned e = 0; e < 256; e++) {
-        if (czk_fr_eq(v, &pow2_tab[e])) return (uint16_t)e;
-        if (czk_fr_eq(v, &pow2_neg_tab[e])) return (uint16_t)(CZK__PCE_NEG | e);
+    size_t lo = 0, hi = 512;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (pow2_sorted[mid].v.l[0] < v->l[0]) lo = mid + 1;
+        else hi = mid;
     }
+    for (; lo < 512 && pow2_sorted[lo].v.l[0] == v->l[0]; lo++)
+        if (czk_fr_eq(&pow2_sorted[lo].v, v)) return pow2_sorted[lo].meta;
     return GENERAL;
 }
 
@@ -94,16 +117,21 @@ struct czk__pmb {
     int32_t *slot; /* -1 empty, else value id */
     czk_fr *vals;
     vinfo *vi;
-    uint64_t nv, vcap;
+    uint64_t nv, vcap, vicap;
     int32_t id_one, id_minus_one;
     /* codes */
     czk_fr *ctab;
     uint16_t *cmeta;
-    uint64_t ncodes, ccap;
+    uint64_t ncodes, ccap, cmcap;
     /* row scratch */
     rterm *rt;
     uint64_t rt_cap;
 };
+
+static inline int fr_same(const czk_fr *a, const czk_fr *b)
+{
+    return ((a->l[0] ^ b->l[0]) | (a->l[1] ^ b->l[1]) | (a->l[2] ^ b->l[2]) | (a->l[3] ^ b->l[3])) == 0;
+}
 
 static uint64_t fr_hash(const czk_fr *v)
 {
@@ -167,14 +195,11 @@ static int32_t value_id(czk__pmb *b, const czk_fr *v)
 {
     uint64_t mask = b->hcap - 1, i = fr_hash(v) & mask;
     while (b->slot[i] >= 0) {
-        if (czk_fr_eq(&b->vals[b->slot[i]], v)) return b->slot[i];
+        if (fr_same(&b->vals[b->slot[i]], v)) return b->slot[i];
         i = (i + 1) & mask;
     }
     if (!grow((void **)&b->vals, &b->vcap, b->nv + 1, sizeof *b->vals)) return -1;
-    uint64_t vc = b->vcap;
-    b->vcap = b->nv; /* grow vi to the same capacity */
-    if (!grow((void **)&b->vi, &b->vcap, vc, sizeof *b->vi)) return -1;
-    b->vcap = vc;
+    if (!grow((void **)&b->vi, &b->vicap, b->nv + 1, sizeof *b->vi)) return -1;
     int32_t id = (int32_t)b->nv++;
     b->vals[id] = *v;
     b->vi[id].code_gen = b->vi[id].code_p2 = -1;
@@ -203,12 +228,8 @@ static int32_t code_for(czk__pmb *b, int32_t id, int p2)
     int32_t *c = p2 ? &b->vi[id].code_p2 : &b->vi[id].code_gen;
     if (*c >= 0) return *c;
     if (b->ncodes >= MAX_CODES) return -1;
-    uint64_t cc = b->ccap;
     if (!grow((void **)&b->ctab, &b->ccap, b->ncodes + 1, sizeof *b->ctab)) return -2;
-    uint64_t nc = b->ccap;
-    b->ccap = cc;
-    if (!grow((void **)&b->cmeta, &b->ccap, nc, sizeof *b->cmeta)) return -2;
-    b->ccap = nc;
+    if (!grow((void **)&b->cmeta, &b->cmcap, b->ncodes + 1, sizeof *b->cmeta)) return -2;
     b->ctab[b->ncodes] = b->vals[id];
     b->cmeta[b->ncodes] = p2 ? b->vi[id].meta : GENERAL;
     *c = (int32_t)b->ncodes++;
@@ -221,9 +242,11 @@ static int rterm_cmp(const void *x, const void *y)
     return (a->key > b->key) - (a->key < b->key);
 }
 
-/* A doubling costs about a fifth of a multiplication (ADX Fr): Horner pays
- * when the row's largest exponent is at most 5 per +-2^e term. */
-#define HORNER_DBL_PER_TERM 5
+/* Horner's doublings form a dependent chain (~6 cycles each) while the
+ * multiplications of a row are independent (~30 cycles each, ADX Fr): Horner
+ * pays when the row's largest exponent is at most 3 per +-2^e term (dense
+ * bit packing: 1). */
+#define HORNER_DBL_PER_TERM 3
 
 czk_status czk__pmb_row(czk__pmb *b, const uint32_t *col, const czk_fr *const *coeff, uint32_t n)
 {
@@ -238,8 +261,8 @@ czk_status czk__pmb_row(czk__pmb *b, const uint32_t *col, const czk_fr *const *c
         const czk_fr *v = coeff[i];
         if ((v->l[0] | v->l[1] | v->l[2] | v->l[3]) == 0) continue;
         int32_t id;
-        if (czk_fr_is_one(v) && b->id_one >= 0) id = b->id_one;
-        else if (b->id_minus_one >= 0 && czk_fr_eq(v, &CZK_FR_MINUS_ONE)) id = b->id_minus_one;
+        if (b->id_one >= 0 && fr_same(v, &CZK_FR_ONE)) id = b->id_one;
+        else if (b->id_minus_one >= 0 && fr_same(v, &CZK_FR_MINUS_ONE)) id = b->id_minus_one;
         else {
             id = value_id(b, v);
             if (id < 0) return czk_error(CZK_ERR_NOMEM, "PCE: coefficient table of matrix %s", b->name);
@@ -481,11 +504,30 @@ static uint64_t long_row_len(const pmat *m, uint64_t r)
     return m->over[2 * lo + 1];
 }
 
+/* Store a result: non-temporal for large outputs (no read-for-ownership of
+ * the destination line; a/b/c of a 32GiB partition are 12.5 GB that are not
+ * read again before the NTT). */
+static inline void store_fr(czk_fr *dst, const czk_fr *v, int nt)
+{
+#if defined(__SSE2__)
+    if (nt) {
+        __m128i lo = _mm_set_epi64x((long long)v->l[1], (long long)v->l[0]);
+        __m128i hi = _mm_set_epi64x((long long)v->l[3], (long long)v->l[2]);
+        _mm_stream_si128((__m128i *)(void *)dst, lo);
+        _mm_stream_si128((__m128i *)(void *)dst + 1, hi);
+        return;
+    }
+#else
+    (void)nt;
+#endif
+    *dst = *v;
+}
+
 /* Rows [r0, r1) of m starting at non-zero k. Row r = sum of the general terms
  * table[code] * w[col], then the +-2^e terms by Horner's rule:
  * sum +-2^e_i w_i = ((+-w_1 2^(e_1-e_2) +- w_2) 2^(e_2-e_3) ...) 2^e_last, e_i decreasing. */
 static void eval_rows(const pmat *m, czk_fr *out, uint64_t r0, uint64_t r1, const czk_fr *input, uint32_t n_in,
-                      const czk_fr *aux_base)
+                      const czk_fr *aux_base, int nt)
 {
     const uint16_t *meta = m->meta;
     const uint32_t *col = m->col;
@@ -496,15 +538,17 @@ static void eval_rows(const pmat *m, czk_fr *out, uint64_t r0, uint64_t r1, cons
         if (CZK_UNLIKELY(n == LEN_ESCAPE)) n = long_row_len(m, r);
         if (n <= 1) { /* single-variable and empty rows (about half of a SHA-256 circuit's) */
             if (n == 0) {
-                out[r] = CZK_FR_ZERO;
+                store_fr(&out[r], &CZK_FR_ZERO, nt);
                 continue;
             }
             uint16_t c = code[k], mt = meta[c];
             uint32_t cl = col[k++];
             const czk_fr *v = cl < n_in ? &input[cl] : &aux_base[cl];
-            if (mt == 0) out[r] = *v;
-            else if (mt == CZK__PCE_NEG) czk__fr_sub(&out[r], &CZK_FR_ZERO, v);
-            else czk__fr_mul(&out[r], &m->table[c], v);
+            czk_fr x;
+            if (mt == 0) x = *v;
+            else if (mt == CZK__PCE_NEG) czk__fr_sub(&x, &CZK_FR_ZERO, v);
+            else czk__fr_mul(&x, &m->table[c], v);
+            store_fr(&out[r], &x, nt);
             continue;
         }
         uint64_t e = k + n;
@@ -535,7 +579,7 @@ static void eval_rows(const pmat *m, czk_fr *out, uint64_t r0, uint64_t r1, cons
             if (any) czk__fr_add(&acc, &acc, &h);
             else acc = h;
         }
-        out[r] = acc;
+        store_fr(&out[r], &acc, nt);
     }
 }
 
@@ -554,13 +598,22 @@ czk_status czk_pce_eval_range(const czk_pce *p, czk_fr *a, czk_fr *b, czk_fr *c,
     czk_fr *outs[3] = {a ? a - row0 : NULL, b ? b - row0 : NULL, c ? c - row0 : NULL};
     const czk_fr *aux_base = aux - p->n_inputs; /* aux_base[col] for col >= n_inputs */
     const uint32_t n_in = (uint32_t)p->n_inputs;
+    int nt[3];
+    for (int i = 0; i < 3; i++) /* large 16-byte aligned outputs: streaming stores */
+        nt[i] = outs[i] && row1 - row0 >= ((uint64_t)1 << 20) && ((uintptr_t)(outs[i] + row0) & 15) == 0;
     const uint64_t b0 = row0 / CZK_PCE_BLOCK, b1 = (row1 + CZK_PCE_BLOCK - 1) / CZK_PCE_BLOCK;
     /* A, B, C of a block of rows together: they read the same variables */
-#pragma omp parallel for schedule(dynamic, 8) num_threads(threads)
-    for (uint64_t bi = b0; bi < b1; bi++) {
-        uint64_t r0 = bi * CZK_PCE_BLOCK, r1 = r0 + CZK_PCE_BLOCK < row1 ? r0 + CZK_PCE_BLOCK : row1;
-        for (int i = 0; i < 3; i++)
-            if (outs[i]) eval_rows(&p->m[i], outs[i], r0, r1, input, n_in, aux_base);
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(dynamic, 8) nowait
+        for (uint64_t bi = b0; bi < b1; bi++) {
+            uint64_t r0 = bi * CZK_PCE_BLOCK, r1 = r0 + CZK_PCE_BLOCK < row1 ? r0 + CZK_PCE_BLOCK : row1;
+            for (int i = 0; i < 3; i++)
+                if (outs[i]) eval_rows(&p->m[i], outs[i], r0, r1, input, n_in, aux_base, nt[i]);
+        }
+#if defined(__SSE2__)
+        _mm_sfence(); /* each thread orders its streaming stores before the barrier */
+#endif
     }
     return CZK_OK;
 }
@@ -773,7 +826,7 @@ czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key)
         goto fail;
     }
     /* structural validation: lengths sum to nnz, columns and codes in range,
-     * coefficients canonical; rebuild block index and kinds */
+     * coefficients canonical, classes matching; rebuild the block index */
     pthread_once(&pow2_once, pow2_init);
     for (int i = 0; i < 3; i++) {
         pmat *m = &p->m[i];
@@ -826,10 +879,23 @@ czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key)
                 goto fail;
             }
         }
-        for (uint64_t k = 0; k < m->nnz; k++) {
-            uint16_t mt = m->meta[m->code[k]];
-            m->unit += mt == 0 || mt == CZK__PCE_NEG;
-            m->pow2 += mt != GENERAL;
+        /* the evaluation order: per row, general terms, then +-2^e by non-increasing e */
+        uint64_t k = 0;
+        for (uint64_t row = 0; row < p->rows; row++) {
+            uint64_t n = m->len[row] == LEN_ESCAPE ? long_row_len(m, row) : m->len[row];
+            unsigned last = 0x1ff; /* above every (general) key */
+            for (uint64_t e = k + n; k < e; k++) {
+                uint16_t mt = m->meta[m->code[k]];
+                unsigned key = mt == GENERAL ? 0x1ff : (mt & 0xffu);
+                if (key > last) {
+                    s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s row %llu: terms out of evaluation order", path,
+                                  names[i], (unsigned long long)row);
+                    goto fail;
+                }
+                last = key;
+                m->unit += mt == 0 || mt == CZK__PCE_NEG;
+                m->pow2 += mt != GENERAL;
+            }
         }
     }
     if ((s = derive_densities(p)) != CZK_OK) goto fail;

@@ -43,6 +43,7 @@ czk_status czk_pce_porep_build(czk_pce **out, const czk_fc_shape *shape, czk_pce
     czk_cs *cs;
     CZK_TRY(czk_pce_recorder_create(&r, &cs, CZK_LC_DEFAULT, &z));
     if (progress) progress(ctx, "recording the circuit shape", 0.0);
+    czk_pce_recorder_set_progress(r, progress, ctx, z.n_constraints);
     czk_status st = czk_porep_synthesize(cs, shape, NULL, 0);
     if (st == CZK_OK && (cs->n_inputs != z.n_inputs || cs->n_aux != z.n_aux ||
                          cs->n_constraints + cs->n_inputs != z.n_constraints))

@@ -14,7 +14,17 @@ struct czk_pce_recorder {
     const czk_fr **cf;
     size_t cap;
     int finished;
+    czk_pce_progress_fn progress;
+    void *progress_ctx;
+    uint64_t progress_total;
 };
+
+void czk_pce_recorder_set_progress(czk_pce_recorder *r, czk_pce_progress_fn fn, void *ctx, uint64_t total_rows)
+{
+    r->progress = fn;
+    r->progress_ctx = ctx;
+    r->progress_total = total_rows;
+}
 
 static czk_status r_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
 {
@@ -74,6 +84,9 @@ static czk_status r_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view 
     CZK_TRY(r_view(r, 1, b, row));
     CZK_TRY(r_view(r, 2, c, row));
     cs->n_constraints = row + 1;
+    if (CZK_UNLIKELY((row & 0xfffff) == 0) && r->progress && r->progress_total)
+        r->progress(r->progress_ctx, "recording the circuit shape",
+                    0.9 * (double)row / (double)r->progress_total);
     return CZK_OK;
 }
 

@@ -169,23 +169,35 @@ static void check_g2(const czk_g2_jac *want, const czk_g2_affine *bases, size_t 
 
 /* ---- digits and plan --------------------------------------------------------- */
 
-/* sum_j d_j 2^(j c) == k for the Booth digits, |d_j| <= 2^(c-1), for every c. */
+/* Folded scalars k' = min(k, r - k) < 2^254 with their flag, and
+ * sum_j d_j 2^(j c) == k' for the Booth digits, |d_j| <= 2^(c-1), every c. */
 CZK_TEST(msm_booth_digits_reconstruct)
 {
     czk_rng *rng = czk_test_rng();
-    mpz_t k, acc, t;
-    mpz_inits(k, acc, t, NULL);
+    mpz_t k, acc, r, kp;
+    mpz_inits(k, acc, r, kp, NULL);
+    mpz_import(r, 4, -1, 8, 0, 0, CZK_FR_MODULUS);
     size_t iters = czk_test_iters(asan() ? 20 : 200);
     for (size_t it = 0; it < iters; it++) {
         czk_fr s;
         edge_scalar(&s, rng);
         if (it == 0) czk_fr_neg(&s, &CZK_FR_ONE); /* r - 1 */
+        if (it == 1) czk_fr_from_u64(&s, 0);
+        uint64_t raw[4];
+        czk_fr_to_limbs(raw, &s);
+        mpz_import(k, 4, -1, 8, 0, 0, raw);
         czk__msm_scalar ks;
-        czk_fr_to_limbs(ks.l, &s);
-        mpz_import(k, 4, -1, 8, 0, 0, ks.l);
+        czk__msm_prepare_scalars(&ks, &s, 1, NULL, 0, 1);
+        int neg = czk__msm_scalar_neg(&ks);
+        uint64_t mag[4] = {ks.l[0], ks.l[1], ks.l[2], ks.l[3] & ~CZK__MSM_NEG_BIT};
+        mpz_import(kp, 4, -1, 8, 0, 0, mag);
+        CHECK_MSG(mpz_sizeinbase(kp, 2) <= 254 || mpz_sgn(kp) == 0, "folded scalar %zu has %zu bits", it,
+                  mpz_sizeinbase(kp, 2));
+        if (neg) mpz_sub(kp, r, kp);
+        CHECK_MSG(mpz_cmp(kp, k) == 0, "folding scalar %zu lost its value", it);
         for (unsigned c = 1; c <= CZK_MSM_MAX_WINDOW; c++) {
             unsigned W = czk__msm_windows(c);
-            CHECK(W * c >= 256 && (W - 1) * c < 256);
+            CHECK(W * c >= 255 && (W - 1) * c < 255);
             mpz_set_ui(acc, 0);
             for (unsigned j = W; j-- > 0;) {
                 int d = czk__msm_booth_digit(&ks, j, c);
@@ -194,10 +206,11 @@ CZK_TEST(msm_booth_digits_reconstruct)
                 if (d >= 0) mpz_add_ui(acc, acc, (unsigned long)d);
                 else mpz_sub_ui(acc, acc, (unsigned long)-d);
             }
+            if (neg) mpz_sub(acc, r, acc);
             CHECK_MSG(mpz_cmp(acc, k) == 0, "Booth digits of scalar %zu do not reconstruct it for c=%u", it, c);
         }
     }
-    mpz_clears(k, acc, t, NULL);
+    mpz_clears(k, acc, r, kp, NULL);
 }
 
 /* The window comes from the cost model: it grows with the size, forced

@@ -1,0 +1,477 @@
+/* czk bench pipeline: N PoRep jobs through the pipelined engine, then the
+ * same jobs strictly sequentially (synthesize, prove, verify, one partition
+ * at a time), in one invocation. Every proof of both runs is verified. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "porep_run.h"
+#include "progress.h"
+#include "shape_opts.h"
+
+#include "czk/czk.h"
+#include "czk/engine.h"
+#include "czk/porep.h"
+
+static const char usage[] =
+    "usage: czk bench pipeline [--sector-size S | --layers L --challenges K --tree B --nodes N\n"
+    "                          [--partitions P]] [--jobs N] [-j CONCURRENCY] [--batch B]\n"
+    "                          [--synth-workers W] [--prove-workers P] [--prove-threads T]\n"
+    "                          [--memory SIZE] [--trace FILE] [--no-sequential] [--threads T]\n"
+    "                          [--json] [--quiet]\n\n"
+    "Prove N synthetic sectors (czk gen-c1 data, seeds 1..N) through the pipelined engine\n"
+    "(synthesis workers || batched provers || verifying assembler), then the same sectors\n"
+    "strictly sequentially, and report the throughput of each (proofs/min, one proof =\n"
+    "one partition), per-stage utilization and overlap of the pipelined run, peak RSS, and\n"
+    "the pipeline bound: the largest stage time (synthesis / synthesis workers, proving,\n"
+    "verification, each measured in the sequential run) with the fraction of it achieved.\n"
+    "Every job's proofs are verified by the engine and again by the benchmark. One\n"
+    "partition is proven first, outside both measurements (warm-up).\n"
+    "Parameters come from the cache of czk setup/prove ($CZK_CACHE_DIR, generated once).\n\n" CZK_SHAPE_USAGE
+    "                          (default: --layers 2 --challenges 1 --tree 8 --nodes 64)\n"
+    "  --jobs N                sectors to prove (default 4)\n"
+    "  -j, --concurrency C     jobs in flight in the pipelined run (default 2)\n"
+    "  --batch B               partitions per prover pass (default 1)\n"
+    "  --synth-workers W       synthesis threads (default max(1, threads/2))\n"
+    "  --prove-workers P       prover threads (default 1)\n"
+    "  --prove-threads T       OpenMP threads per prover (default: --threads)\n"
+    "  --memory SIZE           memory budget, e.g. 16GiB (default: physical memory - margin)\n"
+    "  --trace FILE            write the pipelined run's timeline (Chrome trace JSON)\n"
+    "  --no-sequential         skip the sequential run\n";
+
+enum {
+    OPT_JOBS = CZK_OPT_FIRST_FREE,
+    OPT_BATCH,
+    OPT_SYNTH,
+    OPT_PROVEW,
+    OPT_PROVET,
+    OPT_MEMORY,
+    OPT_TRACE,
+    OPT_NOSEQ,
+};
+
+typedef struct bopts {
+    czk_shape_args shape;
+    long long jobs, conc, batch, synth, provew, provet;
+    unsigned long long memory;
+    const char *trace;
+    int no_seq;
+} bopts;
+
+static int on_opt(void *ctx, int opt, const char *arg)
+{
+    bopts *o = ctx;
+    int rc;
+    if (czk_shape_option(&o->shape, opt, arg, "bench pipeline", usage, &rc)) return rc;
+    switch (opt) {
+    case OPT_JOBS:
+        if (czk_cli_parse_int(arg, 1, 100000, &o->jobs))
+            return czk_cli_usage_error("bench pipeline", usage, "--jobs wants 1..100000, got '%s'", arg);
+        return 0;
+    case 'j':
+        if (czk_cli_parse_int(arg, 1, 1000, &o->conc))
+            return czk_cli_usage_error("bench pipeline", usage, "-j wants 1..1000, got '%s'", arg);
+        return 0;
+    case OPT_BATCH:
+        if (czk_cli_parse_int(arg, 1, CZK_ENGINE_MAX_BATCH, &o->batch))
+            return czk_cli_usage_error("bench pipeline", usage, "--batch wants 1..%d, got '%s'",
+                                       CZK_ENGINE_MAX_BATCH, arg);
+        return 0;
+    case OPT_SYNTH:
+        if (czk_cli_parse_int(arg, 1, 256, &o->synth))
+            return czk_cli_usage_error("bench pipeline", usage, "--synth-workers wants 1..256, got '%s'", arg);
+        return 0;
+    case OPT_PROVEW:
+        if (czk_cli_parse_int(arg, 1, 64, &o->provew))
+            return czk_cli_usage_error("bench pipeline", usage, "--prove-workers wants 1..64, got '%s'", arg);
+        return 0;
+    case OPT_PROVET:
+        if (czk_cli_parse_int(arg, 1, 4096, &o->provet))
+            return czk_cli_usage_error("bench pipeline", usage, "--prove-threads wants 1..4096, got '%s'", arg);
+        return 0;
+    case OPT_MEMORY:
+        if (czk_cli_parse_size(arg, &o->memory) || o->memory == 0)
+            return czk_cli_usage_error("bench pipeline", usage, "--memory wants a size like 16GiB, got '%s'", arg);
+        return 0;
+    case OPT_TRACE:
+        o->trace = arg;
+        return 0;
+    case OPT_NOSEQ:
+        o->no_seq = 1;
+        return 0;
+    }
+    return czk_cli_usage_error("bench pipeline", usage, "unexpected option");
+}
+
+typedef struct ival {
+    double a, b;
+} ival;
+
+static int cmp_ival(const void *x, const void *y)
+{
+    const ival *p = x, *q = y;
+    return p->a < q->a ? -1 : p->a > q->a;
+}
+
+/* Sort and merge into disjoint intervals; returns the count. */
+static size_t merge(ival *v, size_t n)
+{
+    if (n == 0) return 0;
+    qsort(v, n, sizeof *v, cmp_ival);
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (v[i].a <= v[k].b) {
+            if (v[i].b > v[k].b) v[k].b = v[i].b;
+        } else {
+            v[++k] = v[i];
+        }
+    }
+    return k + 1;
+}
+
+static double total_len(const ival *v, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += v[i].b - v[i].a;
+    return s;
+}
+
+static double overlap_len(const ival *x, size_t nx, const ival *y, size_t ny)
+{
+    double s = 0;
+    size_t i = 0, j = 0;
+    while (i < nx && j < ny) {
+        double a = x[i].a > y[j].a ? x[i].a : y[j].a, b = x[i].b < y[j].b ? x[i].b : y[j].b;
+        if (b > a) s += b - a;
+        if (x[i].b < y[j].b)
+            i++;
+        else
+            j++;
+    }
+    return s;
+}
+
+static czk_status cached_params_fast(czk_groth16_params *out, const czk_fc_shape *shape, char path[512])
+{
+    const char *d = getenv("CZK_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+    char dir[400];
+    if (d && *d)
+        snprintf(dir, sizeof dir, "%s", d);
+    else if (x && *x)
+        snprintf(dir, sizeof dir, "%s/czk", x);
+    else if (h && *h)
+        snprintf(dir, sizeof dir, "%s/.cache/czk", h);
+    else
+        return CZK_ERR_IO;
+    if (shape->proof == CZK_FC_PROOF_CUSTOM)
+        snprintf(path, 512, "%s/porep-custom-n%llu-l%u-c%u-t%u.%u.%u-czk%s.params", dir,
+                 (unsigned long long)shape->nodes, shape->layers, shape->challenges, shape->base_arity,
+                 shape->sub_arity, shape->top_arity, CZK_VERSION_STRING);
+    else
+        snprintf(path, 512, "%s/porep-%s-czk%s.params", dir, czk_fc_proof_name(shape->proof), CZK_VERSION_STRING);
+    return czk_groth16_params_read(out, path, CZK_GROTH16_CHECK_CURVE);
+}
+
+static void on_progress(void *ctx, const czk_engine_progress *p)
+{
+    czk_progress *pg = ctx;
+    char stage[64];
+    snprintf(stage, sizeof stage, "pipeline %llu/%llu proofs", (unsigned long long)p->tasks_proven,
+             (unsigned long long)p->tasks_total);
+    czk_progress_fraction(pg, stage, p->tasks_total ? (double)p->tasks_proven / (double)p->tasks_total : 0);
+}
+
+static int run(int argc, char **argv)
+{
+    bopts o;
+    memset(&o, 0, sizeof o);
+    o.jobs = 4;
+    o.conc = 2;
+    static const struct option opts[] = {CZK_SHAPE_OPTIONS,
+                                         {"jobs", required_argument, 0, OPT_JOBS},
+                                         {"concurrency", required_argument, 0, 'j'},
+                                         {"batch", required_argument, 0, OPT_BATCH},
+                                         {"synth-workers", required_argument, 0, OPT_SYNTH},
+                                         {"prove-workers", required_argument, 0, OPT_PROVEW},
+                                         {"prove-threads", required_argument, 0, OPT_PROVET},
+                                         {"memory", required_argument, 0, OPT_MEMORY},
+                                         {"trace", required_argument, 0, OPT_TRACE},
+                                         {"no-sequential", no_argument, 0, OPT_NOSEQ},
+                                         {0, 0, 0, 0}};
+    czk_cli_common common;
+    int rc = czk_cli_parse(argc, argv, "bench pipeline", usage, opts, &o, on_opt, &common, NULL);
+    if (rc != CZK_CLI_CONTINUE) return rc;
+    czk_cli_apply_common(&common);
+    czk_fc_shape shape;
+    if (!o.shape.have_size && !o.shape.have_custom) {
+        o.shape.layers = 2;
+        o.shape.challenges = 1;
+        o.shape.tree[0] = 8;
+        o.shape.nodes = 64;
+        o.shape.have_custom = 1;
+    }
+    if ((rc = czk_shape_resolve(&shape, &o.shape, "bench pipeline", usage)) != 0) return rc;
+    int json = common.json;
+    FILE *out = stdout;
+    czk_progress pg;
+    czk_progress_init(&pg, czk_cli_progress_enabled(&common));
+
+    czk_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.synth_workers = (int)o.synth;
+    eo.prove_workers = (int)o.provew;
+    eo.prove_threads = (int)o.provet;
+    eo.batch = (int)o.batch;
+    eo.memory_budget = o.memory;
+    eo.trace_path = o.trace;
+    eo.progress = pg.enabled ? on_progress : NULL;
+    eo.progress_ctx = &pg;
+    /* the values the engine will use, for the report */
+    int nt = czk_threads();
+    int r_synth = eo.synth_workers > 0 ? eo.synth_workers : (nt / 2 > 1 ? nt / 2 : 1);
+    int r_provew = eo.prove_workers > 0 ? eo.prove_workers : 1;
+    int r_provet = eo.prove_threads > 0 ? eo.prove_threads : nt;
+    int r_batch = eo.batch > 0 ? eo.batch : 1;
+    uint64_t budget = eo.memory_budget ? eo.memory_budget : czk_engine_default_budget();
+
+    char cfg[256];
+    snprintf(cfg, sizeof cfg, "%s nodes=%llu layers=%u challenges=%u partitions=%u", czk_fc_proof_name(shape.proof),
+             (unsigned long long)shape.nodes, shape.layers, shape.challenges, shape.partitions);
+    if (json) fprintf(out, "{");
+    czk_bench_print_config(out, json, "shape", cfg);
+
+    int exit_code = CZK_EXIT_FAIL;
+    size_t njobs = (size_t)o.jobs, np = shape.partitions;
+    czk_fc_c1 *c1 = calloc(njobs, sizeof *c1);
+    czk_groth16_proof *pp = calloc(njobs * np, sizeof *pp), *sp = calloc(njobs * np, sizeof *sp);
+    uint64_t *ids = calloc(njobs, sizeof *ids);
+    czk_groth16_params params;
+    memset(&params, 0, sizeof params);
+    int have_params = 0;
+    size_t n_c1 = 0;
+    czk_engine *e = NULL;
+    czk_engine_event *ev = NULL;
+    size_t nev = 0;
+    if (!c1 || !pp || !sp || !ids) {
+        fprintf(stderr, "czk bench pipeline: out of memory\n");
+        goto done;
+    }
+    char ppath[512];
+    int generated = 0;
+    /* the cache file of czk_porep_cached_params: this benchmark's own data,
+     * read with the curve check only (the full subgroup check of millions of
+     * points takes minutes on few cores); generated and cached when absent */
+    czk_status st = cached_params_fast(&params, &shape, ppath);
+    if (st != CZK_OK) st = czk_porep_cached_params(&params, &shape, &pg, ppath, &generated);
+    if (st != CZK_OK) {
+        rc = czk_cli_fail("bench pipeline", st, "parameters");
+        goto done;
+    }
+    have_params = 1;
+    for (; n_c1 < njobs; n_c1++) {
+        st = czk_fc_gen_c1(&c1[n_c1], &shape, 1 + n_c1, NULL, NULL);
+        if (st != CZK_OK) {
+            czk_cli_fail("bench pipeline", st, "synthetic C1");
+            goto done;
+        }
+    }
+    czk_cs_sizes sz;
+    st = czk_porep_sizes(&sz, &shape);
+    if (st != CZK_OK) {
+        czk_cli_fail("bench pipeline", st, "circuit sizes");
+        goto done;
+    }
+
+    /* ---- warm-up: one partition proven outside both measurements ---- */
+    {
+        czk_cs *cs = NULL;
+        czk_groth16_proof wp;
+        czk_cs_assignment w;
+        st = czk_cs_create(&cs, CZK_CS_PROVE, CZK_LC_DEFAULT, &sz);
+        if (st == CZK_OK) st = czk_porep_synthesize(cs, &shape, &c1[0], 0);
+        if (st == CZK_OK) st = czk_cs_finalize(cs);
+        if (st == CZK_OK) st = czk_cs_prove_get(cs, &w);
+        czk_groth16_prove_opts po = {0};
+        if (st == CZK_OK) st = czk_groth16_prove(&wp, &params, &w, &po);
+        czk_cs_destroy(cs);
+        if (st != CZK_OK) {
+            czk_cli_fail("bench pipeline", st, "warm-up proof");
+            goto done;
+        }
+    }
+
+    /* ---- pipelined ---- */
+    double t0 = czk_bench_now();
+    st = czk_engine_create(&e, &eo);
+    if (st != CZK_OK) {
+        czk_cli_fail("bench pipeline", st, "engine");
+        goto done;
+    }
+    size_t submitted = 0, waited = 0;
+    while (waited < njobs && st == CZK_OK) {
+        while (submitted < njobs && submitted - waited < (size_t)o.conc && st == CZK_OK) {
+            czk_engine_job j = {0};
+            j.circuit = &czk_engine_porep;
+            j.data = &c1[submitted];
+            j.params = &params;
+            j.n_partitions = (uint32_t)np;
+            j.name = "sector";
+            st = czk_engine_submit(e, &ids[submitted], &j);
+            if (st == CZK_OK) submitted++;
+        }
+        if (st == CZK_OK) st = czk_engine_wait(e, ids[waited], pp + waited * np, np);
+        if (st == CZK_OK) waited++;
+    }
+    double t_pipe = czk_bench_now() - t0;
+    czk_progress_done(&pg);
+    if (st != CZK_OK) {
+        czk_cli_fail("bench pipeline", st, "pipelined run");
+        goto done;
+    }
+    uint64_t peak_reserved = czk_engine_peak_reserved(e);
+    st = czk_engine_events(e, &ev, &nev);
+    if (st != CZK_OK) goto done;
+    czk_engine_destroy(e); /* writes the trace */
+    e = NULL;
+
+    /* ---- sequential ---- */
+    double seq_synth = 0, seq_prove = 0, seq_verify = 0, t_seq = 0;
+    if (!o.no_seq) {
+        czk_cs *cs = NULL;
+        t0 = czk_bench_now();
+        st = czk_cs_create(&cs, CZK_CS_PROVE, CZK_LC_DEFAULT, &sz);
+        for (size_t i = 0; i < njobs && st == CZK_OK; i++) {
+            for (uint32_t k = 0; k < np && st == CZK_OK; k++) {
+                double a = czk_bench_now();
+                czk_cs_reset(cs);
+                st = czk_porep_synthesize(cs, &shape, &c1[i], k);
+                if (st == CZK_OK) st = czk_cs_finalize(cs);
+                if (st == CZK_OK) st = czk_cs_prove_check(cs);
+                double b = czk_bench_now();
+                czk_cs_assignment w;
+                if (st == CZK_OK) st = czk_cs_prove_get(cs, &w);
+                czk_groth16_prove_opts po = {0};
+                po.threads = nt;
+                if (st == CZK_OK) st = czk_groth16_prove(&sp[i * np + k], &params, &w, &po);
+                double c = czk_bench_now();
+                seq_synth += b - a;
+                seq_prove += c - b;
+                if (pg.enabled)
+                    czk_progress_fraction(&pg, "sequential", (double)(i * np + k + 1) / (double)(njobs * np));
+            }
+            double a = czk_bench_now();
+            if (st == CZK_OK) st = czk_porep_verify(&params.vk, &c1[i], sp + i * np, (uint32_t)np);
+            seq_verify += czk_bench_now() - a;
+        }
+        czk_cs_destroy(cs);
+        t_seq = czk_bench_now() - t0;
+        czk_progress_done(&pg);
+        if (st != CZK_OK) {
+            czk_cli_fail("bench pipeline", st, "sequential run");
+            goto done;
+        }
+    }
+
+    /* ---- self-check: every pipelined proof, independently of the engine ---- */
+    for (size_t i = 0; i < njobs; i++) {
+        st = czk_porep_verify(&params.vk, &c1[i], pp + i * np, (uint32_t)np);
+        if (st != CZK_OK) {
+            czk_cli_fail("bench pipeline", st, "checking the pipelined proofs");
+            goto done;
+        }
+    }
+
+    /* ---- stage statistics of the pipelined run ---- */
+    ival *si = malloc((nev + 1) * sizeof *si), *pi = malloc((nev + 1) * sizeof *pi);
+    if (!si || !pi) {
+        free(si);
+        free(pi);
+        goto done;
+    }
+    double synth_busy = 0, prove_busy = 0, first = 1e30, last = 0;
+    for (size_t i = 0; i < nev; i++) {
+        si[i].a = ev[i].synth_start;
+        si[i].b = ev[i].synth_end;
+        pi[i].a = ev[i].prove_start;
+        pi[i].b = ev[i].prove_end;
+        synth_busy += si[i].b - si[i].a;
+        prove_busy += pi[i].b - pi[i].a;
+        if (si[i].a < first) first = si[i].a;
+        if (pi[i].b > last) last = pi[i].b;
+    }
+    size_t ns = merge(si, nev), npv = merge(pi, nev);
+    double synth_any = total_len(si, ns), prove_any = total_len(pi, npv);
+    double overlap = overlap_len(si, ns, pi, npv);
+    free(si);
+    free(pi);
+    double span = last > first ? last - first : t_pipe;
+    double n_proofs = (double)(njobs * np);
+    double tp_pipe = n_proofs / t_pipe * 60, tp_seq = t_seq > 0 ? n_proofs / t_seq * 60 : 0;
+    /* pipeline bound from the sequential stage times */
+    double b_synth = seq_synth / r_synth, bound = b_synth;
+    if (seq_prove > bound) bound = seq_prove;
+    if (seq_verify > bound) bound = seq_verify;
+    double achieved = bound > 0 && !o.no_seq ? bound / t_pipe : 0;
+    double prove_per_batch = 0;
+    size_t nbatches = 0;
+    for (size_t i = 0; i < nev; i++)
+        if (ev[i].batch > 0) nbatches++, prove_per_batch += 1.0 / ev[i].batch;
+    unsigned long long rss = czk_bench_peak_rss();
+
+    if (json) {
+        fprintf(out,
+                ",\"engine\":{\"synth_workers\":%d,\"prove_workers\":%d,\"prove_threads\":%d,\"batch\":%d,"
+                "\"concurrency\":%lld,\"memory_budget\":%llu},"
+                "\"constraints\":%llu,\"jobs\":%zu,\"proofs\":%zu,\"params\":\"%s\","
+                "\"pipelined\":{\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_busy_s\":%.6f,"
+                "\"prove_busy_s\":%.6f,\"synth_utilization\":%.4f,\"prove_utilization\":%.4f,"
+                "\"overlap\":%.4f,\"prover_passes\":%.0f,\"peak_reserved\":%llu},"
+                "\"sequential\":{\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_s\":%.6f,\"prove_s\":%.6f,"
+                "\"verify_s\":%.6f},"
+                "\"speedup\":%.4f,\"bound_s\":%.6f,\"bound_fraction\":%.4f,\"peak_rss\":%llu,\"verified\":true}\n",
+                r_synth, r_provew, r_provet, r_batch, o.conc, (unsigned long long)budget,
+                (unsigned long long)sz.n_constraints, njobs, njobs * np, ppath, t_pipe, tp_pipe, synth_busy,
+                prove_busy, span > 0 ? synth_busy / (span * r_synth) : 0, span > 0 ? prove_any / span : 0,
+                span > 0 ? overlap / span : 0, prove_per_batch, (unsigned long long)peak_reserved, t_seq, tp_seq,
+                seq_synth, seq_prove, seq_verify, t_seq > 0 ? t_seq / t_pipe : 0, bound, achieved, rss);
+    } else {
+        char b1[32], b2[32], b3[32], b4[32];
+        fprintf(out, "# params %s%s\n", ppath, generated ? " (generated now)" : "");
+        fprintf(out, "# engine: %d synthesis workers, %d prover(s) x %d OpenMP threads, batch %d, %lld jobs in flight, "
+                     "budget %.2f GiB\n",
+                r_synth, r_provew, r_provet, r_batch, o.conc, (double)budget / (1u << 30));
+        fprintf(out, "# %zu jobs x %zu partitions of %llu constraints; every proof verified\n", njobs, np,
+                (unsigned long long)sz.n_constraints);
+        fprintf(out, "pipelined   %10s  %8.2f proofs/min\n", czk_bench_fmt_time(b1, t_pipe), tp_pipe);
+        if (!o.no_seq)
+            fprintf(out, "sequential  %10s  %8.2f proofs/min  (synthesis %s, proving %s, verification %s)\n",
+                    czk_bench_fmt_time(b1, t_seq), tp_seq, czk_bench_fmt_time(b2, seq_synth),
+                    czk_bench_fmt_time(b3, seq_prove), czk_bench_fmt_time(b4, seq_verify));
+        fprintf(out, "stages      synthesis busy %.1f%% of %d worker(s), prover busy %.1f%%, both at once %.1f%% "
+                     "of the %s span; %.0f prover passes\n",
+                span > 0 ? 100 * synth_busy / (span * r_synth) : 0, r_synth, span > 0 ? 100 * prove_any / span : 0,
+                span > 0 ? 100 * overlap / span : 0, czk_bench_fmt_time(b1, span), prove_per_batch);
+        (void)synth_any;
+        if (!o.no_seq)
+            fprintf(out, "speedup     %.2fx over sequential; pipeline bound %s (max of synthesis/%d, proving, "
+                         "verification): achieved %.1f%% of it\n",
+                    t_pipe > 0 ? t_seq / t_pipe : 0, czk_bench_fmt_time(b1, bound), r_synth, 100 * achieved);
+        fprintf(out, "memory      peak RSS %.1f MiB, peak engine reservation %.1f MiB\n", (double)rss / (1 << 20),
+                (double)peak_reserved / (1 << 20));
+    }
+    exit_code = CZK_EXIT_OK;
+done:
+    czk_progress_done(&pg);
+    if (e) czk_engine_destroy(e);
+    free(ev);
+    for (size_t i = 0; i < n_c1; i++) czk_fc_c1_free(&c1[i]);
+    free(c1);
+    free(pp);
+    free(sp);
+    free(ids);
+    if (have_params) czk_groth16_params_clear(&params);
+    (void)rc;
+    return exit_code;
+}
+
+CZK_BENCH(pipeline, "PoRep jobs through the pipelined engine vs sequentially (throughput, overlap)", run)

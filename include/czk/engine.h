@@ -1,0 +1,212 @@
+/* czk — the pipelined proving engine.
+ *
+ * A JOB asks for Groth16 proofs of some partitions of one circuit instance
+ * (e.g. the partitions of a PoRep sector's C1 data) with one parameter set.
+ * The engine splits it into partition TASKS that flow through three stages
+ * running at the same time on their own pthreads:
+ *
+ *   synthesis workers  pending tasks (highest priority first, then submission
+ *                      order) -> PROVE backend witness (a/b/c, aux, inputs,
+ *                      densities), checked (a*b = c) -> bounded ready queue
+ *   prover workers     ready queue -> NTT (H) + MSMs; up to `batch` ready
+ *                      tasks with the same parameters are proven in one pass
+ *                      (shared NTT domain, MSM scratch and G2 worker, each
+ *                      query's bases streamed for all of them back to back)
+ *   assembler          a job whose partitions are all proven is verified
+ *                      (batch verification, on by default) and completed;
+ *                      czk_engine_wait returns its proofs in partition order
+ *
+ * Back-pressure: a synthesis worker starts a task only while the ready queue
+ * plus the tasks in synthesis hold fewer than queue_depth witnesses, and
+ * only after the task's memory is reserved. A prover takes work as soon as
+ * any is ready; it waits for a fuller batch only while more tasks of the same
+ * parameters are being synthesized, and at most batch_timeout_s.
+ *
+ * Memory budget: each task reserves, before anything of it is allocated, its
+ * witness (czk_engine_witness_bytes) plus its prover scratch
+ * (czk_engine_prove_bytes: padded a/b/c, NTT domain, MSM scratch), and keeps
+ * the reservation until it is proven; a job's parameters are charged once
+ * while any job using them is live. A task waits while the budget is full;
+ * a job one of whose tasks cannot fit even in an empty engine is rejected at
+ * submission (CZK_ERR_NOMEM naming the bytes), never left waiting. Witness
+ * buffers (czk_cs PROVE backends) are recycled between tasks
+ * (czk_cs_reset keeps capacity); idle ones are freed when the budget needs
+ * their bytes.
+ *
+ * Priorities: a higher `priority` job's tasks are synthesized and proven
+ * before queued tasks of lower ones (task granularity: running tasks are not
+ * preempted).
+ *
+ * Threads: synth_workers synthesis threads (one partition each at a time,
+ * single-threaded), prove_workers prover threads each running OpenMP kernels
+ * with prove_threads threads. Defaults on N cores (czk_threads()): synth
+ * workers max(1, N/2), one prover, prove_threads N. On 2 cores the prover's
+ * OpenMP team and the synthesis worker timeshare the cores while both run;
+ * czk bench pipeline measures the alternatives.
+ *
+ * Observability: the per-task timeline (queued, synthesis start/end, prove
+ * start/end, verify) is kept and written as Chrome trace JSON
+ * (chrome://tracing, ui.perfetto.dev) to trace_path when the engine is
+ * destroyed or czk_engine_write_trace is called; a progress callback is
+ * called (from engine threads, serialized) on every task event.
+ */
+#ifndef CZK_ENGINE_H
+#define CZK_ENGINE_H
+
+#include "czk/cs.h"
+#include "czk/filecoin.h"
+#include "czk/groth16.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- circuit providers ------------------------------------------------------ */
+
+/* How the engine synthesizes a partition of a job. `data` is the job's
+ * circuit data (borrowed from submission until czk_engine_wait returns). The
+ * functions are called from several threads at once with different cs. */
+typedef struct czk_engine_circuit {
+    const char *name;
+    /* Counts of partition k (inputs incl. ONE, aux, constraints incl. the
+     * input constraints), used to reserve memory and pre-size the backend.
+     * Exact or an upper bound. */
+    czk_status (*sizes)(czk_cs_sizes *out, const void *data, uint32_t k);
+    /* Synthesize partition k into cs (a reset PROVE backend); without
+     * czk_cs_finalize. */
+    czk_status (*synthesize)(czk_cs *cs, const void *data, uint32_t k);
+    /* Public inputs of partition k without ONE, as a verifier derives them
+     * (n_inputs - 1 values). */
+    czk_status (*public_inputs)(czk_fr *out, size_t n, const void *data, uint32_t k);
+} czk_engine_circuit;
+
+/* The StackedDRG PoRep partition circuit; data is a const czk_fc_c1 *. */
+extern const czk_engine_circuit czk_engine_porep;
+
+#define CZK_ENGINE_MAX_BATCH 64
+
+/* ---- engine ------------------------------------------------------------------- */
+
+typedef struct czk_engine_event {
+    uint64_t job;      /* job id */
+    uint32_t partition;
+    int priority;
+    int synth_worker;  /* worker indices, -1 for none (e.g. cancelled) */
+    int prove_worker;
+    int batch;         /* tasks proven in the same pass */
+    int status;        /* czk_status of the task (CZK_OK, or why it failed) */
+    double queued, synth_start, synth_end, prove_start, prove_end; /* seconds since engine start */
+} czk_engine_event;
+
+typedef struct czk_engine_progress {
+    uint64_t tasks_total, tasks_synthesized, tasks_proven;
+    uint64_t jobs_total, jobs_done, jobs_failed;
+    uint64_t memory_used, memory_budget;
+    size_t ready;      /* witnesses waiting for a prover */
+    uint64_t backends_created, backends_reused; /* PROVE backends made / recycled */
+    double elapsed_s;
+} czk_engine_progress;
+
+typedef struct czk_engine_opts {
+    int synth_workers;      /* 0: max(1, czk_threads() / 2) */
+    int prove_workers;      /* 0: 1 */
+    int prove_threads;      /* OpenMP threads per prover; 0: czk_threads() */
+    int batch;              /* partitions per prover pass, 1..CZK_ENGINE_MAX_BATCH; 0: 1 */
+    double batch_timeout_s; /* longest wait for a fuller batch; <= 0: 0.05 s */
+    int queue_depth;        /* witnesses ready + in synthesis; 0: synth_workers + prove_workers * batch */
+    uint64_t memory_budget; /* bytes; 0: physical memory minus max(1 GiB, 1/8 of it) */
+    czk_lc_kind lc;         /* LC storage of the synthesis backends */
+    int no_verify;          /* 1: return proofs unverified */
+    int no_check;           /* 1: skip the a*b = c witness check after synthesis */
+    const char *trace_path; /* Chrome trace JSON written at destroy; NULL: none */
+    czk_rng *rng;           /* tests only: proof randomness from this stream (used under a
+                               lock); NULL: getrandom for every proof */
+    void (*progress)(void *ctx, const czk_engine_progress *p);
+    void *progress_ctx;
+} czk_engine_opts;
+
+typedef struct czk_engine czk_engine;
+
+/* Start the workers. opts may be NULL (defaults). */
+czk_status czk_engine_create(czk_engine **out, const czk_engine_opts *opts) CZK_WUR;
+
+typedef struct czk_engine_job {
+    const czk_engine_circuit *circuit;
+    const void *data;                 /* borrowed until czk_engine_wait returns */
+    const czk_groth16_params *params; /* borrowed likewise; jobs with the same pointer batch */
+    const uint32_t *partitions;       /* NULL: 0 .. n_partitions-1 */
+    uint32_t n_partitions;
+    int priority;                     /* higher first; default 0 */
+    const char *name;                 /* for errors and the trace; may be NULL */
+} czk_engine_job;
+
+/* Queue a job; *id identifies it for czk_engine_wait. Errors: invalid job
+ * (CZK_ERR_INVALID_ARG), a task that cannot fit in the memory budget
+ * (CZK_ERR_NOMEM), an engine shutting down. */
+czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *job) CZK_WUR;
+
+/* Block until job `id` is done; proofs[i] receives the proof of the job's
+ * i-th partition (n = n_partitions). Returns the job's status: CZK_OK (all
+ * proven and, unless no_verify, verified), or the first error of a failed
+ * task / CZK_ERR_VERIFY, with its message (naming job and partition) in
+ * czk_last_error() of the calling thread. Each id may be waited once. */
+czk_status czk_engine_wait(czk_engine *e, uint64_t id, czk_groth16_proof *proofs, size_t n) CZK_WUR;
+
+/* Finish every submitted job (their results are dropped unless waited
+ * before), stop the workers, write the trace, free everything. NULL is
+ * fine. */
+void czk_engine_destroy(czk_engine *e);
+
+/* The timeline so far: a malloc'd copy of one event per task in submission
+ * order (*out NULL and *n 0 when empty). Free with free(). */
+czk_status czk_engine_events(const czk_engine *e, czk_engine_event **out, size_t *n) CZK_WUR;
+/* Write the Chrome trace JSON of the timeline now. */
+czk_status czk_engine_write_trace(const czk_engine *e, const char *path) CZK_WUR;
+void czk_engine_progress_get(const czk_engine *e, czk_engine_progress *out);
+/* Peak of the reserved bytes since creation. */
+uint64_t czk_engine_peak_reserved(const czk_engine *e);
+
+/* ---- sizing ------------------------------------------------------------------- */
+
+/* Bytes of one partition's witness in the PROVE backend (a/b/c, aux, input,
+ * densities, and a margin for LC buffers). */
+uint64_t czk_engine_witness_bytes(const czk_cs_sizes *s);
+/* Bytes the prover allocates for one partition with `threads` OpenMP
+ * threads: padded a/b/c, NTT domain, the G1 and G2 MSM scratch. */
+uint64_t czk_engine_prove_bytes(const czk_cs_sizes *s, const czk_groth16_params *p, int threads);
+/* Bytes held by a parameter set. */
+uint64_t czk_engine_params_bytes(const czk_groth16_params *p);
+/* Smallest budget with which `job` can run on an engine created with opts:
+ * its parameters plus its largest task. */
+czk_status czk_engine_job_min_budget(uint64_t *out, const czk_engine_job *job,
+                                     const czk_engine_opts *opts) CZK_WUR;
+/* Default budget: physical memory minus max(1 GiB, 1/8 of it). */
+uint64_t czk_engine_default_budget(void);
+
+/* ---- one-call API ------------------------------------------------------------- */
+
+/* Prove partitions[0..n) of the PoRep C1 `c1` with `params` through an
+ * engine created with opts (NULL: defaults), verified unless
+ * opts->no_verify; proofs[i] is partition partitions[i]'s proof
+ * (partitions NULL: 0..n-1). Blocks until done. */
+czk_status czk_engine_prove_porep(czk_groth16_proof *proofs, const czk_fc_c1 *c1,
+                                  const uint32_t *partitions, uint32_t n,
+                                  const czk_groth16_params *params,
+                                  const czk_engine_opts *opts) CZK_WUR;
+
+/* Batched prover (what a prover worker runs): out[i] = a proof of witness
+ * w[i], for n witnesses of one circuit that all match p
+ * (czk_groth16_params_match; checked, CZK_ERR_INVALID_ARG naming the
+ * witness). One NTT domain, one G1 and one G2 MSM scratch serve all of
+ * them; each query's bases are read for all witnesses back to back; the G2
+ * MSMs run beside the G1 work on their own thread. Same formulas as
+ * czk_groth16_prove (FACTS.md §2), fresh r, s per proof (rng NULL:
+ * getrandom). */
+czk_status czk_engine_prove_batch(czk_groth16_proof *out, const czk_groth16_params *p,
+                                  const czk_cs_assignment *const *w, size_t n, int threads,
+                                  czk_rng *rng) CZK_WUR;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1084 @@
+/* The pipelined proving engine: pending tasks -> synthesis workers -> ready
+ * queue -> prover workers (batched) -> assembler (verify) -> waiters. One
+ * mutex guards all queues and counters; the work itself (synthesis, NTT,
+ * MSM, verification) runs outside it. See include/czk/engine.h and
+ * src/engine/README.md. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "czk/czk.h"
+#include "czk/engine.h"
+#include "czk/porep.h"
+
+typedef struct job job;
+
+typedef struct task {
+    job *job;
+    uint32_t partition, index; /* partition number, position in the job */
+    uint64_t seq;              /* global submission order */
+    uint64_t witness_bytes, prove_bytes, reserved;
+    czk_cs_sizes sizes;
+    czk_cs *cs;
+    uint64_t cs_cap; /* witness bytes the cs was sized for */
+    size_t ev;       /* index in the engine's timeline */
+    struct task *next;
+} task;
+
+/* A parameter set in use: charged to the budget while any of its tasks
+ * holds a reservation. */
+typedef struct params_ref {
+    const czk_groth16_params *p;
+    uint64_t bytes;
+    int reserved_tasks; /* tasks holding a reservation */
+    int in_synth;       /* tasks of these params being synthesized */
+    struct params_ref *next;
+} params_ref;
+
+struct job {
+    uint64_t id;
+    czk_engine_job spec;
+    uint32_t *parts;
+    task *tasks;
+    params_ref *pref;
+    czk_groth16_proof *proofs;
+    uint32_t n_finished;
+    int failed, done, verified;
+    czk_status status;
+    char msg[600];
+    double verify_start, verify_end;
+    job *next;      /* all live jobs */
+    job *asm_next;  /* assembler queue */
+};
+
+typedef struct pooled_cs {
+    czk_cs *cs;
+    uint64_t cap;
+    struct pooled_cs *next;
+} pooled_cs;
+
+typedef struct worker_arg {
+    czk_engine *e;
+    int index;
+} worker_arg;
+
+typedef struct job_span {
+    uint64_t id;
+    double start, end;
+    int status;
+} job_span;
+
+struct czk_engine {
+    czk_engine_opts o;
+    char *trace_path;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_synth, cv_prove, cv_asm, cv_done;
+    int stopping;
+    double t0;
+
+    task *pending; /* sorted: priority desc, seq asc */
+    task *ready;   /* same order */
+    size_t n_ready;
+    int in_synth;
+    job *jobs;
+    job *asm_head, *asm_tail;
+    int asm_busy;
+    params_ref *prefs;
+    pooled_cs *pool;
+    uint64_t budget, used, peak;
+
+    uint64_t next_job_id, next_seq;
+    czk_engine_event *events;
+    size_t n_events, cap_events;
+    job_span *spans;
+    size_t n_spans, cap_spans;
+    czk_engine_progress prog;
+
+    pthread_t *synth_threads, *prove_threads, asm_thread;
+    worker_arg *synth_args, *prove_args;
+    int n_synth_started, n_prove_started, asm_started;
+    czk_rng *rng;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double rel(const czk_engine *e) { return now_s() - e->t0; }
+
+/* ---- sizing ------------------------------------------------------------------ */
+
+uint64_t czk_engine_witness_bytes(const czk_cs_sizes *s)
+{
+    uint64_t fr = sizeof(czk_fr);
+    /* a, b, c per constraint; values per variable; 3 density bitmaps; LC buffers */
+    return 3 * s->n_constraints * fr + (s->n_aux + s->n_inputs) * fr + 3 * ((s->n_aux + s->n_inputs) / 8 + 8) +
+           (1u << 20);
+}
+
+uint64_t czk_engine_params_bytes(const czk_groth16_params *p)
+{
+    if (!p) return 0;
+    return sizeof *p + p->vk.n_ic * sizeof(czk_g1_affine) +
+           (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(czk_g1_affine) + p->n_b_g2 * sizeof(czk_g2_affine);
+}
+
+uint64_t czk_engine_default_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psz <= 0) return 4ull << 30;
+    uint64_t phys = (uint64_t)pages * (uint64_t)psz;
+    uint64_t margin = phys / 8 > (1ull << 30) ? phys / 8 : (1ull << 30);
+    return phys > 2 * margin ? phys - margin : phys / 2;
+}
+
+static void resolve_opts(czk_engine_opts *o, const czk_engine_opts *in)
+{
+    if (in)
+        *o = *in;
+    else
+        memset(o, 0, sizeof *o);
+    int n = czk_threads();
+    if (o->synth_workers <= 0) o->synth_workers = n / 2 > 1 ? n / 2 : 1;
+    if (o->prove_workers <= 0) o->prove_workers = 1;
+    if (o->prove_threads <= 0) o->prove_threads = n;
+    if (o->batch <= 0) o->batch = 1;
+    if (o->batch > CZK_ENGINE_MAX_BATCH) o->batch = CZK_ENGINE_MAX_BATCH;
+    if (o->batch_timeout_s <= 0) o->batch_timeout_s = 0.05;
+    if (o->queue_depth <= 0) o->queue_depth = o->synth_workers + o->prove_workers * o->batch;
+    if (o->memory_budget == 0) o->memory_budget = czk_engine_default_budget();
+}
+
+static czk_status check_job(const czk_engine_job *job)
+{
+    if (!job || !job->circuit || !job->params)
+        return czk_error(CZK_ERR_INVALID_ARG, "engine job: circuit and params are required");
+    if (!job->circuit->sizes || !job->circuit->synthesize || !job->circuit->public_inputs)
+        return czk_error(CZK_ERR_INVALID_ARG, "engine job: circuit '%s' lacks a function",
+                         job->circuit->name ? job->circuit->name : "?");
+    if (job->n_partitions == 0) return czk_error(CZK_ERR_INVALID_ARG, "engine job: no partitions");
+    return CZK_OK;
+}
+
+/* Sizes and bytes of every task of a job; *max_task the largest. */
+static czk_status job_task_sizes(const czk_engine_job *job, const czk_engine_opts *o, czk_cs_sizes *sizes,
+                                 uint64_t *wbytes, uint64_t *pbytes, uint64_t *max_task)
+{
+    *max_task = 0;
+    for (uint32_t i = 0; i < job->n_partitions; i++) {
+        uint32_t k = job->partitions ? job->partitions[i] : i;
+        czk_cs_sizes s;
+        czk_status st = job->circuit->sizes(&s, job->data, k);
+        if (st != CZK_OK)
+            return czk_error_context(st, "engine job '%s': sizes of partition %u", job->name ? job->name : "",
+                                     k);
+        uint64_t w = czk_engine_witness_bytes(&s), p = czk_engine_prove_bytes(&s, job->params, o->prove_threads);
+        if (sizes) sizes[i] = s;
+        if (wbytes) wbytes[i] = w;
+        if (pbytes) pbytes[i] = p;
+        if (w + p > *max_task) *max_task = w + p;
+    }
+    return CZK_OK;
+}
+
+czk_status czk_engine_job_min_budget(uint64_t *out, const czk_engine_job *job, const czk_engine_opts *opts)
+{
+    czk_engine_opts o;
+    resolve_opts(&o, opts);
+    CZK_TRY(check_job(job));
+    uint64_t mx;
+    CZK_TRY(job_task_sizes(job, &o, NULL, NULL, NULL, &mx));
+    *out = mx + czk_engine_params_bytes(job->params);
+    return CZK_OK;
+}
+
+/* ---- bookkeeping (mu held) ------------------------------------------------------ */
+
+static void progress_locked(czk_engine *e)
+{
+    e->prog.memory_used = e->used;
+    e->prog.memory_budget = e->budget;
+    e->prog.ready = e->n_ready;
+    e->prog.elapsed_s = rel(e);
+    if (e->o.progress) e->o.progress(e->o.progress_ctx, &e->prog);
+}
+
+static void insert_sorted(task **head, task *t)
+{
+    task **pp = head;
+    int pr = t->job->spec.priority;
+    while (*pp && ((*pp)->job->spec.priority > pr || ((*pp)->job->spec.priority == pr && (*pp)->seq < t->seq)))
+        pp = &(*pp)->next;
+    t->next = *pp;
+    *pp = t;
+}
+
+static void use_bytes(czk_engine *e, uint64_t b)
+{
+    e->used += b;
+    if (e->used > e->peak) e->peak = e->used;
+}
+
+/* Reserve the task's bytes (and its parameters' if not charged) and hand it
+ * an idle witness backend if one is pooled (its bytes become part of the
+ * reservation). Frees other idle backends to make room. Returns 0 if the
+ * task does not fit now. */
+static int reserve_locked(czk_engine *e, task *t)
+{
+    params_ref *pr = t->job->pref;
+    uint64_t base = t->prove_bytes + (pr->reserved_tasks == 0 ? pr->bytes : 0);
+    for (;;) {
+        pooled_cs *head = e->pool;
+        uint64_t w = t->witness_bytes, pooled = 0;
+        if (head) {
+            pooled = head->cap;
+            if (head->cap > w) w = head->cap;
+        }
+        if (e->used - pooled + base + w <= e->budget) {
+            if (head) {
+                e->pool = head->next;
+                e->used -= head->cap;
+                t->cs = head->cs;
+                t->cs_cap = w;
+                free(head);
+                e->prog.backends_reused++;
+            } else {
+                t->cs = NULL;
+                t->cs_cap = w;
+            }
+            use_bytes(e, base + w);
+            t->reserved = t->prove_bytes + w;
+            pr->reserved_tasks++;
+            return 1;
+        }
+        if (!head) return 0;
+        /* free an idle backend (not the head while others remain) and retry */
+        pooled_cs *victim = head->next ? head->next : head;
+        if (victim == head)
+            e->pool = head->next;
+        else
+            head->next = victim->next;
+        e->used -= victim->cap;
+        czk_cs_destroy(victim->cs);
+        free(victim);
+    }
+}
+
+static void release_locked(czk_engine *e, task *t)
+{
+    params_ref *pr = t->job->pref;
+    if (t->reserved) {
+        e->used -= t->reserved;
+        t->reserved = 0;
+        if (--pr->reserved_tasks == 0) e->used -= pr->bytes;
+    }
+    if (t->cs) {
+        /* recycle: keep the backend (capacity) in the pool, counted as used */
+        pooled_cs *pc = malloc(sizeof *pc);
+        if (pc && e->used + t->cs_cap <= e->budget) {
+            czk_cs_reset(t->cs);
+            pc->cs = t->cs;
+            pc->cap = t->cs_cap;
+            pc->next = e->pool;
+            e->pool = pc;
+            use_bytes(e, pc->cap);
+        } else {
+            free(pc);
+            czk_cs_destroy(t->cs);
+        }
+        t->cs = NULL;
+    }
+    pthread_cond_broadcast(&e->cv_synth);
+}
+
+static void job_fail_locked(job *j, czk_status st, const char *what, uint32_t partition, const char *msg)
+{
+    if (j->failed) return;
+    j->failed = 1;
+    j->status = st;
+    snprintf(j->msg, sizeof j->msg, "job %llu%s%s%s: partition %u: %s: %s", (unsigned long long)j->id,
+             j->spec.name ? " (" : "", j->spec.name ? j->spec.name : "", j->spec.name ? ")" : "", partition,
+             what, msg);
+}
+
+/* A task is finished (proven, failed or cancelled). */
+static void task_finished_locked(czk_engine *e, task *t)
+{
+    job *j = t->job;
+    release_locked(e, t);
+    if (++j->n_finished == j->spec.n_partitions) {
+        j->asm_next = NULL;
+        if (e->asm_tail)
+            e->asm_tail->asm_next = j;
+        else
+            e->asm_head = j;
+        e->asm_tail = j;
+        pthread_cond_signal(&e->cv_asm);
+    }
+    pthread_cond_broadcast(&e->cv_prove);
+}
+
+/* ---- synthesis workers ------------------------------------------------------------ */
+
+static void *synth_main(void *arg)
+{
+    worker_arg *wa = arg;
+    czk_engine *e = wa->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        task *t = e->pending;
+        if (!t) {
+            if (e->stopping) break;
+            pthread_cond_wait(&e->cv_synth, &e->mu);
+            continue;
+        }
+        if (t->job->failed) { /* cancel: the job already failed */
+            e->pending = t->next;
+            e->events[t->ev].status = t->job->status;
+            task_finished_locked(e, t);
+            continue;
+        }
+        if (e->n_ready + (size_t)e->in_synth >= (size_t)e->o.queue_depth || !reserve_locked(e, t)) {
+            pthread_cond_wait(&e->cv_synth, &e->mu);
+            continue;
+        }
+        e->pending = t->next;
+        e->in_synth++;
+        t->job->pref->in_synth++;
+        e->events[t->ev].synth_start = rel(e);
+        e->events[t->ev].synth_worker = wa->index;
+        pthread_mutex_unlock(&e->mu);
+
+        czk_status st = CZK_OK;
+        const char *what = "synthesis";
+        if (!t->cs) {
+            st = czk_cs_create(&t->cs, CZK_CS_PROVE, e->o.lc, &t->sizes);
+            pthread_mutex_lock(&e->mu);
+            e->prog.backends_created++;
+            pthread_mutex_unlock(&e->mu);
+        }
+        if (st == CZK_OK) st = t->job->spec.circuit->synthesize(t->cs, t->job->spec.data, t->partition);
+        if (st == CZK_OK) st = czk_cs_finalize(t->cs);
+        if (st == CZK_OK && !e->o.no_check) {
+            what = "witness check";
+            st = czk_cs_prove_check(t->cs);
+        }
+        char msg[400] = "";
+        if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
+
+        pthread_mutex_lock(&e->mu);
+        e->in_synth--;
+        t->job->pref->in_synth--;
+        czk_engine_event *ev = &e->events[t->ev];
+        ev->synth_end = rel(e);
+        ev->status = st;
+        if (st != CZK_OK) {
+            job_fail_locked(t->job, st, what, t->partition, msg);
+            task_finished_locked(e, t);
+        } else {
+            e->prog.tasks_synthesized++;
+            insert_sorted(&e->ready, t);
+            e->n_ready++;
+            pthread_cond_broadcast(&e->cv_prove);
+        }
+        progress_locked(e);
+    }
+    pthread_mutex_unlock(&e->mu);
+    czk_lc_pool_trim(); /* this thread's pooled LC buffers die with it */
+    return NULL;
+}
+
+/* ---- prover workers ------------------------------------------------------------------ */
+
+static void deadline_after(struct timespec *ts, double s)
+{
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    long ns = ts->tv_nsec + (long)(s * 1e9);
+    ts->tv_sec += ns / 1000000000L;
+    ts->tv_nsec = ns % 1000000000L;
+}
+
+static void *prove_main(void *arg)
+{
+    worker_arg *wa = arg;
+    czk_engine *e = wa->e;
+    int B = e->o.batch;
+    task **batch = malloc((size_t)B * sizeof *batch);
+    czk_cs_assignment *ws = malloc((size_t)B * sizeof *ws);
+    const czk_cs_assignment **wp = malloc((size_t)B * sizeof *wp);
+    czk_groth16_proof *proofs = malloc((size_t)B * sizeof *proofs);
+    if (!batch || !ws || !wp || !proofs) B = 0; /* degrade: handled below */
+    double wait_since = -1;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (e->ready && e->ready->job->failed) { /* the job already failed */
+            task *c = e->ready;
+            e->ready = c->next;
+            e->n_ready--;
+            e->events[c->ev].status = c->job->status;
+            task_finished_locked(e, c);
+        }
+        task *t = e->ready;
+        if (!t) {
+            if (e->stopping && !e->pending && e->in_synth == 0) break;
+            wait_since = -1;
+            pthread_cond_wait(&e->cv_prove, &e->mu);
+            continue;
+        }
+        const czk_groth16_params *P = t->job->spec.params;
+        size_t same = 0;
+        for (task *u = e->ready; u; u = u->next)
+            if (u->job->spec.params == P) same++;
+        if (B > 1 && same < (size_t)B && t->job->pref->in_synth > 0) {
+            double now = rel(e);
+            if (wait_since < 0) wait_since = now;
+            if (now - wait_since < e->o.batch_timeout_s) {
+                struct timespec ts;
+                deadline_after(&ts, e->o.batch_timeout_s - (now - wait_since));
+                pthread_cond_timedwait(&e->cv_prove, &e->mu, &ts);
+                continue;
+            }
+        }
+        wait_since = -1;
+        size_t n = 0;
+        int cap = B > 0 ? B : 1;
+        task **pp = &e->ready;
+        task *single = NULL;
+        while (*pp && n < (size_t)cap) {
+            task *u = *pp;
+            if (u->job->spec.params == P) {
+                *pp = u->next;
+                e->n_ready--;
+                if (B > 0)
+                    batch[n] = u;
+                else
+                    single = u;
+                n++;
+            } else {
+                pp = &u->next;
+            }
+        }
+        if (B == 0) {
+            job_fail_locked(single->job, CZK_ERR_NOMEM, "prove", single->partition, "prover batch arrays");
+            task_finished_locked(e, single);
+            continue;
+        }
+        pthread_cond_broadcast(&e->cv_synth); /* the ready queue shrank */
+        double ts0 = rel(e);
+        for (size_t i = 0; i < n; i++) {
+            czk_engine_event *ev = &e->events[batch[i]->ev];
+            ev->prove_start = ts0;
+            ev->prove_worker = wa->index;
+            ev->batch = (int)n;
+        }
+        czk_rng local, *rng = NULL;
+        if (e->rng) {
+            czk_rng_seed(&local, czk_rng_u64(e->rng));
+            rng = &local;
+        }
+        pthread_mutex_unlock(&e->mu);
+
+        /* cancelled / mismatched tasks fail alone; the rest are proven together */
+        czk_status st_each[CZK_ENGINE_MAX_BATCH];
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            task *u = batch[i];
+            czk_status st = czk_cs_prove_get(u->cs, &ws[i]);
+            if (st == CZK_OK) st = czk_groth16_params_match(P, &ws[i]);
+            st_each[i] = st;
+            if (st == CZK_OK) wp[m++] = &ws[i];
+        }
+        char msgs[400] = "";
+        czk_status bst = CZK_OK;
+        if (m > 0) {
+            bst = czk_engine_prove_batch(proofs, P, wp, m, e->o.prove_threads, rng);
+            if (bst != CZK_OK) snprintf(msgs, sizeof msgs, "%s", czk_last_error());
+        }
+        if (rng) czk_rng_clear(&local);
+
+        pthread_mutex_lock(&e->mu);
+        double ts1 = rel(e);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            task *u = batch[i];
+            czk_status st = st_each[i];
+            czk_engine_event *ev = &e->events[u->ev];
+            ev->prove_end = ts1;
+            if (st == CZK_OK) {
+                st = bst;
+                if (st == CZK_OK) u->job->proofs[u->index] = proofs[k];
+                k++;
+                if (st != CZK_OK) job_fail_locked(u->job, st, "prove", u->partition, msgs);
+            } else {
+                job_fail_locked(u->job, st, "parameters", u->partition, "the parameters do not fit this witness");
+            }
+            ev->status = st;
+            if (st == CZK_OK) e->prog.tasks_proven++;
+            task_finished_locked(e, u);
+        }
+        progress_locked(e);
+    }
+    pthread_mutex_unlock(&e->mu);
+    free(batch);
+    free(ws);
+    free(wp);
+    free(proofs);
+    return NULL;
+}
+
+/* ---- assembler ------------------------------------------------------------------ */
+
+static czk_status verify_job(job *j, char *msg, size_t msg_len, uint32_t *bad_part)
+{
+    const czk_groth16_params *p = j->spec.params;
+    size_t n = p->vk.n_ic - 1, np = j->spec.n_partitions;
+    *bad_part = 0;
+    czk_fr *inputs = malloc((np * n + 1) * sizeof(czk_fr));
+    if (!inputs) {
+        snprintf(msg, msg_len, "public inputs: out of memory");
+        return CZK_ERR_NOMEM;
+    }
+    czk_status st = CZK_OK;
+    for (size_t i = 0; i < np && st == CZK_OK; i++) {
+        st = j->spec.circuit->public_inputs(inputs + i * n, n, j->spec.data, j->parts[i]);
+        if (st != CZK_OK) {
+            *bad_part = j->parts[i];
+            snprintf(msg, msg_len, "public inputs: %s", czk_last_error());
+        }
+    }
+    czk_groth16_pvk pvk;
+    if (st == CZK_OK) {
+        st = czk_groth16_pvk_prepare(&pvk, &p->vk);
+        if (st != CZK_OK) snprintf(msg, msg_len, "verifying key: %s", czk_last_error());
+    }
+    if (st == CZK_OK) {
+        st = np == 1 ? czk_groth16_verify(&pvk, j->proofs, inputs, n)
+                     : czk_groth16_verify_batch(&pvk, j->proofs, np, inputs, n, NULL);
+        if (st != CZK_OK) {
+            /* name the partition */
+            for (size_t i = 0; i < np; i++) {
+                if (czk_groth16_verify(&pvk, &j->proofs[i], inputs + i * n, n) != CZK_OK) {
+                    *bad_part = j->parts[i];
+                    break;
+                }
+            }
+            snprintf(msg, msg_len, "the proof does not verify (%s)", czk_last_error());
+        }
+    }
+    free(inputs);
+    return st;
+}
+
+static void *asm_main(void *arg)
+{
+    czk_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        job *j = e->asm_head;
+        if (!j) {
+            if (e->stopping && !e->pending && e->in_synth == 0 && !e->ready && e->n_ready == 0) {
+                /* nothing can reach the assembler any more once provers drain */
+                int busy = 0;
+                for (job *x = e->jobs; x; x = x->next)
+                    if (!x->done) busy = 1;
+                if (!busy) break;
+            }
+            pthread_cond_wait(&e->cv_asm, &e->mu);
+            continue;
+        }
+        e->asm_head = j->asm_next;
+        if (!e->asm_head) e->asm_tail = NULL;
+        int do_verify = !j->failed && !e->o.no_verify;
+        j->verify_start = rel(e);
+        pthread_mutex_unlock(&e->mu);
+
+        char msg[480] = "";
+        uint32_t bad = 0;
+        czk_status st = do_verify ? verify_job(j, msg, sizeof msg, &bad) : CZK_OK;
+
+        pthread_mutex_lock(&e->mu);
+        j->verify_end = rel(e);
+        if (st != CZK_OK) job_fail_locked(j, st, "verification", bad, msg);
+        j->verified = do_verify && st == CZK_OK;
+        j->done = 1;
+        e->prog.jobs_done++;
+        if (j->failed) e->prog.jobs_failed++;
+        if (e->n_spans == e->cap_spans) {
+            size_t nc = e->cap_spans ? 2 * e->cap_spans : 64;
+            job_span *ns = realloc(e->spans, nc * sizeof *ns);
+            if (ns) e->spans = ns, e->cap_spans = nc;
+        }
+        if (e->n_spans < e->cap_spans) {
+            job_span *sp = &e->spans[e->n_spans++];
+            sp->id = j->id;
+            sp->start = j->verify_start;
+            sp->end = j->verify_end;
+            sp->status = j->failed ? (int)j->status : (int)CZK_OK;
+        }
+        pthread_cond_broadcast(&e->cv_done);
+        pthread_cond_broadcast(&e->cv_asm);
+        progress_locked(e);
+    }
+    pthread_mutex_unlock(&e->mu);
+    czk_lc_pool_trim(); /* circuits' public_inputs may have built LCs */
+    return NULL;
+}
+
+/* ---- lifecycle ---------------------------------------------------------------------- */
+
+static void free_job(job *j)
+{
+    free(j->parts);
+    free(j->tasks);
+    free(j->proofs);
+    free(j);
+}
+
+czk_status czk_engine_create(czk_engine **out, const czk_engine_opts *opts)
+{
+    czk_init();
+    *out = NULL;
+    czk_engine *e = calloc(1, sizeof *e);
+    if (!e) return czk_error(CZK_ERR_NOMEM, "engine");
+    resolve_opts(&e->o, opts);
+    if (e->o.trace_path) {
+        e->trace_path = strdup(e->o.trace_path);
+        if (!e->trace_path) {
+            free(e);
+            return czk_error(CZK_ERR_NOMEM, "engine trace path");
+        }
+    }
+    e->o.trace_path = NULL;
+    e->rng = e->o.rng;
+    e->budget = e->o.memory_budget;
+    e->t0 = now_s();
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->cv_synth, NULL);
+    pthread_cond_init(&e->cv_prove, &ca);
+    pthread_cond_init(&e->cv_asm, NULL);
+    pthread_cond_init(&e->cv_done, NULL);
+    pthread_condattr_destroy(&ca);
+    e->prog.memory_budget = e->budget;
+
+    e->synth_threads = calloc((size_t)e->o.synth_workers, sizeof(pthread_t));
+    e->prove_threads = calloc((size_t)e->o.prove_workers, sizeof(pthread_t));
+    e->synth_args = calloc((size_t)e->o.synth_workers, sizeof(worker_arg));
+    e->prove_args = calloc((size_t)e->o.prove_workers, sizeof(worker_arg));
+    czk_status st = CZK_OK;
+    if (!e->synth_threads || !e->prove_threads || !e->synth_args || !e->prove_args)
+        st = czk_error(CZK_ERR_NOMEM, "engine worker arrays");
+    for (int i = 0; st == CZK_OK && i < e->o.synth_workers; i++) {
+        e->synth_args[i].e = e;
+        e->synth_args[i].index = i;
+        if (pthread_create(&e->synth_threads[i], NULL, synth_main, &e->synth_args[i]) != 0)
+            st = czk_error(CZK_ERR_NOMEM, "engine: starting synthesis worker %d", i);
+        else
+            e->n_synth_started++;
+    }
+    for (int i = 0; st == CZK_OK && i < e->o.prove_workers; i++) {
+        e->prove_args[i].e = e;
+        e->prove_args[i].index = i;
+        if (pthread_create(&e->prove_threads[i], NULL, prove_main, &e->prove_args[i]) != 0)
+            st = czk_error(CZK_ERR_NOMEM, "engine: starting prover worker %d", i);
+        else
+            e->n_prove_started++;
+    }
+    if (st == CZK_OK) {
+        if (pthread_create(&e->asm_thread, NULL, asm_main, e) != 0)
+            st = czk_error(CZK_ERR_NOMEM, "engine: starting the assembler");
+        else
+            e->asm_started = 1;
+    }
+    if (st != CZK_OK) {
+        czk_engine_destroy(e);
+        return st;
+    }
+    *out = e;
+    return CZK_OK;
+}
+
+czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *spec)
+{
+    CZK_TRY(check_job(spec));
+    uint32_t np = spec->n_partitions;
+    job *j = calloc(1, sizeof *j);
+    czk_cs_sizes *sizes = malloc(np * sizeof *sizes);
+    uint64_t *wb = malloc(np * sizeof *wb), *pb = malloc(np * sizeof *pb);
+    if (j) {
+        j->parts = malloc(np * sizeof *j->parts);
+        j->tasks = calloc(np, sizeof *j->tasks);
+        j->proofs = calloc(np, sizeof *j->proofs);
+    }
+    czk_status st = CZK_OK;
+    if (!j || !sizes || !wb || !pb || !j->parts || !j->tasks || !j->proofs)
+        st = czk_error(CZK_ERR_NOMEM, "engine job of %u partitions", np);
+    uint64_t max_task = 0;
+    if (st == CZK_OK) st = job_task_sizes(spec, &e->o, sizes, wb, pb, &max_task);
+    uint64_t pbytes = czk_engine_params_bytes(spec->params);
+    if (st == CZK_OK && max_task + pbytes > e->budget)
+        st = czk_error(CZK_ERR_NOMEM,
+                       "engine job '%s': a task needs %llu bytes (witness + prover scratch) plus %llu of "
+                       "parameters, more than the memory budget of %llu bytes",
+                       spec->name ? spec->name : "", (unsigned long long)max_task, (unsigned long long)pbytes,
+                       (unsigned long long)e->budget);
+    if (st != CZK_OK) {
+        if (j) free_job(j);
+        free(sizes);
+        free(wb);
+        free(pb);
+        return st;
+    }
+    j->spec = *spec;
+    for (uint32_t i = 0; i < np; i++) j->parts[i] = spec->partitions ? spec->partitions[i] : i;
+    j->spec.partitions = j->parts;
+    j->status = CZK_OK;
+
+    pthread_mutex_lock(&e->mu);
+    if (e->stopping) {
+        pthread_mutex_unlock(&e->mu);
+        free_job(j);
+        free(sizes);
+        free(wb);
+        free(pb);
+        return czk_error(CZK_ERR_INVALID_ARG, "engine: submit after shutdown began");
+    }
+    if (e->n_events + np > e->cap_events) {
+        size_t nc = e->cap_events ? e->cap_events : 64;
+        while (nc < e->n_events + np) nc *= 2;
+        czk_engine_event *ne = realloc(e->events, nc * sizeof *ne);
+        if (!ne) {
+            pthread_mutex_unlock(&e->mu);
+            free_job(j);
+            free(sizes);
+            free(wb);
+            free(pb);
+            return czk_error(CZK_ERR_NOMEM, "engine timeline");
+        }
+        e->events = ne;
+        e->cap_events = nc;
+    }
+    params_ref *pr = e->prefs;
+    while (pr && pr->p != spec->params) pr = pr->next;
+    if (!pr) {
+        pr = calloc(1, sizeof *pr);
+        if (!pr) {
+            pthread_mutex_unlock(&e->mu);
+            free_job(j);
+            free(sizes);
+            free(wb);
+            free(pb);
+            return czk_error(CZK_ERR_NOMEM, "engine params entry");
+        }
+        pr->p = spec->params;
+        pr->bytes = pbytes;
+        pr->next = e->prefs;
+        e->prefs = pr;
+    }
+    j->pref = pr;
+    j->id = ++e->next_job_id;
+    double tq = rel(e);
+    for (uint32_t i = 0; i < np; i++) {
+        task *t = &j->tasks[i];
+        t->job = j;
+        t->partition = j->parts[i];
+        t->index = i;
+        t->seq = e->next_seq++;
+        t->sizes = sizes[i];
+        t->witness_bytes = wb[i];
+        t->prove_bytes = pb[i];
+        t->ev = e->n_events++;
+        czk_engine_event *ev = &e->events[t->ev];
+        memset(ev, 0, sizeof *ev);
+        ev->job = j->id;
+        ev->partition = t->partition;
+        ev->priority = spec->priority;
+        ev->synth_worker = ev->prove_worker = -1;
+        ev->queued = tq;
+        ev->synth_start = ev->synth_end = ev->prove_start = ev->prove_end = -1;
+        insert_sorted(&e->pending, t);
+    }
+    j->next = e->jobs;
+    e->jobs = j;
+    e->prog.tasks_total += np;
+    e->prog.jobs_total++;
+    *id = j->id;
+    pthread_cond_broadcast(&e->cv_synth);
+    progress_locked(e);
+    pthread_mutex_unlock(&e->mu);
+    free(sizes);
+    free(wb);
+    free(pb);
+    return CZK_OK;
+}
+
+czk_status czk_engine_wait(czk_engine *e, uint64_t id, czk_groth16_proof *proofs, size_t n)
+{
+    pthread_mutex_lock(&e->mu);
+    job **pp = &e->jobs;
+    while (*pp && (*pp)->id != id) pp = &(*pp)->next;
+    if (!*pp) {
+        pthread_mutex_unlock(&e->mu);
+        return czk_error(CZK_ERR_INVALID_ARG, "engine: no job %llu (unknown or already waited)",
+                         (unsigned long long)id);
+    }
+    job *j = *pp;
+    while (!j->done) pthread_cond_wait(&e->cv_done, &e->mu);
+    /* the list may have changed while waiting */
+    pp = &e->jobs;
+    while (*pp != j) pp = &(*pp)->next;
+    *pp = j->next;
+    pthread_mutex_unlock(&e->mu);
+    czk_status st;
+    if (j->failed) {
+        st = czk_error(j->status, "%s", j->msg);
+    } else if (n != j->spec.n_partitions) {
+        st = czk_error(CZK_ERR_INVALID_ARG, "engine_wait: job %llu has %u partitions, room for %zu",
+                       (unsigned long long)id, j->spec.n_partitions, n);
+    } else {
+        if (proofs) memcpy(proofs, j->proofs, n * sizeof *proofs);
+        st = CZK_OK;
+    }
+    free_job(j);
+    return st;
+}
+
+void czk_engine_destroy(czk_engine *e)
+{
+    if (!e) return;
+    pthread_mutex_lock(&e->mu);
+    e->stopping = 1;
+    pthread_cond_broadcast(&e->cv_synth);
+    pthread_cond_broadcast(&e->cv_prove);
+    pthread_cond_broadcast(&e->cv_asm);
+    pthread_mutex_unlock(&e->mu);
+    for (int i = 0; i < e->n_synth_started; i++) pthread_join(e->synth_threads[i], NULL);
+    /* provers exit once synthesis is drained; wake them */
+    pthread_mutex_lock(&e->mu);
+    pthread_cond_broadcast(&e->cv_prove);
+    pthread_mutex_unlock(&e->mu);
+    for (int i = 0; i < e->n_prove_started; i++) pthread_join(e->prove_threads[i], NULL);
+    pthread_mutex_lock(&e->mu);
+    pthread_cond_broadcast(&e->cv_asm);
+    pthread_mutex_unlock(&e->mu);
+    if (e->asm_started) pthread_join(e->asm_thread, NULL);
+    if (e->trace_path && czk_engine_write_trace(e, e->trace_path) != CZK_OK)
+        fprintf(stderr, "czk: engine trace: %s\n", czk_last_error());
+    while (e->jobs) {
+        job *j = e->jobs;
+        e->jobs = j->next;
+        free_job(j);
+    }
+    while (e->prefs) {
+        params_ref *p = e->prefs;
+        e->prefs = p->next;
+        free(p);
+    }
+    while (e->pool) {
+        pooled_cs *pc = e->pool;
+        e->pool = pc->next;
+        czk_cs_destroy(pc->cs);
+        free(pc);
+    }
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->cv_synth);
+    pthread_cond_destroy(&e->cv_prove);
+    pthread_cond_destroy(&e->cv_asm);
+    pthread_cond_destroy(&e->cv_done);
+    free(e->synth_threads);
+    free(e->prove_threads);
+    free(e->synth_args);
+    free(e->prove_args);
+    free(e->events);
+    free(e->spans);
+    free(e->trace_path);
+    free(e);
+}
+
+/* ---- observability ------------------------------------------------------------------ */
+
+czk_status czk_engine_events(const czk_engine *e, czk_engine_event **out, size_t *n)
+{
+    czk_engine *m = (czk_engine *)e;
+    *out = NULL;
+    *n = 0;
+    pthread_mutex_lock(&m->mu);
+    czk_status st = CZK_OK;
+    if (m->n_events) {
+        *out = malloc(m->n_events * sizeof **out);
+        if (*out) {
+            memcpy(*out, m->events, m->n_events * sizeof **out);
+            *n = m->n_events;
+        } else {
+            st = czk_error(CZK_ERR_NOMEM, "engine events copy");
+        }
+    }
+    pthread_mutex_unlock(&m->mu);
+    return st;
+}
+
+void czk_engine_progress_get(const czk_engine *e, czk_engine_progress *out)
+{
+    czk_engine *m = (czk_engine *)e;
+    pthread_mutex_lock(&m->mu);
+    *out = m->prog;
+    out->memory_used = m->used;
+    out->memory_budget = m->budget;
+    out->ready = m->n_ready;
+    out->elapsed_s = rel(m);
+    pthread_mutex_unlock(&m->mu);
+}
+
+uint64_t czk_engine_peak_reserved(const czk_engine *e)
+{
+    czk_engine *m = (czk_engine *)e;
+    pthread_mutex_lock(&m->mu);
+    uint64_t p = m->peak;
+    pthread_mutex_unlock(&m->mu);
+    return p;
+}
+
+/* Chrome trace event format: "X" complete events (ts, dur in microseconds)
+ * on one track per worker, "b"/"e" async events for the queue waits. */
+static void emit_x(FILE *f, int *first, const char *name, const char *cat, int tid, double s, double e2,
+                   const czk_engine_event *ev)
+{
+    if (s < 0 || e2 < 0) return;
+    fprintf(f, "%s\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f",
+            *first ? "" : ",", name, cat, tid, s * 1e6, (e2 - s) * 1e6);
+    if (ev)
+        fprintf(f, ",\"args\":{\"job\":%llu,\"partition\":%u,\"priority\":%d,\"batch\":%d,\"status\":%d}",
+                (unsigned long long)ev->job, ev->partition, ev->priority, ev->batch, ev->status);
+    fputc('}', f);
+    *first = 0;
+}
+
+static void emit_async(FILE *f, const char *name, size_t id, double s, double e2)
+{
+    if (s < 0 || e2 < 0) return;
+    fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"queue\",\"ph\":\"b\",\"pid\":1,\"tid\":0,\"id\":%zu,\"ts\":%.3f}", name,
+            id, s * 1e6);
+    fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"queue\",\"ph\":\"e\",\"pid\":1,\"tid\":0,\"id\":%zu,\"ts\":%.3f}", name,
+            id, e2 * 1e6);
+}
+
+czk_status czk_engine_write_trace(const czk_engine *e, const char *path)
+{
+    czk_engine *m = (czk_engine *)e;
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return czk_error(CZK_ERR_INVALID_ARG, "trace path too long");
+    FILE *f = fopen(tmp, "w");
+    if (!f) return czk_error(CZK_ERR_IO, "%s: %s", tmp, strerror(errno));
+    pthread_mutex_lock(&m->mu);
+    fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
+    int first = 1;
+    for (int i = 0; i < m->o.synth_workers; i++) {
+        fprintf(f, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"synthesis %d\"}}",
+                first ? "" : ",", 1 + i, i);
+        first = 0;
+    }
+    for (int i = 0; i < m->o.prove_workers; i++)
+        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"prover %d\"}}",
+                1000 + i, i);
+    fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":2000,\"args\":{\"name\":\"assembler\"}}");
+    for (size_t i = 0; i < m->n_events; i++) {
+        const czk_engine_event *ev = &m->events[i];
+        char name[64];
+        snprintf(name, sizeof name, "job %llu p%u", (unsigned long long)ev->job, ev->partition);
+        if (ev->synth_worker >= 0)
+            emit_x(f, &first, name, "synthesis", 1 + ev->synth_worker, ev->synth_start, ev->synth_end, ev);
+        if (ev->prove_worker >= 0)
+            emit_x(f, &first, name, "prove", 1000 + ev->prove_worker, ev->prove_start, ev->prove_end, ev);
+        char qn[80];
+        snprintf(qn, sizeof qn, "%s pending", name);
+        emit_async(f, qn, 2 * i, ev->queued, ev->synth_start);
+        snprintf(qn, sizeof qn, "%s ready", name);
+        emit_async(f, qn, 2 * i + 1, ev->synth_end, ev->prove_start);
+    }
+    for (size_t i = 0; i < m->n_spans; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "verify job %llu", (unsigned long long)m->spans[i].id);
+        emit_x(f, &first, name, "verify", 2000, m->spans[i].start, m->spans[i].end, NULL);
+    }
+    fprintf(f, "\n]}\n");
+    pthread_mutex_unlock(&m->mu);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        remove(tmp);
+        return czk_error(CZK_ERR_IO, "%s: write failed", tmp);
+    }
+    if (rename(tmp, path) != 0) {
+        remove(tmp);
+        return czk_error(CZK_ERR_IO, "rename %s -> %s: %s", tmp, path, strerror(errno));
+    }
+    return CZK_OK;
+}
+
+/* ---- PoRep provider and the one-call API -------------------------------------------- */
+
+static czk_status porep_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
+{
+    const czk_fc_c1 *c1 = data;
+    if (k >= c1->shape.partitions)
+        return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a sector with %u", k, c1->shape.partitions);
+    return czk_porep_sizes(out, &c1->shape);
+}
+
+static czk_status porep_synth(czk_cs *cs, const void *data, uint32_t k)
+{
+    const czk_fc_c1 *c1 = data;
+    return czk_porep_synthesize(cs, &c1->shape, c1, k);
+}
+
+static czk_status porep_inputs(czk_fr *out, size_t n, const void *data, uint32_t k)
+{
+    const czk_fc_c1 *c1 = data;
+    size_t want = czk_porep_num_inputs(&c1->shape) - 1;
+    if (n != want)
+        return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, this sector's circuit %zu",
+                         n + 1, want + 1);
+    return czk_porep_public_inputs(out, c1, k);
+}
+
+const czk_engine_circuit czk_engine_porep = {"porep", porep_sizes, porep_synth, porep_inputs};
+
+czk_status czk_engine_prove_porep(czk_groth16_proof *proofs, const czk_fc_c1 *c1, const uint32_t *partitions,
+                                  uint32_t n, const czk_groth16_params *params, const czk_engine_opts *opts)
+{
+    czk_engine_opts o;
+    if (opts)
+        o = *opts;
+    else
+        memset(&o, 0, sizeof o);
+    /* one job: no point in more synthesis workers than partitions */
+    int nt = czk_threads();
+    if (o.synth_workers <= 0) o.synth_workers = nt / 2 > 1 ? nt / 2 : 1;
+    if ((uint32_t)o.synth_workers > n) o.synth_workers = (int)n;
+    czk_engine *e;
+    CZK_TRY(czk_engine_create(&e, &o));
+    czk_engine_job job = {0};
+    job.circuit = &czk_engine_porep;
+    job.data = c1;
+    job.params = params;
+    job.partitions = partitions;
+    job.n_partitions = n;
+    job.name = "porep";
+    uint64_t id;
+    czk_status st = czk_engine_submit(e, &id, &job);
+    if (st == CZK_OK) st = czk_engine_wait(e, id, proofs, n);
+    char msg[600] = "";
+    if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
+    czk_engine_destroy(e);
+    if (st != CZK_OK) return czk_error(st, "%s", msg);
+    return CZK_OK;
+}

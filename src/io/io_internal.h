@@ -1,0 +1,76 @@
+/* Internal helpers of src/io: whole-file reading and the binary container
+ * shared by .r1cs, .wtns, .zkey and .ptau (FACTS.md §8 "Common container"). */
+#ifndef CZK_IO_INTERNAL_H
+#define CZK_IO_INTERNAL_H
+
+#include "czk/circom.h"
+
+#define CZK__IO_MAX_SECTIONS 64
+
+typedef struct czk__sect {
+    uint32_t type;
+    uint64_t off, len; /* payload offset and length in the file */
+} czk__sect;
+
+typedef struct czk__container {
+    const uint8_t *buf;
+    size_t len;
+    const char *name;
+    uint32_t version, n_sect;
+    czk__sect sect[CZK__IO_MAX_SECTIONS];
+} czk__container;
+
+/* Read a whole file into a malloc'd buffer (CZK_ERR_IO naming the path). */
+czk_status czk__io_read_file(uint8_t **buf, size_t *len, const char *path) CZK_WUR;
+
+/* Check the 4-byte magic, read version and the section table (every section
+ * must lie inside the file). */
+czk_status czk__container_open(czk__container *c, const uint8_t *buf, size_t len, const char *name,
+                               const char magic[4]) CZK_WUR;
+/* The unique section of a type (CZK_ERR_FORMAT if missing or repeated). */
+czk_status czk__container_find(const czk__sect **s, const czk__container *c, uint32_t type) CZK_WUR;
+
+static inline uint32_t czk__rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t czk__rd64(const uint8_t *p)
+{
+    return (uint64_t)czk__rd32(p) | (uint64_t)czk__rd32(p + 4) << 32;
+}
+
+/* A bounded cursor over one section. */
+typedef struct czk__cur {
+    const czk__container *c;
+    const czk__sect *s;
+    uint64_t pos; /* absolute file offset */
+    uint64_t end;
+} czk__cur;
+
+void czk__cur_init(czk__cur *k, const czk__container *c, const czk__sect *s);
+/* Bytes left in the section. */
+static inline uint64_t czk__cur_left(const czk__cur *k) { return k->end - k->pos; }
+/* CZK_ERR_FORMAT naming file, section and offset unless n bytes remain. */
+czk_status czk__cur_need(const czk__cur *k, uint64_t n, const char *what) CZK_WUR;
+czk_status czk__cur_u32(czk__cur *k, uint32_t *v, const char *what) CZK_WUR;
+czk_status czk__cur_u64(czk__cur *k, uint64_t *v, const char *what) CZK_WUR;
+/* Error at the cursor: "<file>: section <t> at byte <off>: <msg>". */
+czk_status czk__cur_err(const czk__cur *k, czk_status s, uint64_t off, const char *fmt, ...)
+    CZK_PRINTF(4, 5);
+
+/* Check that the n8-byte LE prime at p is BLS12-381's r (n8 = 32) — else
+ * CZK_ERR_UNSUPPORTED naming what was found (BN254 recognised by name). */
+czk_status czk__check_prime_r(const czk__cur *k, uint32_t n8, uint64_t off) CZK_WUR;
+
+/* Plain LE 32-byte scalar -> Montgomery czk_fr (rejects >= r). */
+czk_status czk__cur_fr_plain(czk__cur *k, czk_fr *r, const char *what) CZK_WUR;
+
+/* Points in snarkjs' LEM encoding (Montgomery LE, 48-byte coordinates, all
+ * zero = infinity); checks canonical, on curve, subgroup unless
+ * CZK_CIRCOM_NO_SUBGROUP_CHECK. n points from the cursor, threaded. */
+czk_status czk__cur_g1_lem(czk__cur *k, czk_g1_affine *out, size_t n, unsigned flags,
+                           const char *what) CZK_WUR;
+czk_status czk__cur_g2_lem(czk__cur *k, czk_g2_affine *out, size_t n, unsigned flags,
+                           const char *what) CZK_WUR;
+
+#endif
