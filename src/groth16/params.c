@@ -49,44 +49,19 @@ static czk_status g2_decode(czk_g2_affine *r, const uint8_t *in, czk_groth16_che
     return CZK_OK;
 }
 
-/* Decode n points of one section in parallel; on failure, report the lowest
- * bad index with the section name and file offset. */
-static czk_status decode_section_g1(czk_g1_affine *out, const uint8_t *buf, size_t n,
-                                    const char *section, size_t base_offset,
-                                    czk_groth16_check check)
+/* Decode n points of one section (G2 when g2, else G1) in parallel; on
+ * failure, report the lowest bad index with the section name and file offset. */
+static czk_status decode_section(void *out, int g2, const uint8_t *buf, size_t n,
+                                 const char *section, size_t base_offset, czk_groth16_check check)
 {
-    size_t bad = SIZE_MAX;
-    czk_status bad_status = CZK_OK;
-    char bad_msg[256] = "";
-#pragma omp parallel for schedule(dynamic, 1024)
-    for (size_t i = 0; i < n; i++) {
-        czk_status s = g1_decode(&out[i], buf + i * CZK_G1_UNCOMPRESSED, check, 0);
-        if (s != CZK_OK) {
-#pragma omp critical(czk_params_bad)
-            if (i < bad) {
-                bad = i;
-                bad_status = s;
-                snprintf(bad_msg, sizeof bad_msg, "%s", czk_last_error());
-            }
-        }
-    }
-    if (bad != SIZE_MAX)
-        return czk_error(bad_status, "section %s, point %zu (byte offset %zu): %s", section, bad,
-                         base_offset + bad * CZK_G1_UNCOMPRESSED,
-                         bad_msg[0] ? bad_msg : czk_status_str(bad_status));
-    return CZK_OK;
-}
-
-static czk_status decode_section_g2(czk_g2_affine *out, const uint8_t *buf, size_t n,
-                                    const char *section, size_t base_offset,
-                                    czk_groth16_check check)
-{
+    size_t psz = g2 ? CZK_G2_UNCOMPRESSED : CZK_G1_UNCOMPRESSED;
     size_t bad = SIZE_MAX;
     czk_status bad_status = CZK_OK;
     char bad_msg[256] = "";
 #pragma omp parallel for schedule(dynamic, 256)
     for (size_t i = 0; i < n; i++) {
-        czk_status s = g2_decode(&out[i], buf + i * CZK_G2_UNCOMPRESSED, check, 0);
+        czk_status s = g2 ? g2_decode((czk_g2_affine *)out + i, buf + i * psz, check, 0)
+                          : g1_decode((czk_g1_affine *)out + i, buf + i * psz, check, 0);
         if (s != CZK_OK) {
 #pragma omp critical(czk_params_bad)
             if (i < bad) {
@@ -98,8 +73,7 @@ static czk_status decode_section_g2(czk_g2_affine *out, const uint8_t *buf, size
     }
     if (bad != SIZE_MAX)
         return czk_error(bad_status, "section %s, point %zu (byte offset %zu): %s", section, bad,
-                         base_offset + bad * CZK_G2_UNCOMPRESSED,
-                         bad_msg[0] ? bad_msg : czk_status_str(bad_status));
+                         base_offset + bad * psz, bad_msg[0] ? bad_msg : czk_status_str(bad_status));
     return CZK_OK;
 }
 
@@ -162,7 +136,7 @@ static czk_status vk_decode_checked(czk_groth16_vk *vk, const uint8_t *buf, size
     vk->ic = malloc((size_t)n_ic * sizeof *vk->ic);
     if (!vk->ic) return czk_error(CZK_ERR_NOMEM, "verifying key: %u IC points", n_ic);
     vk->n_ic = n_ic;
-    czk_status s = decode_section_g1(vk->ic, p, n_ic, "vk.ic", (size_t)(p - buf), check);
+    czk_status s = decode_section(vk->ic, 0, p, n_ic, "vk.ic", (size_t)(p - buf), check);
     if (s != CZK_OK) {
         czk_groth16_vk_clear(vk);
         return s;
@@ -294,8 +268,7 @@ czk_status czk_groth16_params_read(czk_groth16_params *p, const char *path, czk_
             s = czk_error(CZK_ERR_NOMEM, "section %s: %u points", names[sec], n);
             goto fail;
         }
-        s = sec == 4 ? decode_section_g2(p->b_g2, m.p + off, n, names[sec], off, check)
-                     : decode_section_g1(*dsts[sec], m.p + off, n, names[sec], off, check);
+        s = decode_section(*dsts[sec], sec == 4, m.p + off, n, names[sec], off, check);
         if (s != CZK_OK) goto fail;
         off += (size_t)n * psz;
     }
