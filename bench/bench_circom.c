@@ -1,9 +1,11 @@
 /* `czk bench circom`: czk's snarkjs-compatible prover on a circom circuit,
- * per stage (load, witness check, a/b, H transforms, each MSM, total). Every
- * proof is verified against the zkey's verifying key before a time is printed. */
+ * per stage in wall and CPU time (load, witness check, a/b, H transforms,
+ * each MSM, total). Every proof is verified against the zkey's verifying key
+ * before a time is printed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -14,9 +16,11 @@ static const char usage[] =
     "usage: czk bench circom --zkey K --wtns W [--r1cs R] [-i N] [--no-subgroup-check]\n"
     "                        [--make-zkey SEED] [--threads T] [--json]\n\n"
     "Time czk's Groth16 prover (snarkjs semantics) on a snarkjs .zkey and .wtns:\n"
-    "loading (with point validation), the witness check (--r1cs), the a/b sums, the\n"
-    "H transforms, the A, B1, B2, C and H MSMs and the total; -i N proofs (default 3)\n"
-    "after one warm-up, min/median/max. Each proof is verified before timing is shown.\n"
+    "loading (with point validation; wall and CPU), the witness check (--r1cs), then\n"
+    "per prove stage (a/b sums, H transforms, the A, B1, B2, C and H MSMs, blinding,\n"
+    "total) the wall and the process CPU time (all threads); -i N proofs (default 3)\n"
+    "after one warm-up, min/median/max. Also how many A/B1/B2/C scalars were 0, +-1 or\n"
+    "other. Each proof is verified before timing is shown.\n"
     "  --make-zkey SEED  first WRITE K from --r1cs with an INSECURE setup seeded by SEED\n"
     "                    (czk_circom_zkey_setup_insecure; for sizes whose snarkjs powers of\n"
     "                    tau take hours; snarkjs proves and verifies with it as usual)\n";
@@ -50,22 +54,13 @@ static int on_opt(void *ctx, int opt, const char *arg)
     }
 }
 
-#define NSTAGE 8
-static const char *stage_name[NSTAGE] = {"a,b,c", "H (3 NTT pairs)", "MSM A", "MSM B1", "MSM B2 (G2)", "MSM C",
-                                         "MSM H", "total prove"};
+#define NSTAGE CZK_CIRCOM_NSTAGES
 
-static double stage(const czk_circom_timings *t, int i)
+static double cpu_now(void)
 {
-    switch (i) {
-    case 0: return t->ab;
-    case 1: return t->h;
-    case 2: return t->msm_a;
-    case 3: return t->msm_b1;
-    case 4: return t->msm_b2;
-    case 5: return t->msm_c;
-    case 6: return t->msm_h;
-    default: return t->total;
-    }
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int run(int argc, char **argv)
@@ -98,18 +93,18 @@ static int run(int argc, char **argv)
                             czk_bench_now() - m0);
     }
 
-    double t0 = czk_bench_now();
+    double t0 = czk_bench_now(), c0 = cpu_now();
     czk_circom_zkey z;
     czk_status s = czk_circom_zkey_read(&z, o.zkey, o.nosub ? CZK_CIRCOM_NO_SUBGROUP_CHECK : 0);
     if (s != CZK_OK) return czk_cli_fail("bench circom", s, "reading the zkey");
-    double t1 = czk_bench_now();
+    double t1 = czk_bench_now(), c1 = cpu_now();
     czk_circom_wtns w;
     s = czk_circom_wtns_read(&w, o.wtns);
     if (s != CZK_OK) {
         czk_circom_zkey_clear(&z);
         return czk_cli_fail("bench circom", s, "reading the witness");
     }
-    double t2 = czk_bench_now(), t3 = t2;
+    double t2w = czk_bench_now(), t2 = t2w, t3 = t2;
     int status = CZK_EXIT_FAIL;
     double *v = NULL;
     if (o.r1cs) {
@@ -130,10 +125,11 @@ static int run(int argc, char **argv)
     czk_circom_vk vk;
     czk_circom_zkey_vk(&vk, &z);
     size_t it = (size_t)o.iters;
-    v = malloc(sizeof(double) * NSTAGE * it);
+    v = malloc(sizeof(double) * 2 * NSTAGE * it);
     if (!v) goto out;
     czk_rng rng;
     czk_rng_seed(&rng, 0xc12c0);
+    size_t cnt[3] = {0, 0, 0};
     for (size_t k = 0; k <= it; k++) {
         czk_groth16_proof pr;
         czk_circom_timings tm;
@@ -144,31 +140,44 @@ static int run(int argc, char **argv)
             goto out;
         }
         if (k == 0) continue; /* warm-up */
-        for (int i = 0; i < NSTAGE; i++) v[(size_t)i * it + k - 1] = stage(&tm, i);
+        for (int i = 0; i < NSTAGE; i++) {
+            v[(size_t)i * it + k - 1] = tm.wall[i];
+            v[(size_t)(NSTAGE + i) * it + k - 1] = tm.cpu[i];
+        }
+        cnt[0] = tm.n_zero, cnt[1] = tm.n_one, cnt[2] = tm.n_rest;
     }
     if (c.json) {
         printf("{");
         czk_bench_print_config(stdout, 1, "circom", extra);
-        printf(",\"load_zkey_s\":%.6g,\"load_wtns_s\":%.6g,\"witness_check_s\":%.6g,\"stages\":[", t1 - t0,
-               t2 - t1 - (o.r1cs ? 0 : 0), o.r1cs ? t3 - t2 : 0.0);
+        printf(",\"subgroup_checks\":%s,\"load_zkey_s\":%.6g,\"load_zkey_cpu_s\":%.6g,\"load_wtns_s\":%.6g,"
+               "\"witness_check_s\":%.6g,\"scalars_zero\":%zu,\"scalars_pm1\":%zu,\"scalars_other\":%zu,\"stages\":[",
+               o.nosub ? "false" : "true", t1 - t0, c1 - c0, t2w - t1, o.r1cs ? t3 - t2 : 0.0, cnt[0], cnt[1],
+               cnt[2]);
     } else {
         czk_bench_print_config(stdout, 0, "circom", extra);
         char b1[32], b2[32], b3[32];
-        printf("load zkey    %10s (%s)\nload wtns    %10s\n", czk_bench_fmt_time(b1, t1 - t0),
-               o.nosub ? "on-curve checks" : "on-curve + subgroup checks", czk_bench_fmt_time(b2, t2 - t1));
+        printf("load zkey    %10s wall %10s CPU (%s)\nload wtns    %10s wall\n", czk_bench_fmt_time(b1, t1 - t0),
+               czk_bench_fmt_time(b3, c1 - c0), o.nosub ? "on-curve checks" : "on-curve + subgroup checks",
+               czk_bench_fmt_time(b2, t2w - t1));
         if (o.r1cs) printf("witness check %9s (r1cs read excluded)\n", czk_bench_fmt_time(b3, t3 - t2));
-        printf("%-18s %10s %10s %10s   (%zu proofs, each verified)\n", "stage", "min", "median", "max", it);
+        printf("A, B1, B2, C scalars: %zu zero (skipped), %zu +-1 (plain additions), %zu other (Pippenger)\n",
+               cnt[0], cnt[1], cnt[2]);
+        printf("%-14s %10s %10s %10s | %10s %10s %10s   (%zu proofs, each verified)\n", "stage", "wall min",
+               "median", "max", "CPU min", "median", "max", it);
     }
     for (int i = 0; i < NSTAGE; i++) {
-        czk_bench_stats st;
-        czk_bench_stats_of(&st, v + (size_t)i * it, it);
+        czk_bench_stats sw, sc;
+        czk_bench_stats_of(&sw, v + (size_t)i * it, it);
+        czk_bench_stats_of(&sc, v + (size_t)(NSTAGE + i) * it, it);
         if (c.json)
-            printf("%s{\"stage\":\"%s\",\"min_s\":%.6g,\"median_s\":%.6g,\"max_s\":%.6g}", i ? "," : "", stage_name[i],
-                   st.min, st.median, st.max);
+            printf("%s{\"stage\":\"%s\",\"min_s\":%.6g,\"median_s\":%.6g,\"max_s\":%.6g,\"cpu_min_s\":%.6g,"
+                   "\"cpu_median_s\":%.6g,\"cpu_max_s\":%.6g}",
+                   i ? "," : "", czk_circom_stage_name(i), sw.min, sw.median, sw.max, sc.min, sc.median, sc.max);
         else {
-            char b1[32], b2[32], b3[32];
-            printf("%-18s %10s %10s %10s\n", stage_name[i], czk_bench_fmt_time(b1, st.min),
-                   czk_bench_fmt_time(b2, st.median), czk_bench_fmt_time(b3, st.max));
+            char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+            printf("%-14s %10s %10s %10s | %10s %10s %10s\n", czk_circom_stage_name(i), czk_bench_fmt_time(b1, sw.min),
+                   czk_bench_fmt_time(b2, sw.median), czk_bench_fmt_time(b3, sw.max), czk_bench_fmt_time(b4, sc.min),
+                   czk_bench_fmt_time(b5, sc.median), czk_bench_fmt_time(b6, sc.max));
         }
     }
     if (c.json) printf("],\"peak_rss\":%llu}\n", czk_bench_peak_rss());

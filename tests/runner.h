@@ -85,5 +85,8 @@ int czk_test_failures(void);
 const char *czk_test_tmpdir(void);
 /* Path of the czk executable (for CLI tests), from the environment CZK_CLI. */
 const char *czk_test_cli(void);
+/* Run a shell command built from fmt, capture up to cap-1 bytes of its stdout
+ * into out (NUL-terminated); returns its exit code, -1 if it did not exit. */
+int czk_test_run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -139,18 +139,41 @@ czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1c
 
 /* ---- prover and verifier ---------------------------------------------------- */
 
+/* Stages of czk_circom_prove, in order. */
+typedef enum czk_circom_stage {
+    CZK_CIRCOM_STAGE_AB = 0, /* a, b (and c = a b) from the coefficient section */
+    CZK_CIRCOM_STAGE_H,      /* the six transforms and the pointwise step */
+    CZK_CIRCOM_STAGE_MSM_A,  /* the A, B1, B2, C MSMs: 0/1 pre-pass + Pippenger */
+    CZK_CIRCOM_STAGE_MSM_B1,
+    CZK_CIRCOM_STAGE_MSM_B2,
+    CZK_CIRCOM_STAGE_MSM_C,
+    CZK_CIRCOM_STAGE_MSM_H,  /* dense Pippenger over the domain */
+    CZK_CIRCOM_STAGE_FINISH, /* blinding, conversion to affine */
+    CZK_CIRCOM_STAGE_TOTAL,
+    CZK_CIRCOM_NSTAGES
+} czk_circom_stage;
+
+/* Short name of a stage ("a,b,c", "MSM H", ...; "?" outside the range). */
+const char *czk_circom_stage_name(int stage);
+
+/* Per-stage wall time and process CPU time (CLOCK_PROCESS_CPUTIME_ID: every
+ * thread of the process, so CPU time of unrelated threads counts too), in
+ * seconds. The stages run one after the other, each on all threads. */
 typedef struct czk_circom_timings {
-    double ab;     /* a, b (and c = a b) from the coefficient section */
-    double h;      /* the three transforms and the pointwise step */
-    double msm_a, msm_b1, msm_b2, msm_c, msm_h;
-    double finish; /* blinding, conversion */
-    double total;
+    double wall[CZK_CIRCOM_NSTAGES];
+    double cpu[CZK_CIRCOM_NSTAGES];
+    /* What the 0/1 pre-pass found in the A, B1, B2, C MSMs (summed over the
+     * four): scalars skipped as 0, bases added plainly for scalar 1, and
+     * the rest that went through Pippenger. */
+    size_t n_zero, n_one, n_rest;
 } czk_circom_timings;
 
 /* Groth16 proof with snarkjs' semantics (FACTS.md §8 "snarkjs prover"):
  * w = n_w = z->n_vars witness values (w[0] = 1). rng supplies r and s (NULL:
  * getrandom). threads: 0 = czk_threads(). t may be NULL. The proof is NOT
- * checked here; see czk_circom_verify. */
+ * checked here; see czk_circom_verify. Variable time in the witness, like
+ * the MSMs (czk/msm.h): the A, B1, B2 and C MSMs skip witness values 0 and
+ * add the bases of values 1 and -1 without Pippenger (src/io/README.md). */
 czk_status czk_circom_prove(czk_groth16_proof *out, const czk_circom_zkey *z, const czk_fr *w,
                             size_t n_w, czk_rng *rng, int threads,
                             czk_circom_timings *t) CZK_WUR;

@@ -17,9 +17,54 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Close a stage: its wall and CPU time since (*w, *c), which move to now. */
+static void stage_end(czk_circom_timings *tm, int stage, double *w, double *c)
+{
+    double w1 = now_s(), c1 = cpu_s();
+    tm->wall[stage] = w1 - *w;
+    tm->cpu[stage] = c1 - *c;
+    *w = w1;
+    *c = c1;
+}
+
+static const char *const STAGE_NAMES[CZK_CIRCOM_NSTAGES] = {
+    "a,b,c", "H (6 NTTs)", "MSM A", "MSM B1", "MSM B2 (G2)", "MSM C", "MSM H", "blinding", "total prove",
+};
+
+const char *czk_circom_stage_name(int stage)
+{
+    return stage >= 0 && stage < CZK_CIRCOM_NSTAGES ? STAGE_NAMES[stage] : "?";
+}
+
 static void g1_add_aff(czk_g1_jac *r, const czk_g1_affine *p)
 {
     if (!p->inf) czk_g1_jac_add_affine(r, r, p);
+}
+
+/* acc[row] += coef * w[signal] over the records of one matrix; witness
+ * values 0 and 1 (most of a circom witness) need no multiplication. */
+static void accumulate(czk_fr *acc, const czk_circom_zkey *z, const czk_fr *w, uint8_t matrix)
+{
+    for (size_t i = 0; i < z->n_coefs; i++) {
+        if (z->coef_matrix[i] != matrix) continue;
+        const czk_fr *v = &w[z->coef_signal[i]];
+        czk_fr *d = &acc[z->coef_row[i]];
+        if (czk__fr_limbs_eq(v, &CZK_FR_ZERO)) continue;
+        if (czk__fr_limbs_eq(v, &CZK_FR_ONE)) {
+            czk_fr_add(d, d, &z->coef_value[i]);
+        } else {
+            czk_fr p;
+            czk_fr_mul(&p, &z->coef_value[i], v);
+            czk_fr_add(d, d, &p);
+        }
+    }
 }
 
 czk_status czk_circom_prove(czk_groth16_proof *out, const czk_circom_zkey *z, const czk_fr *w, size_t n_w,
@@ -27,7 +72,7 @@ czk_status czk_circom_prove(czk_groth16_proof *out, const czk_circom_zkey *z, co
 {
     czk_circom_timings tm;
     memset(&tm, 0, sizeof tm);
-    double t0 = now_s(), t1;
+    double w0 = now_s(), c0 = cpu_s(), wt = w0, ct = c0;
     if (n_w != z->n_vars)
         return czk_error(CZK_ERR_INVALID_ARG, "witness has %zu values but the zkey has %u signals", n_w,
                          z->n_vars);
@@ -47,63 +92,50 @@ czk_status czk_circom_prove(czk_groth16_proof *out, const czk_circom_zkey *z, co
     }
 
     /* a_j = sum over A records of row j of coef * w_signal; b likewise. */
-#pragma omp parallel sections num_threads(threads < 2 ? 1 : 2)
+#pragma omp parallel sections num_threads(threads < 2 ? 1 : 2) if (z->n_coefs >= 32768)
     {
 #pragma omp section
-        for (size_t i = 0; i < z->n_coefs; i++)
-            if (z->coef_matrix[i] == 0) {
-                czk_fr p;
-                czk_fr_mul(&p, &z->coef_value[i], &w[z->coef_signal[i]]);
-                czk_fr_add(&a[z->coef_row[i]], &a[z->coef_row[i]], &p);
-            }
+        accumulate(a, z, w, 0);
 #pragma omp section
-        for (size_t i = 0; i < z->n_coefs; i++)
-            if (z->coef_matrix[i] == 1) {
-                czk_fr p;
-                czk_fr_mul(&p, &z->coef_value[i], &w[z->coef_signal[i]]);
-                czk_fr_add(&b[z->coef_row[i]], &b[z->coef_row[i]], &p);
-            }
+        accumulate(b, z, w, 1);
     }
     int64_t nn = (int64_t)n;
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(static) if (nn >= 16384)
     for (int64_t i = 0; i < nn; i++) czk_fr_mul(&c[i], &a[i], &b[i]);
-    t1 = now_s();
-    tm.ab = t1 - t0;
+    stage_end(&tm, CZK_CIRCOM_STAGE_AB, &w0, &c0);
 
     st = czk_ntt_domain_create(&d, z->log_n, CZK_NTT_ROOTS_NQR5);
     if (st != CZK_OK) goto done;
     czk_ntt_domain_set_threads(d, threads);
     st = czk_ntt_snarkjs_h(d, a, b, c, n);
     if (st != CZK_OK) goto done;
-    tm.h = now_s() - t1;
+    stage_end(&tm, CZK_CIRCOM_STAGE_H, &w0, &c0);
 
+    czk_g1_jac msm_a, msm_b1, msm_c, msm_h;
+    czk_g2_jac msm_b2;
+    size_t cnt[3] = {0, 0, 0};
+    st = czk__circom_msm01_g1(&msm_a, z->a, z->n_a, w, z->n_vars, z->a_density, threads, cnt);
+    if (st != CZK_OK) goto done;
+    stage_end(&tm, CZK_CIRCOM_STAGE_MSM_A, &w0, &c0);
+    st = czk__circom_msm01_g1(&msm_b1, z->b1, z->n_b1, w, z->n_vars, z->b1_density, threads, cnt);
+    if (st != CZK_OK) goto done;
+    stage_end(&tm, CZK_CIRCOM_STAGE_MSM_B1, &w0, &c0);
+    st = czk__circom_msm01_g2(&msm_b2, z->b2, z->n_b2, w, z->n_vars, z->b2_density, threads, cnt);
+    if (st != CZK_OK) goto done;
+    stage_end(&tm, CZK_CIRCOM_STAGE_MSM_B2, &w0, &c0);
+    size_t np1 = (size_t)z->n_public + 1;
+    st = czk__circom_msm01_g1(&msm_c, z->c, z->n_vars - np1, w + np1, z->n_vars - np1, NULL, threads, cnt);
+    if (st != CZK_OK) goto done;
+    stage_end(&tm, CZK_CIRCOM_STAGE_MSM_C, &w0, &c0);
     czk_msm_opts mo;
     memset(&mo, 0, sizeof mo);
     mo.threads = threads;
-    czk_g1_jac msm_a, msm_b1, msm_c, msm_h;
-    czk_g2_jac msm_b2;
-    double s0 = now_s();
-    st = czk_msm_g1_var(&msm_a, z->a, z->n_a, w, z->n_vars, z->a_density, &mo);
-    if (st != CZK_OK) goto done;
-    double s1 = now_s();
-    st = czk_msm_g1_var(&msm_b1, z->b1, z->n_b1, w, z->n_vars, z->b1_density, &mo);
-    if (st != CZK_OK) goto done;
-    double s2 = now_s();
-    st = czk_msm_g2_var(&msm_b2, z->b2, z->n_b2, w, z->n_vars, z->b2_density, &mo);
-    if (st != CZK_OK) goto done;
-    double s3 = now_s();
-    size_t np1 = (size_t)z->n_public + 1;
-    st = czk_msm_g1_var(&msm_c, z->c, z->n_vars - np1, w + np1, z->n_vars - np1, NULL, &mo);
-    if (st != CZK_OK) goto done;
-    double s4 = now_s();
     st = czk_msm_g1_var(&msm_h, z->h, n, a, n, NULL, &mo);
     if (st != CZK_OK) goto done;
-    double s5 = now_s();
-    tm.msm_a = s1 - s0;
-    tm.msm_b1 = s2 - s1;
-    tm.msm_b2 = s3 - s2;
-    tm.msm_c = s4 - s3;
-    tm.msm_h = s5 - s4;
+    stage_end(&tm, CZK_CIRCOM_STAGE_MSM_H, &w0, &c0);
+    tm.n_zero = cnt[0];
+    tm.n_one = cnt[1];
+    tm.n_rest = cnt[2];
 
     /* Blinding with fresh r, s (FACTS.md §8):
      * pi_A = alpha1 + sum w A + r delta1; pi_B = beta2 + sum w B2 + s delta2;
@@ -155,8 +187,8 @@ czk_status czk_circom_prove(czk_groth16_proof *out, const czk_circom_zkey *z, co
     czk_g1_jac_to_affine(&out->a, &pa);
     czk_g2_jac_to_affine(&out->b, &pb);
     czk_g1_jac_to_affine(&out->c, &pc);
-    tm.finish = now_s() - s5;
-    tm.total = now_s() - t0;
+    stage_end(&tm, CZK_CIRCOM_STAGE_FINISH, &w0, &c0);
+    stage_end(&tm, CZK_CIRCOM_STAGE_TOTAL, &wt, &ct);
     if (t) *t = tm;
 done:
     czk_ntt_domain_destroy(d);

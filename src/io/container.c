@@ -74,6 +74,9 @@ czk_status czk__container_open(czk__container *c, const uint8_t *buf, size_t len
         c->sect[i].len = sl;
         pos += sl;
     }
+    if (pos != len)
+        return czk_error(CZK_ERR_FORMAT, "%s: byte %llu: %llu bytes after the last of the %u sections (file is %zu bytes)",
+                         name, (unsigned long long)pos, (unsigned long long)(len - pos), n, len);
     c->n_sect = n;
     return CZK_OK;
 }
@@ -186,8 +189,8 @@ static int all_zero(const uint8_t *p, size_t n)
     return acc == 0;
 }
 
-/* 0 ok, 1 not canonical, 2 not on curve, 3 not in subgroup */
-static int g1_lem(czk_g1_affine *r, const uint8_t *p, unsigned flags)
+/* 0 ok, 1 not canonical, 2 not on curve (the subgroup: per block, below) */
+static int g1_lem(czk_g1_affine *r, const uint8_t *p)
 {
     if (all_zero(p, 96)) {
         czk_g1_affine_set_inf(r);
@@ -196,11 +199,10 @@ static int g1_lem(czk_g1_affine *r, const uint8_t *p, unsigned flags)
     r->inf = 0;
     if (!fp_lem(&r->x, p) || !fp_lem(&r->y, p + 48)) return 1;
     if (!czk_g1_affine_is_on_curve(r)) return 2;
-    if (!(flags & CZK_CIRCOM_NO_SUBGROUP_CHECK) && !czk_g1_affine_in_subgroup(r)) return 3;
     return 0;
 }
 
-static int g2_lem(czk_g2_affine *r, const uint8_t *p, unsigned flags)
+static int g2_lem(czk_g2_affine *r, const uint8_t *p)
 {
     if (all_zero(p, 192)) {
         czk_g2_affine_set_inf(r);
@@ -211,7 +213,6 @@ static int g2_lem(czk_g2_affine *r, const uint8_t *p, unsigned flags)
         !fp_lem(&r->y.c1, p + 144))
         return 1;
     if (!czk_g2_affine_is_on_curve(r)) return 2;
-    if (!(flags & CZK_CIRCOM_NO_SUBGROUP_CHECK) && !czk_g2_affine_in_subgroup(r)) return 3;
     return 0;
 }
 
@@ -223,6 +224,21 @@ static czk_status point_err(const czk__cur *k, int code, uint64_t off, const cha
     return czk__cur_err(k, st[code], off, "%s point %zu: %s", what, i, msg[code]);
 }
 
+/* Subgroup test of a block: index of the first point outside, n if none. */
+static size_t g1_first_bad(const czk_g1_affine *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!a[i].inf && !czk_g1_affine_in_subgroup(&a[i])) return i;
+    return n;
+}
+static size_t g2_first_bad(const czk_g2_affine *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!a[i].inf && !czk_g2_affine_in_subgroup(&a[i])) return i;
+    return n;
+}
+
+#define LEM_BLOCK 32
 #define DEFINE_LEM_READER(G, SZ)                                                                \
     czk_status czk__cur_##G##_lem(czk__cur *k, czk_##G##_affine *out, size_t n, unsigned flags, \
                                   const char *what)                                             \
@@ -233,13 +249,25 @@ static czk_status point_err(const czk__cur *k, int code, uint64_t off, const cha
                                 what, n, (SZ), (unsigned long long)czk__cur_left(k));           \
         const uint8_t *base = k->c->buf + k->pos;                                               \
         size_t bad = (size_t)-1;                                                                \
-        int code = 0;                                                                           \
-        _Pragma("omp parallel for schedule(dynamic, 64) if (n >= 256)")                                      \
-        for (size_t i = 0; i < n; i++) {                                                        \
-            int e = G##_lem(&out[i], base + i * (SZ), flags);                                   \
-            if (e) {                                                                            \
+        int code = 0, sub = !(flags & CZK_CIRCOM_NO_SUBGROUP_CHECK);                            \
+        int64_t nblk = (int64_t)((n + LEM_BLOCK - 1) / LEM_BLOCK);                              \
+        _Pragma("omp parallel for schedule(dynamic, 2) if (n >= 256)")                          \
+        for (int64_t bk = 0; bk < nblk; bk++) {                                                 \
+            size_t lo = (size_t)bk * LEM_BLOCK, hi = lo + LEM_BLOCK < n ? lo + LEM_BLOCK : n;   \
+            size_t first = (size_t)-1;                                                          \
+            int e = 0;                                                                          \
+            for (size_t i = lo; i < hi && first == (size_t)-1; i++) {                           \
+                e = G##_lem(&out[i], base + i * (SZ));                                          \
+                if (e) first = i;                                                               \
+            }                                                                                   \
+            if (sub) {                                                                          \
+                size_t end = first == (size_t)-1 ? hi : first;                                  \
+                size_t j = lo + G##_first_bad(out + lo, end - lo);                              \
+                if (j < end) first = j, e = 3;                                                  \
+            }                                                                                   \
+            if (first != (size_t)-1) {                                                          \
                 _Pragma("omp critical(czk_io_lem)")                                             \
-                if (i < bad) { bad = i; code = e; }                                             \
+                if (first < bad) { bad = first; code = e; }                                     \
             }                                                                                   \
         }                                                                                       \
         if (bad != (size_t)-1) return point_err(k, code, k->pos + bad * (SZ), what, bad);       \

@@ -73,4 +73,35 @@ czk_status czk__cur_g1_lem(czk__cur *k, czk_g1_affine *out, size_t n, unsigned f
 czk_status czk__cur_g2_lem(czk__cur *k, czk_g2_affine *out, size_t n, unsigned flags,
                            const char *what) CZK_WUR;
 
+/* ---- MSMs over mostly-0/1 scalars (circom_msm.c) ---------------------------- */
+
+/* a == b as limb vectors (both reduced: equality of field elements). */
+static inline int czk__fr_limbs_eq(const czk_fr *a, const czk_fr *b)
+{
+    return ((a->l[0] ^ b->l[0]) | (a->l[1] ^ b->l[1]) | (a->l[2] ^ b->l[2]) | (a->l[3] ^ b->l[3])) == 0;
+}
+
+/* Index lists of czk__circom_sum_*: bit 31 set = add the negated base. */
+#define CZK__SUM_SIGN 0x80000000u
+#define CZK__SUM_IDX 0x7fffffffu
+
+/* out = sum of bases[idx[i] & CZK__SUM_IDX], negated where CZK__SUM_SIGN is
+ * set, for i < m: batch-affine addition trees on up to `threads` threads
+ * (0: czk_threads()); any points (infinity, equal, opposite) are fine.
+ * CZK_ERR_NOMEM if its scratch (m/2 points + m/2 field elements) fails. */
+czk_status czk__circom_sum_g1(czk_g1_jac *out, const czk_g1_affine *bases, const uint32_t *idx, size_t m,
+                              int threads) CZK_WUR;
+czk_status czk__circom_sum_g2(czk_g2_jac *out, const czk_g2_affine *bases, const uint32_t *idx, size_t m,
+                              int threads) CZK_WUR;
+
+/* out = sum scalars[i] * bases[j(i)] with czk_msm_g1_var's arguments and
+ * density semantics (czk/msm.h), for n < 2^31: scalars 0 (and infinite
+ * bases) are skipped, scalars 1 and -1 go to czk__circom_sum_*, the others
+ * (copied out) to czk_msm_*_var. counts (may be NULL) gets += the numbers
+ * of skipped, +-1 and other scalars. Variable time. */
+czk_status czk__circom_msm01_g1(czk_g1_jac *out, const czk_g1_affine *bases, size_t nbases, const czk_fr *scalars,
+                                size_t n, const uint64_t *density, int threads, size_t counts[3]) CZK_WUR;
+czk_status czk__circom_msm01_g2(czk_g2_jac *out, const czk_g2_affine *bases, size_t nbases, const czk_fr *scalars,
+                                size_t n, const uint64_t *density, int threads, size_t counts[3]) CZK_WUR;
+
 #endif

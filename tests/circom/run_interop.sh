@@ -117,6 +117,23 @@ expect 1 "witness of another circuit" -- "$CZK" circom prove --zkey "$FIX/sha_ro
 # zkey / r1cs mismatch
 expect 1 "zkey made for another r1cs" -- "$CZK" circom prove --zkey "$FIX/mult.zkey" \
     --wtns "$FIX/mult.wtns" --r1cs "$FIX/sha_rounds.r1cs" -o "$T/x.json" --public "$T/y.json"
+# snarkjs' and circom's files end exactly at their last section (the proofs above read them);
+# one byte more is an error naming the file and the offset.
+for f in "$FIX/sha_rounds.zkey" "$FIX/sha_rounds.wtns" "$FIX/sha_rounds.r1cs"; do
+    b=$(basename "$f")
+    cp "$f" "$T/long.$b"
+    printf '\000' >>"$T/long.$b"
+    size=$(wc -c <"$f")
+    case "$b" in
+    *.zkey) expect 1 "$b + 1 byte refused" -- "$CZK" circom prove --zkey "$T/long.$b" --wtns "$FIX/sha_rounds.wtns" \
+        -o "$T/x.json" --public "$T/y.json" ;;
+    *.wtns) expect 1 "$b + 1 byte refused" -- "$CZK" circom prove --zkey "$FIX/sha_rounds.zkey" --wtns "$T/long.$b" \
+        -o "$T/x.json" --public "$T/y.json" ;;
+    *) expect 1 "$b + 1 byte refused" -- "$CZK" circom prove --zkey "$FIX/sha_rounds.zkey" \
+        --wtns "$FIX/sha_rounds.wtns" --r1cs "$T/long.$b" -o "$T/x.json" --public "$T/y.json" ;;
+    esac
+    expect_out "long.$b: byte $size: 1 bytes after the last" "$b + 1 byte: file and offset named"
+done
 # the benchmark runs and self-checks
 expect 0 "bench circom" -- "$CZK" bench circom --zkey "$FIX/mult.zkey" --wtns "$FIX/mult.wtns" \
     --r1cs "$FIX/mult.r1cs" -i 1

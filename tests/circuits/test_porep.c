@@ -354,22 +354,6 @@ CZK_TEST(porep_parallel_prover_equals_sequential)
     czk_fc_c1_free(&c1);
 }
 
-/* Run the czk CLI, capturing stdout; returns its exit code. */
-__attribute__((format(printf, 3, 4))) static int run_cli(char *out, size_t cap, const char *fmt, ...)
-{
-    char cmd[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    FILE *p = popen(cmd, "r");
-    if (!p) return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* `czk bench synth-only`: a custom shape, parallel and sequential, JSON with
  * the exact counts; --c1 and a shape together are a usage error. */
 CZK_TEST(cli_bench_synth_only)
@@ -388,13 +372,13 @@ CZK_TEST(cli_bench_synth_only)
              (unsigned long long)z.n_constraints);
     const char *modes[] = {"--threads 2", "--seq --lc inline4", "--backend witness --lc inline1", "--backend shape"};
     for (int m = 0; m < 4; m++) {
-        CHECK_EQ_U64(run_cli(out, sizeof out,
+        CHECK_EQ_U64(czk_test_run(out, sizeof out,
                              "'%s' bench synth-only --nodes 8 --layers 2 --challenges 1 --tree 8 -i 1 %s --json", cli,
                              modes[m]),
                      0);
         CHECK_MSG(strstr(out, want) && strstr(out, "\"ok\":true"), "%s: %s", modes[m], out);
     }
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' bench synth-only --c1 x.json --sector-size 2KiB 2>&1", cli), 2);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' bench synth-only --sector-size 2KiB --partition 3 2>&1", cli), 2);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' bench synth-only --c1 /nonexistent/c1.json 2>&1", cli), 1);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' bench synth-only --c1 x.json --sector-size 2KiB 2>&1", cli), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' bench synth-only --sector-size 2KiB --partition 3 2>&1", cli), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' bench synth-only --c1 /nonexistent/c1.json 2>&1", cli), 1);
 }

@@ -292,22 +292,6 @@ CZK_TEST(synthetic_proof_files)
     free(js2);
 }
 
-static int run_cli(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int run_cli(char *out, size_t cap, const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    FILE *p = popen(cmd, "r");
-    if (!p) return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* `czk gen-c1`: exit codes, --json, and a file that reads back and verifies. */
 CZK_TEST(cli_gen_c1)
 {
@@ -319,7 +303,7 @@ CZK_TEST(cli_gen_c1)
     czk_init();
     char out[4096], path[600];
     snprintf(path, sizeof path, "%s/cli_c1.json", czk_test_tmpdir());
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' gen-c1 --sector-size 2KiB --seed 3 --envelope --verify --json -o '%s'",
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' gen-c1 --sector-size 2KiB --seed 3 --envelope --verify --json -o '%s'",
                          cli, path), 0);
     CHECK_MSG(strstr(out, "\"registered_proof\":\"StackedDrg2KiBV1_1\"") && strstr(out, "\"envelope\":true"),
               "output: %s", out);
@@ -332,16 +316,16 @@ CZK_TEST(cli_gen_c1)
     czk_fr_to_hex(hex, &c.comm_r);
     CHECK_MSG(strstr(out, hex) != NULL, "comm_r %s not in %s", hex, out);
     czk_fc_c1_free(&c);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' gen-c1 --tree 8,8,2 --nodes 1024 --layers 11 --challenges 3 "
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' gen-c1 --tree 8,8,2 --nodes 1024 --layers 11 --challenges 3 "
                                           "--partitions 2 --quiet -o '%s'", cli, path), 0);
     REQUIRE_OK(czk_fc_c1_read(&c, path));
     CHECK_EQ_U64(c.shape.proof, CZK_FC_PROOF_CUSTOM);
     CHECK_EQ_U64(c.shape.top_arity, 2);
     CHECK_OK(czk_fc_verify_challenge(&c, 1, 2));
     czk_fc_c1_free(&c);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' gen-c1 --sector-size 4KiB -o '%s' 2>&1", cli, path), 2);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' gen-c1 --layers 3 -o '%s' 2>&1", cli, path), 2);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' gen-c1 --sector-size 2KiB 2>&1", cli), 2);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' gen-c1 -o /nonexistent-dir/c1.json 2>&1", cli), 1);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' gen-c1 --sector-size 4KiB -o '%s' 2>&1", cli, path), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' gen-c1 --layers 3 -o '%s' 2>&1", cli, path), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' gen-c1 --sector-size 2KiB 2>&1", cli), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' gen-c1 -o /nonexistent-dir/c1.json 2>&1", cli), 1);
     CHECK_MSG(strstr(out, "cannot create") != NULL, "output: %s", out);
 }

@@ -174,9 +174,8 @@ static void run_target(const char *name)
             }
         }
         /* oversized: trailing garbage after a complete binary file */
-        /* (circom containers are exempt: like snarkjs they ignore bytes
-         * after the last section of the table) */
-        if (strcmp(name, "groth16_params") == 0 || strncmp(name, "pce", 3) == 0) {
+        if (strcmp(name, "groth16_params") == 0 || strncmp(name, "pce", 3) == 0 ||
+            strcmp(name, "circom_r1cs") == 0 || strcmp(name, "circom_wtns") == 0 || strcmp(name, "circom_zkey") == 0) {
             memcpy(buf, d, n);
             memset(buf + n, 0xa5, 64);
             int st = run_one(t, buf, n + 64);

@@ -543,6 +543,21 @@ CZK_TEST(corrupt_files)
                                  : czk_circom_zkey_parse(&k, c, b->n, "c", 0);
         CHECK(s == CZK_ERR_FORMAT);
         CHECK(strstr(czk_last_error(), "magic") != NULL);
+        /* bytes after the last section: rejected, naming the file and the offset */
+        for (size_t extra = 1; extra <= 13; extra += 12) {
+            uint8_t *l = malloc(b->n + extra);
+            REQUIRE(l);
+            memcpy(l, b->p, b->n);
+            memset(l + b->n, 0, extra);
+            s = fi == 0   ? czk_circom_r1cs_parse(&r, l, b->n + extra, "long.r1cs")
+                : fi == 1 ? czk_circom_wtns_parse(&x, l, b->n + extra, "long.wtns")
+                          : czk_circom_zkey_parse(&k, l, b->n + extra, "long.zkey", 0);
+            CHECK(s == CZK_ERR_FORMAT);
+            char want[64];
+            snprintf(want, sizeof want, "byte %zu: %zu bytes after the last", b->n, extra);
+            CHECK_MSG(strstr(czk_last_error(), want) && strstr(czk_last_error(), "long."), "%s", czk_last_error());
+            free(l);
+        }
         /* oversized section length in the first section header */
         memcpy(c, b->p, b->n);
         memset(c + 16, 0xff, 8);
@@ -585,6 +600,95 @@ CZK_TEST(corrupt_files)
         free(c);
     }
     free(z.p), free(rb.p), free(wb.p);
+}
+
+/* Payload offset of the section of a type in a container image. */
+static size_t sect_payload(const buf *b, uint32_t type)
+{
+    size_t pos = 12;
+    while (pos + 12 <= b->n) {
+        uint32_t t;
+        uint64_t l;
+        memcpy(&t, b->p + pos, 4);
+        memcpy(&l, b->p + pos + 4, 8);
+        if (t == type) return pos + 12;
+        pos += 12 + (size_t)l;
+    }
+    CZK_ASSERT(0);
+    return 0;
+}
+
+/* Points on the curve but (with overwhelming probability) outside the
+ * prime-order subgroup: y^2 = x^3 + 4 (G1), y^2 = x^3 + 4(1 + u) (G2) at
+ * random x. */
+static void g1_outside(czk_g1_affine *p, czk_rng *rng)
+{
+    czk_fp rhs, four;
+    czk_fp_from_u64(&four, 4);
+    do {
+        czk_fp_random(&p->x, rng);
+        czk_fp_sqr(&rhs, &p->x);
+        czk_fp_mul(&rhs, &rhs, &p->x);
+        czk_fp_add(&rhs, &rhs, &four);
+    } while (!czk_fp_sqrt(&p->y, &rhs));
+    p->inf = 0;
+    CZK_ASSERT(czk_g1_affine_is_on_curve(p) && !czk_g1_affine_in_subgroup(p));
+}
+static void g2_outside(czk_g2_affine *p, czk_rng *rng)
+{
+    czk_fp2 rhs, b;
+    czk_fp_from_u64(&b.c0, 4);
+    b.c1 = b.c0;
+    do {
+        czk_fp2_random(&p->x, rng);
+        czk_fp2_sqr(&rhs, &p->x);
+        czk_fp2_mul(&rhs, &rhs, &p->x);
+        czk_fp2_add(&rhs, &rhs, &b);
+    } while (!czk_fp2_sqrt(&p->y, &rhs));
+    p->inf = 0;
+    CZK_ASSERT(czk_g2_affine_is_on_curve(p) && !czk_g2_affine_in_subgroup(p));
+}
+
+/* A point on the curve outside the subgroup is refused (section, point index
+ * named) unless CZK_CIRCOM_NO_SUBGROUP_CHECK; the lowest bad index wins. */
+CZK_TEST(zkey_points_outside_subgroup)
+{
+    czk_rng *rng = czk_test_rng();
+    buf z = {0};
+    build_zkey(&z, rng);
+    czk_g1_affine p1;
+    czk_g2_affine p2;
+    g1_outside(&p1, rng);
+    g2_outside(&p2, rng);
+    buf e1 = {0}, e2 = {0};
+    put_g1(&e1, &p1);
+    put_g2(&e2, &p2);
+    struct {
+        uint32_t sect;
+        size_t idx, size;
+        const buf *enc;
+        const char *name;
+    } cases[] = {{9, 7, 96, &e1, "H point 7"}, {9, 3, 96, &e1, "H point 3"}, {5, 4, 96, &e1, "A point 4"},
+                 {7, 4, 192, &e2, "B2 point 4"}, {3, 1, 96, &e1, "IC point 1"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        buf t = {0};
+        put(&t, z.p, z.n);
+        memcpy(t.p + sect_payload(&t, cases[c].sect) + cases[c].idx * cases[c].size, cases[c].enc->p, cases[c].size);
+        czk_circom_zkey k;
+        CHECK(czk_circom_zkey_parse(&k, t.p, t.n, "sg.zkey", 0) == CZK_ERR_NOT_IN_SUBGROUP);
+        CHECK_MSG(strstr(czk_last_error(), cases[c].name) && strstr(czk_last_error(), "subgroup"), "%s",
+                  czk_last_error());
+        CHECK_OK(czk_circom_zkey_parse(&k, t.p, t.n, "sg.zkey", CZK_CIRCOM_NO_SUBGROUP_CHECK));
+        czk_circom_zkey_clear(&k);
+        if (cases[c].sect == 9) {
+            /* and a decoding error after it (last H point off the curve) does not hide it */
+            t.p[t.n - 96 + 5] ^= 1;
+            CHECK(czk_circom_zkey_parse(&k, t.p, t.n, "sg.zkey", 0) == CZK_ERR_NOT_IN_SUBGROUP ||
+                  cases[c].idx == 7);
+        }
+        free(t.p);
+    }
+    free(z.p), free(e1.p), free(e2.p);
 }
 
 /* The insecure setup writes a zkey the reader accepts, that matches the r1cs
