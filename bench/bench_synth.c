@@ -9,13 +9,15 @@
 #include "shape_opts.h"
 #include "czk/czk.h"
 #include "czk/perf.h"
+#include "czk/pce.h"
 #include "czk/porep.h"
+#include "progress.h"
 
 static const char usage[] =
     "usage: czk bench synth-only (--c1 FILE | --sector-size S [--seed N] | CUSTOM SHAPE)\n"
     "                            [--partition K | --all] [-i ITER] [--lc vec|inline1|inline2|inline4]\n"
     "                            [--backend prove|witness|shape] [--seq] [--no-nnz] [--no-check]\n"
-    "                            [--threads T] [--json]\n\n"
+    "                            [--pce off|on|auto|both] [--validate] [--stream] [--threads T] [--json]\n\n"
     "Synthesize PoRep partition circuits (FACTS.md §5) from a C1 file or a generated\n"
     "consistent sector, and time it. Per iteration: wall time (reset + synthesis +\n"
     "finalize), synthesis time, circuits, constraints, aux, inputs, constraints/s,\n"
@@ -38,11 +40,48 @@ static const char usage[] =
     "                    --threads > 1: the parallel prover, challenges on all threads,\n"
     "                    written in place; identical assignment)\n"
     "  --no-nnz          skip the counting pass (non-zeros)\n"
-    "  --no-check        skip the a*b = c check of every row\n";
+    "  --no-check        skip the a*b = c check of every row\n"
+    "  --pce MODE        off (default): the constraint-system synthesis above.\n"
+    "                    on: pre-compiled constraint evaluation (src/pce/README.md): the\n"
+    "                    shape's matrices from the cache ($CZK_CACHE_DIR, $XDG_CACHE_HOME/czk,\n"
+    "                    ~/.cache/czk; recorded and written there on first use), then per\n"
+    "                    partition the witness-only synthesis (challenges on all threads,\n"
+    "                    SHA-256 on words) and a = A.w, b = B.w, c = C.w. Reports wall and\n"
+    "                    CPU time of witness and mat-vec, peak RSS, bytes per non-zero;\n"
+    "                    checks public inputs and a*b = c (unless --no-check).\n"
+    "                    auto: on when the shape's PCE is cached, else off.\n"
+    "                    both: off then on in the same run, and the ratio of the medians\n"
+    "                    (the off run's memory is freed before the PCE is loaded).\n"
+    "  --validate        (pce on) compare input, aux, a, b, c and the densities with the\n"
+    "                    PROVE synthesis bit for bit; exit 1 naming the first differing\n"
+    "                    vector and index. Both full assignments at once where memory\n"
+    "                    allows; otherwise streamed: the PROVE synthesis a few challenges\n"
+    "                    at a time against the PCE's rows (32GiB: ~5.3 GiB besides the\n"
+    "                    PCE and its witness, ~14 GiB in all); refused, naming the\n"
+    "                    memory needed, when even that does not fit.\n"
+    "  --stream          (pce on) stream a, b, c through 3 x 2^20-row buffers instead of\n"
+    "                    holding the full assignment (chosen automatically when the full\n"
+    "                    assignment does not fit: 32GiB needs 4.8 GiB PCE + 3.9 GiB witness\n"
+    "                    + 11.6 GiB a/b/c); the output says which mode ran.\n";
 
 #define CMD "bench synth-only"
 
-enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_SEED, OPT_PARTITION, OPT_ALL, OPT_LC, OPT_BACKEND, OPT_NO_NNZ, OPT_NO_CHECK, OPT_SEQ };
+enum {
+    OPT_C1 = CZK_OPT_FIRST_FREE,
+    OPT_SEED,
+    OPT_PARTITION,
+    OPT_ALL,
+    OPT_LC,
+    OPT_BACKEND,
+    OPT_NO_NNZ,
+    OPT_NO_CHECK,
+    OPT_SEQ,
+    OPT_PCE,
+    OPT_VALIDATE,
+    OPT_STREAM
+};
+
+enum { PCE_OFF, PCE_ON, PCE_AUTO, PCE_BOTH };
 
 typedef struct opts {
     czk_shape_args shape;
@@ -50,6 +89,7 @@ typedef struct opts {
     unsigned long long seed;
     long long partition, iters;
     int all, no_nnz, no_check, seq;
+    int pce, validate, stream;
     czk_lc_kind lc;
     czk_cs_backend backend;
 } opts;
@@ -75,6 +115,15 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_NO_NNZ: o->no_nnz = 1; return 0;
     case OPT_NO_CHECK: o->no_check = 1; return 0;
     case OPT_SEQ: o->seq = 1; return 0;
+    case OPT_VALIDATE: o->validate = 1; return 0;
+    case OPT_STREAM: o->stream = 1; return 0;
+    case OPT_PCE:
+        if (!strcmp(arg, "off")) o->pce = PCE_OFF;
+        else if (!strcmp(arg, "on")) o->pce = PCE_ON;
+        else if (!strcmp(arg, "auto")) o->pce = PCE_AUTO;
+        else if (!strcmp(arg, "both")) o->pce = PCE_BOTH;
+        else return czk_cli_usage_error(CMD, usage, "--pce wants on|off|auto|both, got '%s'", arg);
+        return 0;
     case 'i':
         if (czk_cli_parse_int(arg, 1, 10000, &o->iters))
             return czk_cli_usage_error(CMD, usage, "--iters wants 1..10000, got '%s'", arg);
@@ -194,81 +243,28 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int bench_synth_main(int argc, char **argv)
+
+/* Medians of a run (for --pce both). */
+typedef struct run_summary {
+    double wall, cpu, witness, eval;
+    double wall_min, cpu_min;
+    int ok;
+} run_summary;
+
+/* --pce off: the constraint-system synthesis (PROVE / WITNESS / SHAPE backend
+ * or the parallel prover). */
+static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shape *shp, const czk_fc_c1 *c1,
+                   const czk_cs_sizes *zp, const czk_porep_counts *cntp, int have_cnt, double gen_s, double cnt_s,
+                   run_summary *sum)
 {
-    opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 1;
-    o.iters = 3;
-    o.lc = CZK_LC_VEC;
-    o.backend = CZK_CS_PROVE;
-    static const struct option lopts[] = {
-        CZK_SHAPE_OPTIONS,
-        {"c1", required_argument, 0, OPT_C1},
-        {"seed", required_argument, 0, OPT_SEED},
-        {"partition", required_argument, 0, OPT_PARTITION},
-        {"all", no_argument, 0, OPT_ALL},
-        {"iters", required_argument, 0, 'i'},
-        {"lc", required_argument, 0, OPT_LC},
-        {"backend", required_argument, 0, OPT_BACKEND},
-        {"no-nnz", no_argument, 0, OPT_NO_NNZ},
-        {"no-check", no_argument, 0, OPT_NO_CHECK},
-        {"seq", no_argument, 0, OPT_SEQ},
-        {0, 0, 0, 0},
-    };
-    czk_cli_common com;
-    int rc = czk_cli_parse(argc, argv, CMD, usage, lopts, &o, on_opt, &com, NULL);
-    if (rc != CZK_CLI_CONTINUE) return rc;
-    if (o.c1 && (o.shape.have_size || o.shape.have_custom))
-        return czk_cli_usage_error(CMD, usage, "--c1 and a shape (--sector-size / custom) exclude each other");
-    if (!o.c1 && !o.shape.have_size && !o.shape.have_custom)
-        return czk_cli_usage_error(CMD, usage, "give --c1 FILE, --sector-size S or a custom shape");
-    if (o.all && o.partition)
-        return czk_cli_usage_error(CMD, usage, "--all and --partition exclude each other");
-    czk_cli_apply_common(&com);
-    czk_init();
-
-    czk_fc_c1 c1;
-    czk_fc_shape shape;
-    memset(&c1, 0, sizeof c1);
-    double tg0 = czk_bench_now();
-    if (o.c1) {
-        czk_status s = czk_fc_c1_read(&c1, o.c1);
-        if (s != CZK_OK) return czk_cli_fail(CMD, s, "reading the C1 file");
-        shape = c1.shape;
-    } else {
-        if (czk_shape_resolve(&shape, &o.shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
-        czk_status s = czk_fc_gen_c1(&c1, &shape, o.seed, NULL, NULL);
-        if (s != CZK_OK) return czk_cli_fail(CMD, s, "generating a synthetic sector");
-    }
-    double gen_s = czk_bench_now() - tg0;
-    if ((uint64_t)o.partition >= shape.partitions) {
-        czk_fc_c1_free(&c1);
-        return czk_cli_usage_error(CMD, usage, "--partition %lld: the sector has %u partitions", o.partition,
-                                   shape.partitions);
-    }
-    czk_cs_sizes z;
-    czk_status s = czk_porep_sizes(&z, &shape);
-    if (s != CZK_OK) return czk_cli_fail(CMD, s, "circuit sizes");
-
+    const opts o = *op;
+    const czk_cli_common com = *comp;
+    const czk_fc_shape shape = *shp;
+    const czk_cs_sizes z = *zp;
     czk_porep_counts cnt;
-    int have_cnt = 0;
-    double cnt_s = 0;
-    if (!o.no_nnz) {
-        double t0 = czk_bench_now();
-        s = czk_porep_count(&cnt, &shape, o.lc);
-        cnt_s = czk_bench_now() - t0;
-        if (s != CZK_OK) return czk_cli_fail(CMD, s, "counting pass");
-        if (cnt.n_inputs != z.n_inputs || cnt.n_aux != z.n_aux || cnt.n_constraints != z.n_constraints) {
-            fprintf(stderr, "czk " CMD ": counting pass %llu/%llu/%llu != czk_porep_sizes %llu/%llu/%llu\n",
-                    (unsigned long long)cnt.n_inputs, (unsigned long long)cnt.n_aux,
-                    (unsigned long long)cnt.n_constraints, (unsigned long long)z.n_inputs,
-                    (unsigned long long)z.n_aux, (unsigned long long)z.n_constraints);
-            return CZK_EXIT_FAIL;
-        }
-        have_cnt = 1;
-    }
-
+    memset(&cnt, 0, sizeof cnt);
+    if (have_cnt) cnt = *cntp;
+    czk_status s;
     /* partitions and workers (memory bound) */
     uint32_t nparts = o.all ? shape.partitions : 1, first = o.all ? 0 : (uint32_t)o.partition;
     double per = cs_bytes(o.backend, &z, have_cnt ? &cnt : NULL), avail = mem_available();
@@ -351,6 +347,7 @@ static int bench_synth_main(int argc, char **argv)
             if (s != CZK_OK) return czk_cli_fail(CMD, s, "creating the constraint system");
         }
     int failed = 0;
+    double wall_med = 0, cpu_med = 0, wall_min = 0, cpu_min = 0;
     for (long long it = 0; it < o.iters && !failed; it++) {
         double t0 = czk_bench_now(), cpu0 = process_cpu_now();
         if (par) {
@@ -361,14 +358,14 @@ static int bench_synth_main(int argc, char **argv)
                 t0 = czk_bench_now();
                 cpu0 = process_cpu_now();
                 czk_perf_begin();
-                s = czk_porep_prover_synthesize(pp, &c1, q, threads);
+                s = czk_porep_prover_synthesize(pp, c1, q, threads);
                 czk_perf_end();
                 wall[it] += czk_bench_now() - t0;
                 cpu[it] += process_cpu_now() - cpu0;
                 if (s == CZK_OK && !o.no_check) s = czk_porep_prover_check(pp, threads);
                 czk_cs_assignment asg;
                 if (s == CZK_OK) s = czk_porep_prover_get(pp, &asg);
-                if (s == CZK_OK) s = check_inputs(asg.input, asg.n_input, &c1, q, (size_t)z.n_inputs);
+                if (s == CZK_OK) s = check_inputs(asg.input, asg.n_input, c1, q, (size_t)z.n_inputs);
                 if (s == CZK_OK && (asg.n_aux != z.n_aux || asg.n_constraints != z.n_constraints))
                     s = czk_error(CZK_ERR_INTERNAL, "parallel prover: counts differ from czk_porep_sizes");
             }
@@ -391,10 +388,10 @@ static int bench_synth_main(int argc, char **argv)
             for (uint32_t p = (uint32_t)wi; p < nparts && me->st == CZK_OK; p += (uint32_t)nw) {
                 czk_cs_reset(me->cs);
                 double a = czk_bench_now();
-                me->st = czk_porep_synthesize(me->cs, &shape, o.backend == CZK_CS_SHAPE ? NULL : &c1, first + p);
+                me->st = czk_porep_synthesize(me->cs, &shape, o.backend == CZK_CS_SHAPE ? NULL : c1, first + p);
                 me->synth_s += czk_bench_now() - a;
                 if (me->st == CZK_OK) me->st = czk_cs_finalize(me->cs);
-                if (me->st == CZK_OK && nw > 1) me->st = check_partition(me->cs, &z, &c1, first + p, !o.no_check);
+                if (me->st == CZK_OK && nw > 1) me->st = check_partition(me->cs, &z, c1, first + p, !o.no_check);
                 me->circuits++;
             }
         }
@@ -411,7 +408,7 @@ static int bench_synth_main(int argc, char **argv)
         }
         /* one worker: check outside the timed section */
         if (!failed && nw == 1) {
-            s = check_partition(w[0].cs, &z, &c1, first + nparts - 1, !o.no_check);
+            s = check_partition(w[0].cs, &z, c1, first + nparts - 1, !o.no_check);
             if (s != CZK_OK) {
                 fprintf(stderr, "czk " CMD ": check failed: %s\n", czk_last_error());
                 failed = 1;
@@ -452,6 +449,10 @@ static int bench_synth_main(int argc, char **argv)
         qsort(syn, (size_t)o.iters, sizeof(double), cmp_double);
         qsort(cpu, (size_t)o.iters, sizeof(double), cmp_double);
         double wmed = wall[o.iters / 2], smed = syn[o.iters / 2];
+        wall_med = wmed;
+        cpu_med = cpu[o.iters / 2];
+        wall_min = wall[0];
+        cpu_min = cpu[0];
         double cons = (double)(z.n_constraints - z.n_inputs) * nparts;
         if (com.json)
             fprintf(out, "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"synth_min_s\":%.6f,\"synth_median_s\":%.6f,"
@@ -477,8 +478,358 @@ static int bench_synth_main(int argc, char **argv)
     free(wall);
     free(syn);
     free(cpu);
-    czk_fc_c1_free(&c1);
+    if (sum) {
+        sum->ok = !failed;
+        sum->wall = wall_med;
+        sum->cpu = cpu_med;
+        sum->wall_min = wall_min;
+        sum->cpu_min = cpu_min;
+    }
     return failed ? CZK_EXIT_FAIL : CZK_EXIT_OK;
+}
+
+
+static void pce_progress(void *ctx, const char *stage, double f)
+{
+    czk_progress_fraction(ctx, stage, f);
+}
+
+/* --pce on: the cached pre-compiled matrices (built on first use), the
+ * parallel witness-only synthesis and the sparse evaluation a, b, c; a full
+ * assignment when memory allows, otherwise a, b, c streamed through row
+ * chunks (checked and dropped chunk by chunk). */
+static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape *shape, const czk_fc_c1 *c1,
+                   const czk_cs_sizes *z, run_summary *sum)
+{
+    FILE *out = stdout;
+    int threads = czk_threads() > 0 ? czk_threads() : 1;
+    czk_progress pg;
+    czk_progress_init(&pg, czk_cli_progress_enabled(com));
+    double t0 = czk_bench_now();
+    czk_pce *p = NULL;
+    int built = 0;
+    czk_status s = czk_pce_porep_get(&p, shape, pce_progress, &pg, &built);
+    czk_progress_done(&pg);
+    if (s != CZK_OK) return czk_cli_fail(CMD, s, "loading the PCE");
+    double load_s = czk_bench_now() - t0;
+    czk_pce_info in;
+    czk_pce_info_get(p, &in);
+    const double fr = (double)sizeof(czk_fr), GiB = 1073741824.0;
+    const double wit_b = (double)(z->n_inputs + z->n_aux) * fr, abc_b = 3.0 * (double)in.rows * fr;
+    const double avail = mem_available();
+    /* a full assignment, or a, b, c streamed through 3 x 2^20-row buffers */
+    const uint64_t CHUNK = (uint64_t)1024 * CZK_PCE_BLOCK;
+    int stream = o->stream || (avail > 0 && wit_b + abc_b > 0.9 * avail);
+    uint32_t nparts = o->all ? shape->partitions : 1, first = o->all ? 0 : (uint32_t)o->partition;
+    czk_pce_porep_work *w = NULL;
+    s = czk_pce_porep_work_create(&w, p, shape);
+    if (s != CZK_OK) {
+        czk_pce_destroy(p);
+        return czk_cli_fail(CMD, s, "PCE workspace");
+    }
+    czk_pce_porep_work_set_threads(w, threads);
+    if (!stream) s = czk_pce_porep_work_reserve(w, threads);
+    const char *mode = stream ? "streamed a,b,c (3 x 2^20-row chunks, checked chunk by chunk)" : "full assignment";
+    if (com->json) {
+        fprintf(out, "{");
+        czk_bench_print_config(out, 1, "bench", "synth-only --pce on");
+        fprintf(out,
+                ",\"pce\":\"on\",\"proof\":\"%s\",\"sector_size\":%llu,\"partitions\":%u,\"inputs\":%llu,\"aux\":%llu,"
+                "\"constraints\":%llu,\"circuit_constraints\":%llu,\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,"
+                "\"pce_bytes\":%zu,\"bytes_per_nnz\":%.4f,\"pce_built\":%s,\"pce_load_s\":%.3f,\"mode\":\"%s\","
+                "\"iterations\":[",
+                czk_fc_proof_name(shape->proof), (unsigned long long)shape->sector_size, nparts,
+                (unsigned long long)z->n_inputs, (unsigned long long)z->n_aux, (unsigned long long)z->n_constraints,
+                (unsigned long long)(z->n_constraints - z->n_inputs), (unsigned long long)in.nnz[0],
+                (unsigned long long)in.nnz[1], (unsigned long long)in.nnz[2], in.bytes, in.bytes_per_nnz,
+                built ? "true" : "false", load_s, stream ? "stream" : "full");
+    } else {
+        char cfg[96];
+        snprintf(cfg, sizeof cfg, "%s pce=on", czk_fc_proof_name(shape->proof));
+        czk_bench_print_config(out, 0, "bench", cfg);
+        fprintf(out, "# PCE %s in %.2f s: %llu rows, non-zeros A %llu, B %llu, C %llu; %.2f GiB, %.3f bytes/non-zero\n",
+                built ? "built (now cached)" : "read from the cache", load_s, (unsigned long long)in.rows,
+                (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1], (unsigned long long)in.nnz[2],
+                (double)in.bytes / GiB, in.bytes_per_nnz);
+        fprintf(out, "# mode: %s; witness %.2f GiB, a/b/c %.2f GiB, %.1f GiB available\n", mode, wit_b / GiB,
+                stream ? 3.0 * (double)CHUNK * fr / GiB : abc_b / GiB, avail / GiB);
+        fprintf(out, "# %u partition(s); witness: challenges on %d threads; mat-vec: row blocks on %d threads; "
+                     "%lld iterations\n", nparts, threads, threads, o->iters);
+        fprintf(out, "# cpu = process CPU time (all threads); checks outside the timed sections\n");
+        fprintf(out, "%5s %10s %10s %10s %10s %10s %10s %10s\n", "iter", "wall", "witness", "mat-vec", "cpu",
+                "cpu wit", "cpu mv", "peakRSS");
+    }
+    double *wall = calloc((size_t)o->iters, sizeof(double)), *cpu = calloc((size_t)o->iters, sizeof(double));
+    double *wit = calloc((size_t)o->iters, sizeof(double)), *ev = calloc((size_t)o->iters, sizeof(double));
+    czk_fr *buf = NULL;
+    if (!wall || !cpu || !wit || !ev) s = czk_error(CZK_ERR_NOMEM, "samples");
+    if (s == CZK_OK && stream && !(buf = malloc(3 * (size_t)CHUNK * sizeof(czk_fr))))
+        s = czk_error(CZK_ERR_NOMEM, "PCE chunk buffers");
+    double cw_best = 1e30, ce_best = 1e30;
+    for (long long it = 0; it < o->iters && s == CZK_OK; it++) {
+        czk_pce_timings tt = {0, 0, 0, 0};
+        for (uint32_t q = first; q < first + nparts && s == CZK_OK; q++) {
+            czk_pce_timings t = {0, 0, 0, 0};
+            czk_cs_assignment asg;
+            const czk_fr *inp = NULL, *aux = NULL;
+            size_t ni = 0, na = 0;
+            if (!stream) {
+                czk_perf_begin();
+                s = czk_pce_porep_synthesize(w, c1, q, threads, &asg, &t);
+                czk_perf_end();
+                inp = asg.input;
+                ni = asg.n_input;
+                if (s == CZK_OK && !o->no_check) s = czk_pce_check(&asg, threads);
+            } else {
+                double ta = czk_bench_now(), ca = process_cpu_now();
+                czk_perf_begin();
+                s = czk_pce_porep_witness(w, c1, q, &inp, &ni, &aux, &na);
+                t.witness_s = czk_bench_now() - ta;
+                t.witness_cpu_s = process_cpu_now() - ca;
+                for (uint64_t r0 = 0; s == CZK_OK && r0 < in.rows; r0 += CHUNK) {
+                    uint64_t r1 = r0 + CHUNK < in.rows ? r0 + CHUNK : in.rows;
+                    double te = czk_bench_now(), ce = process_cpu_now();
+                    s = czk_pce_eval_range(p, buf, buf + CHUNK, buf + 2 * CHUNK, r0, r1, inp, ni, aux, na, threads);
+                    t.eval_s += czk_bench_now() - te;
+                    t.eval_cpu_s += process_cpu_now() - ce;
+                    if (o->no_check) continue;
+                    czk_perf_end();
+                    /* a*b = c on the chunk (outside the timed evaluation) */
+                    int64_t bad = -1, m = (int64_t)(r1 - r0);
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : bad)
+                    for (int64_t r = 0; r < m; r++) {
+                        czk_fr ab;
+                        czk_fr_mul(&ab, &buf[r], &buf[CHUNK + (uint64_t)r]);
+                        if (!czk_fr_eq(&ab, &buf[2 * CHUNK + (uint64_t)r]) && bad < 0) bad = r;
+                    }
+                    if (bad >= 0)
+                        s = czk_error(CZK_ERR_UNSATISFIED, "PCE assignment: row %llu: a*b != c",
+                                      (unsigned long long)(r0 + (uint64_t)bad));
+                    czk_perf_begin();
+                }
+                czk_perf_end();
+            }
+            if (s == CZK_OK) s = check_inputs(inp, ni, c1, q, (size_t)z->n_inputs);
+            if (s == CZK_OK && o->validate && it == 0) {
+                const int vstream = stream || (avail > 0 && (double)czk_pce_porep_validate_bytes(w, 0, threads) >
+                                                                0.9 * mem_available());
+                const double need = (double)czk_pce_porep_validate_bytes(w, vstream, threads), have = mem_available();
+                if (have > 0 && need > 0.95 * have)
+                    s = czk_error(CZK_ERR_NOMEM,
+                                  "--validate: the %s comparison with the PROVE synthesis needs %.1f GiB more, %.1f GiB "
+                                  "available (the PCE and its witness are held: %.1f GiB)",
+                                  vstream ? "streamed" : "full", need / GiB, have / GiB,
+                                  ((double)in.bytes + wit_b) / GiB);
+                double tv = czk_bench_now();
+                if (s == CZK_OK) s = czk_pce_porep_validate(w, c1, q, threads, vstream);
+                if (s == CZK_OK && !com->json)
+                    fprintf(out,
+                            "# validate (partition %u): input, aux, a, b, c and densities equal the PROVE synthesis "
+                            "bit for bit (%s, %.1f GiB, %.2f s)\n",
+                            q, vstream ? "streamed: PROVE rows window by window vs the PCE rows" : "full assignments",
+                            need / GiB, czk_bench_now() - tv);
+            }
+            tt.witness_s += t.witness_s;
+            tt.eval_s += t.eval_s;
+            tt.witness_cpu_s += t.witness_cpu_s;
+            tt.eval_cpu_s += t.eval_cpu_s;
+        }
+        if (s != CZK_OK) break;
+        wit[it] = tt.witness_s;
+        ev[it] = tt.eval_s;
+        wall[it] = tt.witness_s + tt.eval_s;
+        cpu[it] = tt.witness_cpu_s + tt.eval_cpu_s;
+        if (tt.witness_cpu_s < cw_best) cw_best = tt.witness_cpu_s;
+        if (tt.eval_cpu_s < ce_best) ce_best = tt.eval_cpu_s;
+        unsigned long long rss = czk_bench_peak_rss();
+        if (com->json)
+            fprintf(out,
+                    "%s{\"wall_s\":%.6f,\"witness_s\":%.6f,\"matvec_s\":%.6f,\"cpu_s\":%.6f,\"witness_cpu_s\":%.6f,"
+                    "\"matvec_cpu_s\":%.6f,\"peak_rss_bytes\":%llu}",
+                    it ? "," : "", wall[it], tt.witness_s, tt.eval_s, cpu[it], tt.witness_cpu_s, tt.eval_cpu_s, rss);
+        else {
+            char a1[32], a2[32], a3[32], a4[32], a5[32], a6[32];
+            fprintf(out, "%5lld %10s %10s %10s %10s %10s %10s %8.2fGiB\n", it, czk_bench_fmt_time(a1, wall[it]),
+                    czk_bench_fmt_time(a2, tt.witness_s), czk_bench_fmt_time(a3, tt.eval_s),
+                    czk_bench_fmt_time(a4, cpu[it]), czk_bench_fmt_time(a5, tt.witness_cpu_s),
+                    czk_bench_fmt_time(a6, tt.eval_cpu_s), (double)rss / GiB);
+        }
+        fflush(out);
+    }
+    if (s == CZK_OK) {
+        czk_bench_stats sw, sc, swi, sev;
+        czk_bench_stats_of(&sw, wall, (size_t)o->iters);
+        czk_bench_stats_of(&sc, cpu, (size_t)o->iters);
+        czk_bench_stats_of(&swi, wit, (size_t)o->iters);
+        czk_bench_stats_of(&sev, ev, (size_t)o->iters);
+        if (sum) {
+            sum->ok = 1;
+            sum->wall = sw.median;
+            sum->cpu = sc.median;
+            sum->witness = swi.median;
+            sum->wall_min = sw.min;
+            sum->cpu_min = sc.min;
+            sum->eval = sev.median;
+        }
+        if (com->json)
+            fprintf(out,
+                    "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"witness_median_s\":%.6f,\"matvec_median_s\":%.6f,"
+                    "\"cpu_min_s\":%.6f,\"cpu_median_s\":%.6f,\"validated\":%s,\"peak_rss_bytes\":%llu,\"ok\":true}\n",
+                    sw.min, sw.median, swi.median, sev.median, sc.min, sc.median, o->validate ? "true" : "false",
+                    czk_bench_peak_rss());
+        else {
+            char a1[32], a2[32], a3[32], a4[32], a5[32], a6[32], a7[32];
+            fprintf(out,
+                    "min    %10s   median wall %s = witness %s + mat-vec %s; cpu median %s (best witness %s, mat-vec "
+                    "%s); peak RSS %.2f GiB; %.3f bytes/non-zero\n",
+                    czk_bench_fmt_time(a1, sw.min), czk_bench_fmt_time(a2, sw.median),
+                    czk_bench_fmt_time(a3, swi.median), czk_bench_fmt_time(a4, sev.median),
+                    czk_bench_fmt_time(a5, sc.median), czk_bench_fmt_time(a6, cw_best),
+                    czk_bench_fmt_time(a7, ce_best), (double)czk_bench_peak_rss() / GiB, in.bytes_per_nnz);
+            fprintf(out, "checks: public inputs = the verifier's%s%s: ok\n", o->no_check ? "" : ", a*b = c on every row",
+                    o->validate ? ", bit-exact against the PROVE synthesis" : "");
+        }
+    } else {
+        if (com->json) fprintf(out, "],\"ok\":false}\n");
+        fprintf(stderr, "czk " CMD ": %s\n", czk_last_error());
+    }
+    free(buf);
+    free(wall);
+    free(cpu);
+    free(wit);
+    free(ev);
+    czk_pce_porep_work_destroy(w);
+    czk_pce_destroy(p);
+    return s == CZK_OK ? CZK_EXIT_OK : CZK_EXIT_FAIL;
+}
+
+static void print_compare(const czk_cli_common *com, const run_summary *off, const run_summary *on)
+{
+    if (com->json) {
+        if (off->ok && on->ok)
+            printf(",\"speedup_wall\":%.4f,\"speedup_cpu\":%.4f,\"speedup_wall_min\":%.4f,\"speedup_cpu_min\":%.4f}\n",
+                   off->wall / on->wall, off->cpu / on->cpu, off->wall_min / on->wall_min, off->cpu_min / on->cpu_min);
+        else
+            printf(",\"ok\":false}\n");
+        return;
+    }
+    if (!off->ok || !on->ok) return;
+    char a1[32], a2[32], a3[32], a4[32];
+    printf("\npce off vs on (same run): median wall %s -> %s (%.2fx), median cpu %s -> %s (%.2fx)\n",
+           czk_bench_fmt_time(a1, off->wall), czk_bench_fmt_time(a2, on->wall), off->wall / on->wall,
+           czk_bench_fmt_time(a3, off->cpu), czk_bench_fmt_time(a4, on->cpu), off->cpu / on->cpu);
+    printf("                          min wall %s -> %s (%.2fx), min cpu %s -> %s (%.2fx)\n",
+           czk_bench_fmt_time(a1, off->wall_min), czk_bench_fmt_time(a2, on->wall_min), off->wall_min / on->wall_min,
+           czk_bench_fmt_time(a3, off->cpu_min), czk_bench_fmt_time(a4, on->cpu_min), off->cpu_min / on->cpu_min);
+    printf("(peak RSS is the process's: the on run's column includes the off run's peak)\n");
+}
+
+static int bench_synth_main(int argc, char **argv)
+{
+    opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    o.iters = 3;
+    o.lc = CZK_LC_VEC;
+    o.backend = CZK_CS_PROVE;
+    static const struct option lopts[] = {
+        CZK_SHAPE_OPTIONS,
+        {"c1", required_argument, 0, OPT_C1},
+        {"seed", required_argument, 0, OPT_SEED},
+        {"partition", required_argument, 0, OPT_PARTITION},
+        {"all", no_argument, 0, OPT_ALL},
+        {"iters", required_argument, 0, 'i'},
+        {"lc", required_argument, 0, OPT_LC},
+        {"backend", required_argument, 0, OPT_BACKEND},
+        {"no-nnz", no_argument, 0, OPT_NO_NNZ},
+        {"no-check", no_argument, 0, OPT_NO_CHECK},
+        {"seq", no_argument, 0, OPT_SEQ},
+        {"pce", required_argument, 0, OPT_PCE},
+        {"validate", no_argument, 0, OPT_VALIDATE},
+        {"stream", no_argument, 0, OPT_STREAM},
+        {0, 0, 0, 0},
+    };
+    czk_cli_common com;
+    int rc = czk_cli_parse(argc, argv, CMD, usage, lopts, &o, on_opt, &com, NULL);
+    if (rc != CZK_CLI_CONTINUE) return rc;
+    if (o.c1 && (o.shape.have_size || o.shape.have_custom))
+        return czk_cli_usage_error(CMD, usage, "--c1 and a shape (--sector-size / custom) exclude each other");
+    if (!o.c1 && !o.shape.have_size && !o.shape.have_custom)
+        return czk_cli_usage_error(CMD, usage, "give --c1 FILE, --sector-size S or a custom shape");
+    if (o.all && o.partition)
+        return czk_cli_usage_error(CMD, usage, "--all and --partition exclude each other");
+    if ((o.validate || o.stream) && o.pce == PCE_OFF)
+        return czk_cli_usage_error(CMD, usage, "--validate and --stream need --pce on, auto or both");
+    czk_cli_apply_common(&com);
+    czk_init();
+
+    czk_fc_c1 c1;
+    czk_fc_shape shape;
+    memset(&c1, 0, sizeof c1);
+    double tg0 = czk_bench_now();
+    if (o.c1) {
+        czk_status s = czk_fc_c1_read(&c1, o.c1);
+        if (s != CZK_OK) return czk_cli_fail(CMD, s, "reading the C1 file");
+        shape = c1.shape;
+    } else {
+        if (czk_shape_resolve(&shape, &o.shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
+        czk_status s = czk_fc_gen_c1(&c1, &shape, o.seed, NULL, NULL);
+        if (s != CZK_OK) return czk_cli_fail(CMD, s, "generating a synthetic sector");
+    }
+    double gen_s = czk_bench_now() - tg0;
+    if ((uint64_t)o.partition >= shape.partitions) {
+        czk_fc_c1_free(&c1);
+        return czk_cli_usage_error(CMD, usage, "--partition %lld: the sector has %u partitions", o.partition,
+                                   shape.partitions);
+    }
+    czk_cs_sizes z;
+    czk_status s = czk_porep_sizes(&z, &shape);
+    if (s != CZK_OK) return czk_cli_fail(CMD, s, "circuit sizes");
+
+    czk_porep_counts cnt;
+    int have_cnt = 0;
+    double cnt_s = 0;
+    if (o.pce == PCE_AUTO) {
+        o.pce = czk_pce_porep_is_cached(&shape) ? PCE_ON : PCE_OFF;
+        if (!com.json)
+            printf("# --pce auto: the shape's PCE is %s: pce %s\n", o.pce == PCE_ON ? "cached" : "not cached",
+                   o.pce == PCE_ON ? "on" : "off");
+        if (o.pce == PCE_OFF && (o.validate || o.stream)) {
+            czk_fc_c1_free(&c1);
+            return czk_cli_usage_error(CMD, usage, "--pce auto chose off (no cached PCE): --validate/--stream need it on");
+        }
+    }
+    /* the counting pass belongs to the constraint-system path (the PCE has its own counts) */
+    if (!o.no_nnz && o.pce != PCE_ON) {
+        double t0 = czk_bench_now();
+        s = czk_porep_count(&cnt, &shape, o.lc);
+        cnt_s = czk_bench_now() - t0;
+        if (s != CZK_OK) return czk_cli_fail(CMD, s, "counting pass");
+        if (cnt.n_inputs != z.n_inputs || cnt.n_aux != z.n_aux || cnt.n_constraints != z.n_constraints) {
+            fprintf(stderr, "czk " CMD ": counting pass %llu/%llu/%llu != czk_porep_sizes %llu/%llu/%llu\n",
+                    (unsigned long long)cnt.n_inputs, (unsigned long long)cnt.n_aux,
+                    (unsigned long long)cnt.n_constraints, (unsigned long long)z.n_inputs,
+                    (unsigned long long)z.n_aux, (unsigned long long)z.n_constraints);
+            return CZK_EXIT_FAIL;
+        }
+        have_cnt = 1;
+    }
+
+    int rc2;
+    if (o.pce == PCE_OFF) rc2 = run_off(&o, &com, &shape, &c1, &z, &cnt, have_cnt, gen_s, cnt_s, NULL);
+    else if (o.pce == PCE_ON) rc2 = run_pce(&o, &com, &shape, &c1, &z, NULL);
+    else {
+        run_summary off = {0, 0, 0, 0, 0, 0, 0}, on = {0, 0, 0, 0, 0, 0, 0};
+        if (com.json) printf("{\"off\":");
+        rc2 = run_off(&o, &com, &shape, &c1, &z, &cnt, have_cnt, gen_s, cnt_s, &off);
+        if (com.json) printf(",\"on\":");
+        else printf("\n");
+        if (rc2 == CZK_EXIT_OK) rc2 = run_pce(&o, &com, &shape, &c1, &z, &on);
+        else if (com.json) printf("null");
+        print_compare(&com, &off, &on);
+    }
+    czk_fc_c1_free(&c1);
+    return rc2;
 }
 
 __attribute__((constructor)) static void register_synth_only(void)

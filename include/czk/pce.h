@@ -134,9 +134,11 @@ int czk_pce_porep_is_cached(const czk_fc_shape *shape);
 czk_status czk_pce_check(const czk_cs_assignment *w, int threads) CZK_WUR;
 
 /* Witness-only synthesis + evaluation of partition k. The workspace holds the
- * WITNESS constraint system and a/b/c (sized once, reused across calls);
- * the assignment borrows them and the PCE's densities (valid until the next
- * call / destroy) and equals the PROVE backend's bit for bit. */
+ * witness (input, aux) and a/b/c (sized once, reused across calls); the
+ * witness is synthesized with the challenges on `threads` threads (SHA-256
+ * computed on words; src/pce/README.md); the assignment borrows the vectors
+ * and the PCE's densities (valid until the next call / destroy) and equals
+ * the PROVE backend's bit for bit. */
 typedef struct czk_pce_porep_work czk_pce_porep_work;
 typedef struct czk_pce_timings {
     double witness_s; /* witness-only synthesis */
@@ -146,12 +148,34 @@ typedef struct czk_pce_timings {
 czk_status czk_pce_porep_work_create(czk_pce_porep_work **out, const czk_pce *p,
                                      const czk_fc_shape *shape) CZK_WUR;
 void czk_pce_porep_work_destroy(czk_pce_porep_work *w);
+/* Allocate (and map) a, b, c now rather than in the first
+ * czk_pce_porep_synthesize (3 x rows x 32 bytes; not needed by
+ * czk_pce_porep_witness + czk_pce_eval_range streaming). */
+czk_status czk_pce_porep_work_reserve(czk_pce_porep_work *w, int threads) CZK_WUR;
 czk_status czk_pce_porep_synthesize(czk_pce_porep_work *w, const czk_fc_c1 *c1, uint32_t k, int threads,
                                     czk_cs_assignment *out, czk_pce_timings *t) CZK_WUR;
-/* Only the witness (input, aux borrowed from the workspace). */
+/* Only the witness (input, aux borrowed from the workspace), synthesized
+ * with the challenges split across the workspace's threads (default 0:
+ * czk_threads(); czk_pce_porep_synthesize uses its own `threads`), values
+ * written in place: bit for bit the sequential WITNESS backend's. */
+void czk_pce_porep_work_set_threads(czk_pce_porep_work *w, int threads);
 czk_status czk_pce_porep_witness(czk_pce_porep_work *w, const czk_fc_c1 *c1, uint32_t k,
                                  const czk_fr **input, size_t *n_input, const czk_fr **aux,
                                  size_t *n_aux) CZK_WUR;
+
+/* Compare the workspace's last synthesis of partition k with the PROVE
+ * synthesis of the same partition (the parallel prover's backend), bit for
+ * bit: input, aux, a, b, c, the three densities and their popcounts.
+ * streamed 0: the whole PROVE assignment at once, against the a, b, c of
+ * czk_pce_porep_synthesize. streamed 1: the PROVE synthesis window by window
+ * (threads challenges at a time), each window against the PCE's evaluation
+ * of the same rows on the workspace's witness (czk_pce_porep_witness is
+ * enough): for shapes where two full assignments do not fit in memory.
+ * CZK_ERR_INTERNAL naming the first differing vector and index otherwise.
+ * czk_pce_porep_validate_bytes: the memory it allocates. */
+czk_status czk_pce_porep_validate(czk_pce_porep_work *w, const czk_fc_c1 *c1, uint32_t k, int threads,
+                                  int streamed) CZK_WUR;
+size_t czk_pce_porep_validate_bytes(const czk_pce_porep_work *w, int streamed, int threads);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include "czk/merkle.h"
 #include "czk/porep.h"
 #include "czk/poseidon.h"
+#include "circuits/porep_internal.h"
 #include "cs/cs_internal.h"
 #include "ff/field_impl.h"
 
@@ -375,7 +376,8 @@ czk_status czk_porep_count(czk_porep_counts *out, const czk_fc_shape *shape, czk
 
 typedef struct par_shared {
     czk__cs_values v; /* first: czk_cs_value reads the values through it */
-    czk_fr *a, *b, *c;
+    czk_fr *a, *b, *c; /* rows [row0, row0 + row_cap) */
+    uint64_t row0, row_cap;
     uint64_t *a_aux, *b_in, *b_aux;
 } par_shared;
 
@@ -473,9 +475,12 @@ static czk_status par_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_vie
     if (CZK_UNLIKELY(!ok))
         return czk_error(CZK_ERR_INVALID_ARG, "constraint %llu (%s): refers to an unallocated variable",
                          (unsigned long long)r, name ? name : "");
-    p->a[r] = va;
-    p->b[r] = vb;
-    p->c[r] = vc;
+    if (CZK_UNLIKELY(r - p->row0 >= p->row_cap))
+        return czk_error(CZK_ERR_INTERNAL, "porep prover: constraint %llu outside the rows [%llu, %llu) held",
+                         (unsigned long long)r, (unsigned long long)p->row0, (unsigned long long)(p->row0 + p->row_cap));
+    p->a[r - p->row0] = va;
+    p->b[r - p->row0] = vb;
+    p->c[r - p->row0] = vc;
     cs->n_constraints = r + 1;
     return CZK_OK;
 }
@@ -512,6 +517,8 @@ czk_status czk_porep_prover_create(czk_porep_prover **out, const czk_fc_shape *s
     h->a_aux = calloc(p->words_aux, sizeof(uint64_t));
     h->b_aux = calloc(p->words_aux, sizeof(uint64_t));
     h->b_in = calloc(p->words_in, sizeof(uint64_t));
+    h->row0 = 0;
+    h->row_cap = p->n_rows;
     if (!h->v.input || !h->v.aux || !h->a || !h->b || !h->c || !h->a_aux || !h->b_aux || !h->b_in) {
         czk_porep_prover_destroy(p);
         return czk_error(CZK_ERR_NOMEM, "porep prover: cannot allocate the vectors of %llu constraints",
@@ -548,15 +555,15 @@ void czk_porep_prover_destroy(czk_porep_prover *p)
     free(p);
 }
 
-static void par_cs_init(czk_cs *cs, czk_porep_prover *p, void *scratch)
+static void par_cs_init(czk_cs *cs, par_shared *sh, czk_lc_kind lc, void *scratch)
 {
     memset(cs, 0, sizeof *cs);
     cs->ops = &par_ops;
     cs->backend = CZK_CS_PROVE;
-    cs->lc_kind = p->lc;
+    cs->lc_kind = lc;
     cs->has_values = 1;
     cs->needs_constraints = 1;
-    cs->impl = &p->sh;
+    cs->impl = sh;
     cs->lc_scratch = scratch;
 }
 
@@ -593,7 +600,7 @@ czk_status czk_porep_prover_synthesize(czk_porep_prover *p, const czk_fc_c1 *c1,
         void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(p->lc));
         if (!scratch) return czk_error(CZK_ERR_NOMEM, "porep prover: out of memory");
         czk_cs cs;
-        par_cs_init(&cs, p, scratch);
+        par_cs_init(&cs, &p->sh, p->lc, scratch);
         h->v.input[0] = CZK_FR_ONE;
         cs.n_inputs = 1;
         st = CZK_LC_DISPATCH(p->lc, porep_top, (&cs, &x, &cm));
@@ -615,7 +622,7 @@ czk_status czk_porep_prover_synthesize(czk_porep_prover *p, const czk_fc_c1 *c1,
         for (uint32_t i = 0; i < n; i++) {
             if (ts != CZK_OK || __atomic_load_n(&first_err, __ATOMIC_RELAXED) != CZK_OK) continue;
             czk_cs cs;
-            par_cs_init(&cs, p, scratch);
+            par_cs_init(&cs, &p->sh, p->lc, scratch);
             cs.n_constraints = p->top.c + (uint64_t)i * p->ch.c;
             cs.n_aux = (uint32_t)(p->top.a + (uint64_t)i * p->ch.a);
             cs.n_inputs = (uint32_t)(p->top.i + (uint64_t)i * p->ch.i);
@@ -685,4 +692,233 @@ czk_status czk_porep_prover_check(const czk_porep_prover *p, int threads)
     }
     if (bad >= 0) return czk_error(CZK_ERR_UNSATISFIED, "porep prover: row %lld: a * b != c", (long long)bad);
     return CZK_OK;
+}
+
+/* ---- parallel witness-only synthesis of one partition ----------------------------
+ * As the parallel prover above, with WITNESS semantics: each thread
+ * synthesizes whole challenges through a constraint system whose aux and
+ * input counters start at the challenge's offsets and whose alloc writes the
+ * value in place; no LC is built and nothing is evaluated. The vectors equal
+ * the sequential WITNESS backend's bit for bit (tests/pce/test_pce_porep.c). */
+
+static czk_status pw_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
+{
+    (void)idx;
+    czk__cs_values *v = cs->impl;
+    uint32_t i = cs->n_aux;
+    if (CZK_UNLIKELY(!value))
+        return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of aux variable %u (%s): no value", i, name ? name : "");
+    if (CZK_UNLIKELY(i >= v->cap_aux))
+        return czk_error(CZK_ERR_INTERNAL, "porep witness: aux variable %u beyond the partition's %zu", i, v->cap_aux);
+    v->aux[i] = *value;
+    cs->n_aux = i + 1;
+    *out = czk_var_aux(i);
+    return CZK_OK;
+}
+
+static czk_status pw_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
+{
+    (void)idx;
+    czk__cs_values *v = cs->impl;
+    uint32_t i = cs->n_inputs;
+    if (!value) return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of input %u (%s): no value", i, name ? name : "");
+    if (i >= v->cap_input)
+        return czk_error(CZK_ERR_INTERNAL, "porep witness: input %u beyond the partition's %zu", i, v->cap_input);
+    v->input[i] = *value;
+    cs->n_inputs = i + 1;
+    *out = czk_var_input(i);
+    return CZK_OK;
+}
+
+static czk_status pw_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
+                             const char *name, uint64_t idx)
+{
+    (void)a, (void)b, (void)c, (void)name, (void)idx;
+    cs->n_constraints++;
+    return CZK_OK;
+}
+
+static const czk_cs_ops pw_ops = {pw_alloc, pw_alloc_input, pw_enforce, cnt_ns_push, cnt_ns_pop};
+
+static void pw_cs_init(czk_cs *cs, czk__cs_values *v, czk_lc_kind lc, void *scratch)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->ops = &pw_ops;
+    cs->backend = CZK_CS_WITNESS;
+    cs->lc_kind = lc;
+    cs->has_values = 1;
+    cs->needs_constraints = 0;
+    cs->impl = v;
+    cs->lc_scratch = scratch;
+}
+
+static czk_status pw_expect(const czk_cs *cs, uint64_t a, uint64_t i, const char *what, uint32_t ch)
+{
+    if (cs->n_aux == a && cs->n_inputs == i) return CZK_OK;
+    return czk_error(CZK_ERR_INTERNAL, "porep witness: %s %u ended at aux %u, input %u; expected %llu, %llu", what, ch,
+                     cs->n_aux, cs->n_inputs, (unsigned long long)a, (unsigned long long)i);
+}
+
+czk_status czk__porep_witness_par(czk__cs_values *v, const czk_fc_shape *shape, const czk_fc_c1 *c1, uint32_t k,
+                                  czk_lc_kind lc, int threads)
+{
+    if (!v || !shape || !c1) return czk_error(CZK_ERR_INVALID_ARG, "porep witness: NULL argument");
+    if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "porep witness: LC kind %d", (int)lc);
+    porep_ctx x;
+    CZK_TRY(porep_ctx_init(&x, shape, c1, k));
+    CZK_TRY(porep_cs_tables_init());
+    porep_cost top, ch;
+    CZK_TRY(porep_cost_parts(&top, &ch, shape));
+    const uint32_t n = x.challenges;
+    if (v->cap_input < top.i + ch.i * n || v->cap_aux < top.a + ch.a * n)
+        return czk_error(CZK_ERR_INVALID_ARG, "porep witness: vectors of %zu inputs, %zu aux; the partition has %llu, %llu",
+                         v->cap_input, v->cap_aux, (unsigned long long)(top.i + ch.i * n),
+                         (unsigned long long)(top.a + ch.a * n));
+    porep_common cm;
+    {
+        void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+        if (!scratch) return czk_error(CZK_ERR_NOMEM, "porep witness: out of memory");
+        czk_cs cs;
+        pw_cs_init(&cs, v, lc, scratch);
+        v->input[0] = CZK_FR_ONE;
+        cs.n_inputs = 1;
+        czk_status st = CZK_LC_DISPATCH(lc, porep_top, (&cs, &x, &cm));
+        if (st == CZK_OK) st = pw_expect(&cs, top.a, top.i, "the common part", 0);
+        scratch_free(lc, scratch);
+        CZK_TRY(st);
+    }
+    if (threads < 1) threads = 1;
+    if ((uint32_t)threads > n) threads = (int)n;
+    czk_status first_err = CZK_OK;
+    char msg[512] = "";
+#pragma omp parallel num_threads(threads)
+    {
+        void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+        czk_status ts = scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "porep witness: out of memory");
+#pragma omp for schedule(dynamic, 1)
+        for (uint32_t i = 0; i < n; i++) {
+            if (ts != CZK_OK || __atomic_load_n(&first_err, __ATOMIC_RELAXED) != CZK_OK) continue;
+            czk_cs cs;
+            pw_cs_init(&cs, v, lc, scratch);
+            cs.n_aux = (uint32_t)(top.a + (uint64_t)i * ch.a);
+            cs.n_inputs = (uint32_t)(top.i + (uint64_t)i * ch.i);
+            ts = CZK_LC_DISPATCH(lc, porep_one_challenge, (&cs, &x, &cm, i));
+            if (ts == CZK_OK)
+                ts = pw_expect(&cs, top.a + (uint64_t)(i + 1) * ch.a, top.i + (uint64_t)(i + 1) * ch.i, "challenge", i);
+        }
+        if (ts != CZK_OK) {
+#pragma omp critical(czk_porep_witness_err)
+            if (first_err == CZK_OK) {
+                first_err = ts;
+                snprintf(msg, sizeof msg, "%s", czk_last_error());
+            }
+        }
+        if (scratch) scratch_free(lc, scratch);
+    }
+    if (first_err != CZK_OK) return czk_error(first_err, "%s", msg);
+    return CZK_OK;
+}
+
+/* ---- PROVE synthesis streamed by row windows -------------------------------------
+ * The parallel prover's backend with a/b/c held only for a window of rows:
+ * the common part, then `threads` challenges at a time (their rows are
+ * consecutive), then the input constraints, each window handed to fn. */
+czk_status czk__porep_prove_stream(czk__cs_values *v, uint64_t *dens[3], const czk_fc_shape *shape,
+                                   const czk_fc_c1 *c1, uint32_t k, czk_lc_kind lc, int threads,
+                                   czk__porep_rows_fn fn, void *ctx)
+{
+    if (!v || !dens || !shape || !c1 || !fn) return czk_error(CZK_ERR_INVALID_ARG, "porep prove stream: NULL argument");
+    if ((unsigned)lc >= CZK_LC_KIND_COUNT)
+        return czk_error(CZK_ERR_INVALID_ARG, "porep prove stream: LC kind %d", (int)lc);
+    porep_ctx x;
+    CZK_TRY(porep_ctx_init(&x, shape, c1, k));
+    CZK_TRY(porep_cs_tables_init());
+    porep_cost top, ch;
+    CZK_TRY(porep_cost_parts(&top, &ch, shape));
+    const uint32_t n = x.challenges;
+    const uint64_t n_in = top.i + ch.i * n, n_aux = top.a + ch.a * n, rows_end = top.c + ch.c * n;
+    if (v->cap_input < n_in || v->cap_aux < n_aux)
+        return czk_error(CZK_ERR_INVALID_ARG, "porep prove stream: vectors of %zu inputs, %zu aux; the partition has %llu, %llu",
+                         v->cap_input, v->cap_aux, (unsigned long long)n_in, (unsigned long long)n_aux);
+    if (threads < 1) threads = 1;
+    if ((uint32_t)threads > n) threads = (int)n;
+    uint64_t win = ch.c * (uint64_t)threads;
+    if (win < top.c) win = top.c;
+    if (win < n_in) win = n_in;
+    par_shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.v = *v;
+    sh.a_aux = dens[0];
+    sh.b_in = dens[1];
+    sh.b_aux = dens[2];
+    sh.row_cap = win;
+    sh.a = malloc((size_t)win * sizeof(czk_fr));
+    sh.b = malloc((size_t)win * sizeof(czk_fr));
+    sh.c = malloc((size_t)win * sizeof(czk_fr));
+    czk_status st = CZK_OK;
+    porep_common cm;
+    if (!sh.a || !sh.b || !sh.c) st = czk_error(CZK_ERR_NOMEM, "porep prove stream: a, b, c windows of %llu rows",
+                                                (unsigned long long)win);
+    if (st == CZK_OK) {
+        void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+        if (!scratch) st = czk_error(CZK_ERR_NOMEM, "porep prove stream: out of memory");
+        else {
+            czk_cs cs;
+            par_cs_init(&cs, &sh, lc, scratch);
+            sh.v.input[0] = CZK_FR_ONE;
+            cs.n_inputs = 1;
+            st = CZK_LC_DISPATCH(lc, porep_top, (&cs, &x, &cm));
+            if (st == CZK_OK) st = par_expect(&cs, top.c, top.a, top.i, "the common part", 0);
+            scratch_free(lc, scratch);
+        }
+    }
+    if (st == CZK_OK) st = fn(ctx, 0, top.c, sh.a, sh.b, sh.c);
+    for (uint32_t i0 = 0; i0 < n && st == CZK_OK; i0 += (uint32_t)threads) {
+        const uint32_t m = n - i0 < (uint32_t)threads ? n - i0 : (uint32_t)threads;
+        sh.row0 = top.c + (uint64_t)i0 * ch.c;
+        czk_status first_err = CZK_OK;
+        char msg[512] = "";
+#pragma omp parallel num_threads(m)
+        {
+            void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+            czk_status ts = scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "porep prove stream: out of memory");
+#pragma omp for schedule(static, 1)
+            for (uint32_t j = 0; j < m; j++) {
+                const uint32_t i = i0 + j;
+                if (ts != CZK_OK) continue;
+                czk_cs cs;
+                par_cs_init(&cs, &sh, lc, scratch);
+                cs.n_constraints = top.c + (uint64_t)i * ch.c;
+                cs.n_aux = (uint32_t)(top.a + (uint64_t)i * ch.a);
+                cs.n_inputs = (uint32_t)(top.i + (uint64_t)i * ch.i);
+                ts = CZK_LC_DISPATCH(lc, porep_one_challenge, (&cs, &x, &cm, i));
+                if (ts == CZK_OK)
+                    ts = par_expect(&cs, top.c + (uint64_t)(i + 1) * ch.c, top.a + (uint64_t)(i + 1) * ch.a,
+                                    top.i + (uint64_t)(i + 1) * ch.i, "challenge", i);
+            }
+            if (ts != CZK_OK) {
+#pragma omp critical(czk_porep_stream_err)
+                if (first_err == CZK_OK) {
+                    first_err = ts;
+                    snprintf(msg, sizeof msg, "%s", czk_last_error());
+                }
+            }
+            if (scratch) scratch_free(lc, scratch);
+        }
+        if (first_err != CZK_OK) st = czk_error(first_err, "%s", msg);
+        else st = fn(ctx, sh.row0, sh.row0 + (uint64_t)m * ch.c, sh.a, sh.b, sh.c);
+    }
+    if (st == CZK_OK) {
+        /* bellperson's input constraints (input_i) * 0 = 0 */
+        for (uint64_t i = 0; i < n_in; i++) {
+            sh.a[i] = sh.v.input[i];
+            sh.b[i] = CZK_FR_ZERO;
+            sh.c[i] = CZK_FR_ZERO;
+        }
+        st = fn(ctx, rows_end, rows_end + n_in, sh.a, sh.b, sh.c);
+    }
+    free(sh.a);
+    free(sh.b);
+    free(sh.c);
+    return st;
 }

@@ -100,9 +100,12 @@ CZK_INLINE void czk__fr_sub(czk_fr *r, const czk_fr *a, const czk_fr *b)
 CZK__FIELD_DISPATCH3(fr, add)
 CZK__FIELD_DISPATCH3(fr, sub)
 #endif
-/* The 6-limb versions hold 12 values in registers: only in optimized builds
- * without sanitizers (which reserve registers of their own). */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(CZK_SANITIZED)
+/* The 6-limb versions hold 12 values in registers: only in optimized gcc
+ * builds without sanitizers (which reserve registers of their own); clang's
+ * register allocator cannot place them inside large inlined kernels (the MSM
+ * bucket tasks), so clang takes the dispatched versions. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && \
+    !defined(CZK_SANITIZED)
 static const uint64_t czk__fp_m_inl[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
                                           0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
                                           0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};

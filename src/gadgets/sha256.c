@@ -5,6 +5,7 @@
 
 #include "gadgets/gadgets_internal.h"
 #include "czk/sha256.h"
+#include "gadgets/sha256_witness.h"
 
 void czk_sha256_node_native(uint8_t out[32], const uint8_t left[32], const uint8_t right[32])
 {

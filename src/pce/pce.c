@@ -523,6 +523,17 @@ static inline void store_fr(czk_fr *dst, const czk_fr *v, int nt)
     *dst = *v;
 }
 
+static inline int fr_is_zero(const czk_fr *v)
+{
+    return (v->l[0] | v->l[1] | v->l[2] | v->l[3]) == 0;
+}
+
+static inline int fr_is_one(const czk_fr *v)
+{
+    return ((v->l[0] ^ CZK_FR_ONE.l[0]) | (v->l[1] ^ CZK_FR_ONE.l[1]) | (v->l[2] ^ CZK_FR_ONE.l[2]) |
+            (v->l[3] ^ CZK_FR_ONE.l[3])) == 0;
+}
+
 /* Rows [r0, r1) of m starting at non-zero k. Row r = sum of the general terms
  * table[code] * w[col], then the +-2^e terms by Horner's rule:
  * sum +-2^e_i w_i = ((+-w_1 2^(e_1-e_2) +- w_2) 2^(e_2-e_3) ...) 2^e_last, e_i decreasing. */
@@ -533,9 +544,18 @@ static void eval_rows(const pmat *m, czk_fr *out, uint64_t r0, uint64_t r1, cons
     const uint32_t *col = m->col;
     const uint16_t *code = m->code;
     uint64_t k = m->block[r0 / CZK_PCE_BLOCK];
+    /* the witness values of the next PREFETCH non-zeros are requested ahead
+     * (the evaluation otherwise waits on each load) */
+    enum { PREFETCH = 32 };
+    const uint64_t kend = m->block[(r1 + CZK_PCE_BLOCK - 1) / CZK_PCE_BLOCK];
+    uint64_t pf = k;
     for (uint64_t r = r0; r < r1; r++) {
         uint64_t n = m->len[r];
         if (CZK_UNLIKELY(n == LEN_ESCAPE)) n = long_row_len(m, r);
+        for (uint64_t want = k + n + PREFETCH < kend ? k + n + PREFETCH : kend; pf < want; pf++) {
+            uint32_t cl = col[pf];
+            __builtin_prefetch(cl < n_in ? &input[cl] : &aux_base[cl]);
+        }
         if (n <= 1) { /* single-variable and empty rows (about half of a SHA-256 circuit's) */
             if (n == 0) {
                 store_fr(&out[r], &CZK_FR_ZERO, nt);
@@ -547,6 +567,8 @@ static void eval_rows(const pmat *m, czk_fr *out, uint64_t r0, uint64_t r1, cons
             czk_fr x;
             if (mt == 0) x = *v;
             else if (mt == CZK__PCE_NEG) czk__fr_sub(&x, &CZK_FR_ZERO, v);
+            else if (fr_is_zero(v)) x = CZK_FR_ZERO;
+            else if (fr_is_one(v)) x = m->table[c];
             else czk__fr_mul(&x, &m->table[c], v);
             store_fr(&out[r], &x, nt);
             continue;
@@ -558,9 +580,16 @@ static void eval_rows(const pmat *m, czk_fr *out, uint64_t r0, uint64_t r1, cons
             uint16_t c = code[k];
             if (meta[c] != GENERAL) break;
             uint32_t cl = col[k];
-            czk__fr_mul(&t, &m->table[c], cl < n_in ? &input[cl] : &aux_base[cl]);
-            czk__fr_add(&acc, &acc, &t);
+            const czk_fr *v = cl < n_in ? &input[cl] : &aux_base[cl];
+            /* most witness values are bits: 0 adds nothing, 1 adds the coefficient */
+            if (fr_is_zero(v)) continue;
             any = 1;
+            if (fr_is_one(v)) {
+                czk__fr_add(&acc, &acc, &m->table[c]);
+                continue;
+            }
+            czk__fr_mul(&t, &m->table[c], v);
+            czk__fr_add(&acc, &acc, &t);
         }
         if (k < e) {
             czk_fr h = CZK_FR_ZERO;

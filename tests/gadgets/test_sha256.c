@@ -7,6 +7,7 @@
 
 #include "czk/gadgets.h"
 #include "czk/sha256.h"
+#include "gadgets/sha256_witness.h"
 
 
 CZK_TEST(sha256_native_vs_openssl)
@@ -276,4 +277,125 @@ CZK_TEST(sha256_prove_equals_shape_times_witness)
     }
     czk_cs_destroy(p);
     czk_cs_destroy(s);
+}
+
+/* ---- the witness-only compression on words (src/gadgets/sha256_witness.c) ---- */
+
+/* A gadget bit of a random kind: allocated, negated allocated or constant
+ * (probability pc/256), with a random value; allocated on cs. */
+static czk_bool random_bit(czk_cs *cs, czk_rng *rng, unsigned pc, int *ok)
+{
+    unsigned r = (unsigned)czk_rng_below(rng, 256);
+    int v = (int)czk_rng_below(rng, 2);
+    if (r < pc) return czk_bool_const(v);
+    czk_bool b;
+    int neg = (r & 1) != 0;
+    if (CZK_LC_DISPATCH(cs->lc_kind, czk_bit_alloc, (cs, &b, v ^ neg)) != CZK_OK) *ok = 0;
+    return neg ? czk_bool_not(b) : b;
+}
+
+/* Message and IV of random kinds, built identically on each constraint
+ * system from the same seed. iv_mode 0: the constant IV; 1: allocated
+ * words; 2: words of mixed kinds. */
+static int build_inputs(czk_cs *cs, uint64_t seed, unsigned pc, int iv_mode, czk_bool in[512], czk_u32 iv[8])
+{
+    czk_rng rng;
+    czk_rng_seed(&rng, seed);
+    int ok = 1;
+    for (int i = 0; i < 512; i++) in[i] = random_bit(cs, &rng, pc, &ok);
+    for (int j = 0; j < 8; j++) {
+        if (iv_mode == 0) {
+            czk_u32_constant(&iv[j], CZK_SHA256_IV[j]);
+            continue;
+        }
+        iv[j].value = 0;
+        for (int i = 0; i < 32; i++) {
+            iv[j].bits[i] = random_bit(cs, &rng, iv_mode == 1 ? 0 : pc, &ok);
+            iv[j].value |= (uint32_t)iv[j].bits[i].value << i;
+        }
+    }
+    return ok;
+}
+
+/* WITNESS on words == the bit-level gadget (TEST backend): every aux value
+ * in order, the output words (values, kinds, variables) and the digest. */
+CZK_TEST(sha256_witness_words_equal_bit_gadget)
+{
+    czk_rng *rng = czk_test_rng();
+    size_t iters = czk_test_iters(getenv("CZK_TEST_ASAN") ? 6 : 40);
+    static const unsigned pcs[] = {0, 3, 40, 128, 250, 256};
+    for (size_t it = 0; it < iters; it++) {
+        uint64_t seed = czk_rng_u64(rng);
+        unsigned pc = pcs[it % 6];
+        int iv_mode = (int)(it / 6 % 3);
+        czk_cs *wcs, *tcs;
+        czk_cs_sizes z = {1, 40000, 0};
+        REQUIRE_OK(czk_cs_create(&wcs, CZK_CS_WITNESS, CZK_LC_VEC, &z));
+        REQUIRE_OK(czk_cs_create(&tcs, CZK_CS_TEST, CZK_LC_VEC, NULL));
+        czk_bool win[512], tin[512];
+        czk_u32 wiv[8], tiv[8], wout[8], tout[8];
+        REQUIRE(build_inputs(wcs, seed, pc, iv_mode, win, wiv));
+        REQUIRE(build_inputs(tcs, seed, pc, iv_mode, tin, tiv));
+        uint32_t n0 = wcs->n_aux;
+        CHECK_EQ_U64(n0, tcs->n_aux);
+        REQUIRE(czk__sha256_compression_witness(wcs, wout, win, wiv) == 1);
+        REQUIRE_OK(czk_sha256_compression_vec(tcs, tout, tin, tiv));
+        CHECK_OK(czk_cs_test_check(tcs));
+        CHECK_EQ_U64(wcs->n_aux, tcs->n_aux);
+        const czk_fr *wi, *wa, *ti, *ta;
+        size_t nwi, nwa, nti, nta;
+        REQUIRE_OK(czk_cs_witness_get(wcs, &wi, &nwi, &wa, &nwa));
+        REQUIRE_OK(czk_cs_witness_get(tcs, &ti, &nti, &ta, &nta));
+        if (nwa == nta) {
+            size_t bad = nwa;
+            for (size_t i = 0; i < nwa && bad == nwa; i++)
+                if (memcmp(&wa[i], &ta[i], sizeof(czk_fr))) bad = i;
+            CHECK_MSG(bad == nwa, "seed %llu pc %u iv %d: aux %zu (of %zu) differs", (unsigned long long)seed, pc,
+                      iv_mode, bad, nwa);
+        }
+        int same = 1;
+        for (int j = 0; j < 8; j++) {
+            same &= wout[j].value == tout[j].value;
+            for (int i = 0; i < 32; i++) {
+                const czk_bool *x = &wout[j].bits[i], *y = &tout[j].bits[i];
+                same &= x->kind == y->kind && x->value == y->value && (x->kind == CZK_BOOL_CONST || x->var == y->var);
+            }
+        }
+        CHECK_MSG(same, "seed %llu pc %u iv %d: output words differ", (unsigned long long)seed, pc, iv_mode);
+        /* and the digest is SHA-256's compression of the logical values */
+        uint32_t st[8];
+        uint8_t blk[64] = {0};
+        for (int j = 0; j < 8; j++) st[j] = tiv[j].value;
+        for (int i = 0; i < 512; i++) blk[i / 8] |= (uint8_t)(tin[i].value << (7 - i % 8));
+        czk_sha256_compress(st, blk);
+        for (int j = 0; j < 8; j++) CHECK(wout[j].value == st[j]);
+        czk_cs_destroy(wcs);
+        czk_cs_destroy(tcs);
+    }
+}
+
+/* The fast path steps aside where it does not apply (other backends, too
+ * little reserved capacity): the gadget then runs bit by bit, same values. */
+CZK_TEST(sha256_witness_words_fallback)
+{
+    czk_cs *small, *prove;
+    REQUIRE_OK(czk_cs_create(&small, CZK_CS_WITNESS, CZK_LC_VEC, NULL));
+    REQUIRE_OK(czk_cs_create(&prove, CZK_CS_PROVE, CZK_LC_VEC, NULL));
+    czk_bool in[512];
+    czk_u32 iv[8], out[8];
+    REQUIRE(build_inputs(prove, 5, 3, 1, in, iv));
+    CHECK(czk__sha256_compression_witness(prove, out, in, iv) == 0);
+    REQUIRE(build_inputs(small, 5, 3, 1, in, iv));
+    CHECK(czk__sha256_compression_witness(small, out, in, iv) == 0);
+    czk_bool bits[256];
+    uint8_t msg[64], want[32], got[32];
+    for (int i = 0; i < 64; i++) msg[i] = (uint8_t)(i * 7 + 1);
+    czk_bool m[512];
+    REQUIRE(alloc_input_bits(small, m, msg, 64));
+    REQUIRE_OK(czk_sha256_gadget_vec(small, bits, m, 512));
+    czk_sha256(want, msg, 64);
+    bits_to_bytes_be(got, bits, 32);
+    CHECK_MEM(got, want, 32);
+    czk_cs_destroy(small);
+    czk_cs_destroy(prove);
 }

@@ -306,22 +306,6 @@ CZK_TEST(porep_cache_rebuilds_damaged_and_checks_key)
     czk_pce_destroy(p);
 }
 
-/* Run the czk CLI, capturing stdout; returns its exit code. */
-__attribute__((format(printf, 3, 4))) static int run_cli(char *out, size_t cap, const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    FILE *p = popen(cmd, "r");
-    if (!p) return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* czk pce build / info / bench on a tiny custom shape. */
 CZK_TEST(cli_pce)
 {
@@ -333,9 +317,9 @@ CZK_TEST(cli_pce)
     const char *dir = czk_test_tmpdir();
     const char *shape = "--nodes 8 --layers 2 --challenges 1 --tree 8";
     char out[8192];
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' pce build %s -o '%s/t.pce' --json", cli, shape, dir), 0);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce build %s -o '%s/t.pce' --json", cli, shape, dir), 0);
     CHECK_MSG(strstr(out, "\"bytes_per_nnz\":"), "%s", out);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' pce info '%s/t.pce' --json", cli, dir), 0);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce info '%s/t.pce' --json", cli, dir), 0);
     czk_fc_shape s;
     REQUIRE_OK(czk_fc_shape_custom(&s, 8, 2, 1, 1, 8, 0, 0));
     czk_cs_sizes z;
@@ -343,18 +327,18 @@ CZK_TEST(cli_pce)
     char want[128];
     snprintf(want, sizeof want, "\"rows\":%llu,", (unsigned long long)z.n_constraints);
     CHECK_MSG(strstr(out, want), "%s", out);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "CZK_CACHE_DIR='%s/c' '%s' pce bench %s -i 1 --validate --json", dir, cli,
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "CZK_CACHE_DIR='%s/c' '%s' pce bench %s -i 1 --validate --json", dir, cli,
                          shape),
                  0);
     CHECK_MSG(strstr(out, "\"validated\":true") && strstr(out, "\"pce_built\":true"), "%s", out);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "CZK_CACHE_DIR='%s/c' '%s' pce bench %s -i 1 --one-buffer --json", dir, cli,
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "CZK_CACHE_DIR='%s/c' '%s' pce bench %s -i 1 --one-buffer --json", dir, cli,
                          shape),
                  0);
     CHECK_MSG(strstr(out, "\"pce_built\":false"), "%s", out);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' pce info /nonexistent/x.pce 2>&1", cli), 1);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' pce info 2>&1", cli), 2);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' pce frob 2>&1", cli), 2);
-    CHECK_EQ_U64(run_cli(out, sizeof out, "'%s' pce build 2>&1", cli), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce info /nonexistent/x.pce 2>&1", cli), 1);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce info 2>&1", cli), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce frob 2>&1", cli), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce build 2>&1", cli), 2);
 }
 
 /* A file whose checksum is right but whose row breaks the evaluation order
@@ -421,4 +405,138 @@ CZK_TEST(file_evaluation_order_checked)
     fclose(f);
     CHECK_OK(czk_pce_read(&q, path, "order"));
     czk_pce_destroy(q);
+}
+
+/* The parallel witness-only synthesis (challenges on several threads, values
+ * written in place) equals the sequential WITNESS backend bit for bit, for
+ * any thread count (more threads than challenges included). */
+CZK_TEST(porep_parallel_witness_equals_sequential)
+{
+    use_tmp_cache("cache2ch");
+    czk_fc_shape s;
+    /* 64 nodes, 2 layers, 1 partition x 2 challenges, trees 8-8-0 */
+    REQUIRE_OK(czk_fc_shape_custom(&s, 64, 2, 1, 2, 8, 8, 0));
+    czk_fc_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    REQUIRE_OK(czk_fc_gen_c1(&c1, &s, 11, NULL, NULL));
+    czk_cs_sizes z;
+    REQUIRE_OK(czk_porep_sizes(&z, &s));
+    czk_cs *seq;
+    REQUIRE_OK(czk_cs_create(&seq, CZK_CS_WITNESS, CZK_LC_VEC, &z));
+    REQUIRE_OK(czk_porep_synthesize(seq, &s, &c1, 0));
+    const czk_fr *in0, *aux0;
+    size_t ni0, na0;
+    REQUIRE_OK(czk_cs_witness_get(seq, &in0, &ni0, &aux0, &na0));
+    CHECK_EQ_U64(ni0, z.n_inputs);
+    CHECK_EQ_U64(na0, z.n_aux);
+    czk_pce *p = NULL;
+    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, NULL));
+    czk_pce_porep_work *w;
+    REQUIRE_OK(czk_pce_porep_work_create(&w, p, &s));
+    static const int th[] = {1, 2, 3};
+    const size_t nth = getenv("CZK_TEST_ASAN") ? 2 : 3;
+    for (size_t t = 0; t < nth; t++) {
+        czk_pce_porep_work_set_threads(w, th[t]);
+        const czk_fr *in, *aux;
+        size_t ni, na;
+        REQUIRE_OK(czk_pce_porep_witness(w, &c1, 0, &in, &ni, &aux, &na));
+        CHECK_EQ_U64(ni, ni0);
+        CHECK_EQ_U64(na, na0);
+        if (ni != ni0 || na != na0) continue;
+        CHECK_MSG(!memcmp(in, in0, ni * sizeof(czk_fr)), "input differs with %d threads", th[t]);
+        size_t first = na;
+        for (size_t i = 0; i < na && first == na; i++)
+            if (memcmp(&aux[i], &aux0[i], sizeof(czk_fr))) first = i;
+        CHECK_MSG(first == na, "aux %zu differs with %d threads", first, th[t]);
+    }
+    /* a wrong shape is refused, not overrun */
+    czk_fc_c1 c2;
+    memset(&c2, 0, sizeof c2);
+    czk_fc_shape s2;
+    REQUIRE_OK(czk_fc_shape_custom(&s2, 64, 2, 1, 3, 8, 8, 0));
+    REQUIRE_OK(czk_fc_gen_c1(&c2, &s2, 11, NULL, NULL));
+    const czk_fr *in, *aux;
+    size_t ni, na;
+    CHECK(czk_pce_porep_witness(w, &c2, 0, &in, &ni, &aux, &na) == CZK_ERR_INVALID_ARG);
+    czk_fc_c1_free(&c2);
+    czk_pce_porep_work_destroy(w);
+    czk_pce_destroy(p);
+    czk_cs_destroy(seq);
+    czk_fc_c1_free(&c1);
+}
+
+/* czk_pce_porep_validate: full and streamed comparison with the PROVE
+ * synthesis pass on a correct assignment and name the first wrong vector
+ * and index otherwise. */
+CZK_TEST(porep_validate_full_and_streamed)
+{
+    use_tmp_cache("cache2ch");
+    czk_fc_shape s;
+    /* 64 nodes, 2 layers, 1 partition x 2 challenges (streamed on one thread: two windows) */
+    REQUIRE_OK(czk_fc_shape_custom(&s, 64, 2, 1, 2, 8, 8, 0));
+    czk_fc_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    REQUIRE_OK(czk_fc_gen_c1(&c1, &s, 3, NULL, NULL));
+    czk_pce *p = NULL;
+    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, NULL));
+    czk_pce_porep_work *w;
+    REQUIRE_OK(czk_pce_porep_work_create(&w, p, &s));
+    CHECK(czk_pce_porep_validate(w, &c1, 0, 2, 0) == CZK_ERR_INVALID_ARG); /* nothing held yet */
+    czk_cs_assignment a;
+    REQUIRE_OK(czk_pce_porep_synthesize(w, &c1, 0, 2, &a, NULL));
+    CHECK_OK(czk_pce_porep_validate(w, &c1, 0, 2, 0));
+    CHECK_OK(czk_pce_porep_validate(w, &c1, 0, 1, 1));
+    CHECK(czk_pce_porep_validate_bytes(w, 1, 1) < czk_pce_porep_validate_bytes(w, 0, 1));
+    /* a wrong c value: named by the full comparison */
+    size_t r = a.n_constraints / 2;
+    czk_fr save = a.c[r];
+    czk_fr_add((czk_fr *)&a.c[r], &save, &CZK_FR_ONE);
+    char want[64];
+    snprintf(want, sizeof want, "PCE c[%zu] differs", r);
+    CHECK(czk_pce_porep_validate(w, &c1, 0, 2, 0) == CZK_ERR_INTERNAL);
+    CHECK_MSG(strstr(czk_last_error(), want) != NULL, "%s", czk_last_error());
+    ((czk_fr *)a.c)[r] = save;
+    /* a wrong witness value: the streamed comparison evaluates the PCE on it */
+    size_t j = a.n_aux - 7;
+    save = a.aux[j];
+    czk_fr_add((czk_fr *)&a.aux[j], &save, &CZK_FR_ONE);
+    CHECK(czk_pce_porep_validate(w, &c1, 0, 2, 1) == CZK_ERR_INTERNAL);
+    CHECK_MSG(strstr(czk_last_error(), "differs from the PROVE synthesis") != NULL, "%s", czk_last_error());
+    ((czk_fr *)a.aux)[j] = save;
+    czk_pce_porep_work_destroy(w);
+    czk_pce_destroy(p);
+    czk_fc_c1_free(&c1);
+}
+
+/* czk bench synth-only --pce on|both|auto, --validate, --stream. */
+CZK_TEST(cli_synth_only_pce)
+{
+    const char *cli = czk_test_cli();
+    if (!strchr(cli, '/') || getenv("CZK_TEST_ASAN")) {
+        printf("  note: CZK_CLI not set (run through ctest) or ASan; skipped\n");
+        return;
+    }
+    const char *dir = czk_test_tmpdir();
+    const char *shape = "--nodes 8 --layers 2 --challenges 1 --tree 8";
+    char out[16384];
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "CZK_CACHE_DIR='%s/so' '%s' bench synth-only %s -i 1 --pce auto --json", dir,
+                         cli, shape),
+                 0);
+    CHECK_MSG(strstr(out, "\"backend\":\"prove\"") && strstr(out, "\"ok\":true"), "%s", out);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out,
+                         "CZK_CACHE_DIR='%s/so' '%s' bench synth-only %s -i 1 --pce both --validate --json", dir, cli,
+                         shape),
+                 0);
+    CHECK_MSG(strstr(out, "{\"off\":{") && strstr(out, ",\"on\":{") && strstr(out, "\"pce_built\":true") &&
+                  strstr(out, "\"validated\":true") && strstr(out, "\"mode\":\"full\"") &&
+                  strstr(out, "\"speedup_wall\":"),
+              "%s", out);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "CZK_CACHE_DIR='%s/so' '%s' bench synth-only %s -i 1 --pce auto --stream --validate",
+                         dir, cli, shape),
+                 0);
+    CHECK_MSG(strstr(out, "pce on") && strstr(out, "mode: streamed") && strstr(out, "PCE read from the cache") &&
+                  strstr(out, "validate (partition 0)") && strstr(out, "streamed: PROVE rows"),
+              "%s", out);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' bench synth-only %s --validate 2>&1", cli, shape), 2);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' bench synth-only %s --pce maybe 2>&1", cli, shape), 2);
 }
