@@ -2,6 +2,7 @@
  * form for bases i*G (the result must be (sum_i i s_i) G). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "czk/ec.h"
@@ -9,7 +10,7 @@
 
 static const char usage[] =
     "usage: czk bench msm [--curve g1|g2] [--size N ...] [-i N] [--window C]\n"
-    "                     [--algo auto|xyzz|affine] [--threads T] [--json] [--quiet]\n\n"
+    "                     [--algo auto|xyzz|affine] [--multi K] [--threads T] [--json] [--quiet]\n\n"
     "Time czk_msm_g1_var / czk_msm_g2_var on bases i*G (i = 1..N) with uniformly\n"
     "random scalars. Each run's result is checked against (sum_i i s_i) G, computed\n"
     "in Fr, before a time is printed. Prints min / median / max seconds, points/s,\n"
@@ -18,15 +19,19 @@ static const char usage[] =
     "  --size N          number of points, e.g. 2^16, 65536, 1M (repeatable; default 2^16)\n"
     "  -i, --iters N     timed repetitions after one warm-up (default 3)\n"
     "  --window C        force the window size 1..20 (default: cost model)\n"
-    "  --algo A          bucket kernel: auto (cost model), xyzz or affine (batch-affine)\n";
+    "  --algo A          bucket kernel: auto (cost model), xyzz or affine (batch-affine)\n"
+    "  --multi K         also time czk_msm_*_var_multi with K scalar sets (1..16) against\n"
+    "                    K single calls in the same iteration; all K results are checked\n\n"
+    "Times are wall seconds; the cpu column is the median process CPU seconds (all\n"
+    "threads), steadier than wall time on a shared machine.\n";
 
-enum { OPT_CURVE = CZK_OPT_FIRST_FREE, OPT_SIZE, OPT_WINDOW, OPT_ALGO };
+enum { OPT_CURVE = CZK_OPT_FIRST_FREE, OPT_SIZE, OPT_WINDOW, OPT_ALGO, OPT_MULTI };
 
 #define MAX_SIZES 16
 
 typedef struct opts {
     int g2;
-    long long iters, window;
+    long long iters, window, multi;
     czk_msm_algo algo;
     size_t sizes[MAX_SIZES];
     int nsizes;
@@ -57,6 +62,10 @@ static int on_opt(void *ctx, int opt, const char *arg)
         if (czk_cli_parse_int(arg, 1, CZK_MSM_MAX_WINDOW, &o->window))
             return czk_cli_usage_error("bench msm", usage, "--window wants 1..%d, got '%s'", CZK_MSM_MAX_WINDOW,
                                        arg);
+        return 0;
+    case OPT_MULTI:
+        if (czk_cli_parse_int(arg, 1, 16, &o->multi))
+            return czk_cli_usage_error("bench msm", usage, "--multi wants 1..16, got '%s'", arg);
         return 0;
     case OPT_ALGO:
         if (strcmp(arg, "auto") == 0) o->algo = CZK_MSM_AUTO;
@@ -144,9 +153,77 @@ static void make_scalars(czk_fr *s, czk_fr *closed, size_t n, uint64_t seed, int
     *closed = acc;
 }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One MSM over the first nsets scalar vectors (nsets == 0: a single
+ * czk_msm_*_var call on set 0; nsets >= 1: czk_msm_*_var_multi), each
+ * result checked against its closed form (sum_i (i + 1) s_i) G. */
+static czk_status msm_once(int g2, int *ok, const void *bases, size_t n, czk_fr *const *s, const czk_fr *closed,
+                           size_t nsets, const czk_msm_opts *mo, double *wall, double *cpu)
+{
+    size_t k = nsets ? nsets : 1;
+    czk_g1_jac r1[16], w1, g1j;
+    czk_g2_jac r2[16], w2, g2j;
+    czk_status st;
+    double t0 = czk_bench_now(), c0 = cpu_now();
+    if (nsets == 0) {
+        st = g2 ? czk_msm_g2_var(r2, bases, n, s[0], n, NULL, mo) : czk_msm_g1_var(r1, bases, n, s[0], n, NULL, mo);
+    } else {
+        st = g2 ? czk_msm_g2_var_multi(r2, nsets, bases, n, (const czk_fr *const *)s, n, NULL, mo)
+                : czk_msm_g1_var_multi(r1, nsets, bases, n, (const czk_fr *const *)s, n, NULL, mo);
+    }
+    *wall = czk_bench_now() - t0;
+    *cpu = cpu_now() - c0;
+    if (st != CZK_OK) return st;
+    for (size_t t = 0; t < k; t++) {
+        if (g2) {
+            czk_g2_affine g;
+            czk_g2_generator(&g);
+            czk_g2_jac_from_affine(&g2j, &g);
+            czk_g2_mul_var(&w2, &g2j, &closed[t]);
+            *ok &= czk_g2_jac_eq(&r2[t], &w2);
+        } else {
+            czk_g1_affine g;
+            czk_g1_generator(&g);
+            czk_g1_jac_from_affine(&g1j, &g);
+            czk_g1_mul_var(&w1, &g1j, &closed[t]);
+            *ok &= czk_g1_jac_eq(&r1[t], &w1);
+        }
+    }
+    return CZK_OK;
+}
+
 static const char *algo_str(czk_msm_algo a)
 {
     return a == CZK_MSM_XYZZ ? "xyzz" : a == CZK_MSM_BATCH_AFFINE ? "affine" : "auto";
+}
+
+/* One result row. */
+static void print_row(int json, int first, const char *curve, const char *label, size_t n, const char *sz,
+                      const czk_msm_plan *plan, double *times, double *cpus, size_t iters)
+{
+    czk_bench_stats st, sc;
+    czk_bench_stats_of(&st, times, iters);
+    czk_bench_stats_of(&sc, cpus, iters);
+    if (json) {
+        printf("%s{\"curve\":\"%s\",\"what\":\"%s\",\"size\":%zu,\"sets\":%u,\"threads\":%d,\"min_s\":%.6g,"
+               "\"median_s\":%.6g,\"max_s\":%.6g,\"cpu_median_s\":%.6g,\"points_per_s\":%.6g,\"window\":%u,"
+               "\"windows\":%u,\"chunks\":%u,\"algo\":\"%s\",\"batch\":%u,\"lanes\":%u,\"scratch_bytes\":%zu}",
+               first ? "" : ",", curve, label, n, plan->sets, plan->threads, st.min, st.median, st.max, sc.median,
+               (double)n / st.median, plan->window, plan->windows, plan->chunks, algo_str(plan->algo), plan->batch,
+               plan->lanes, plan->scratch);
+    } else {
+        char b1[32], b2[32], b3[32], b4[32];
+        printf("%-9s %-10s %3d %10s %10s %10s %10s %12.4g %6u %6u %6s %7u\n", sz, label, plan->threads,
+               czk_bench_fmt_time(b1, st.min), czk_bench_fmt_time(b2, st.median), czk_bench_fmt_time(b3, st.max),
+               czk_bench_fmt_time(b4, sc.median), (double)n / st.median, plan->window, plan->chunks,
+               algo_str(plan->algo), plan->batch);
+    }
 }
 
 static int run(int argc, char **argv)
@@ -157,6 +234,7 @@ static int run(int argc, char **argv)
                                           {"iters", required_argument, NULL, 'i'},
                                           {"window", required_argument, NULL, OPT_WINDOW},
                                           {"algo", required_argument, NULL, OPT_ALGO},
+                                          {"multi", required_argument, NULL, OPT_MULTI},
                                           {0, 0, 0, 0}};
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "bench msm", usage, lopts, &o, on_opt, &c, NULL);
@@ -175,56 +253,58 @@ static int run(int argc, char **argv)
         printf(",\"results\":[");
     } else {
         czk_bench_print_config(stdout, 0, "msm", extra);
-        printf("%-9s %3s %10s %10s %10s %12s %6s %6s %6s %7s\n", "size", "thr", "min", "median", "max", "points/s",
-               "window", "chunks", "algo", "batch");
+        printf("%-9s %-10s %3s %10s %10s %10s %10s %12s %6s %6s %6s %7s\n", "size", "what", "thr", "min", "median",
+               "max", "cpu", "points/s", "window", "chunks", "algo", "batch");
     }
-    int status = CZK_EXIT_OK;
+    int status = CZK_EXIT_OK, first = 1;
+    size_t K = (size_t)o.multi;
     for (int si = 0; si < o.nsizes; si++) {
-        size_t n = o.sizes[si];
+        size_t n = o.sizes[si], ks = K ? K : 1;
         size_t psz = o.g2 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
         void *bases = malloc(n * psz);
-        czk_fr *s = malloc(n * sizeof *s);
-        double *times = malloc(sizeof(double) * (size_t)(o.iters + 1));
+        czk_fr *s[16] = {0}, closed[16];
+        int have = 1;
+        for (size_t t = 0; t < ks; t++) have &= (s[t] = malloc(n * sizeof **s)) != NULL;
+        size_t nt_times = (size_t)o.iters + 1;
+        double *times = malloc(sizeof(double) * 4 * nt_times);
         czk_msm_opts mo = {.threads = nt, .window = (unsigned)o.window, .algo = o.algo};
-        czk_msm_plan plan;
+        czk_msm_plan plan, mplan;
         if (o.g2) czk_msm_g2_plan(&plan, n, &mo);
         else czk_msm_g1_plan(&plan, n, &mo);
-        void *scratch = aligned_alloc(64, (plan.scratch + 63) & ~(size_t)63);
-        if (!bases || !s || !times || !scratch || !make_bases(bases, n, o.g2, nt)) {
-            free(bases), free(s), free(times), free(scratch);
+        mplan = plan;
+        if (K && o.g2) czk_msm_g2_multi_plan(&mplan, n, K, &mo);
+        else if (K) czk_msm_g1_multi_plan(&mplan, n, K, &mo);
+        size_t ssz = plan.scratch > mplan.scratch ? plan.scratch : mplan.scratch;
+        void *scratch = aligned_alloc(64, (ssz + 63) & ~(size_t)63);
+        if (!bases || !have || !times || !scratch || !make_bases(bases, n, o.g2, nt)) {
+            free(bases), free(times), free(scratch);
+            for (size_t t = 0; t < ks; t++) free(s[t]);
             fprintf(stderr, "czk bench msm: out of memory for %zu points\n", n);
             return CZK_EXIT_FAIL;
         }
         mo.scratch = scratch;
-        mo.scratch_size = plan.scratch;
-        czk_fr closed;
-        make_scalars(s, &closed, n, 0x6d736d + n, nt);
+        mo.scratch_size = ssz;
+        for (size_t t = 0; t < ks; t++) make_scalars(s[t], &closed[t], n, 0x6d736d + n + 0x10000 * t, nt);
+        /* times: single wall, single cpu, multi wall, multi cpu (K single calls summed) */
+        double *tw = times, *tc = times + nt_times, *mw = times + 2 * nt_times, *mc = times + 3 * nt_times;
         int ok = 1;
         for (long long it = 0; it <= o.iters && ok; it++) {
-            czk_status st;
-            czk_g1_jac r1, w1, g1j;
-            czk_g2_jac r2, w2, g2j;
-            double t0 = czk_bench_now();
-            if (o.g2) st = czk_msm_g2_var(&r2, bases, n, s, n, NULL, &mo);
-            else st = czk_msm_g1_var(&r1, bases, n, s, n, NULL, &mo);
-            double t1 = czk_bench_now();
+            czk_status st = CZK_OK;
+            double w = 0, cp = 0, sw = 0, sc = 0;
+            for (size_t t = 0; t < ks && st == CZK_OK; t++) {
+                czk_fr *one[1] = {s[t]};
+                st = msm_once(o.g2, &ok, bases, n, one, &closed[t], 0, &mo, &w, &cp);
+                sw += w, sc += cp;
+            }
+            if (st == CZK_OK && K) st = msm_once(o.g2, &ok, bases, n, s, closed, K, &mo, &w, &cp);
             if (st != CZK_OK) {
-                free(bases), free(s), free(times), free(scratch);
+                free(bases), free(times), free(scratch);
+                for (size_t t = 0; t < ks; t++) free(s[t]);
                 return czk_cli_fail("bench msm", st, "msm");
             }
-            if (it > 0) times[it - 1] = t1 - t0;
-            if (o.g2) {
-                czk_g2_affine g;
-                czk_g2_generator(&g);
-                czk_g2_jac_from_affine(&g2j, &g);
-                czk_g2_mul_var(&w2, &g2j, &closed);
-                ok = czk_g2_jac_eq(&r2, &w2);
-            } else {
-                czk_g1_affine g;
-                czk_g1_generator(&g);
-                czk_g1_jac_from_affine(&g1j, &g);
-                czk_g1_mul_var(&w1, &g1j, &closed);
-                ok = czk_g1_jac_eq(&r1, &w1);
+            if (it > 0) {
+                tw[it - 1] = sw, tc[it - 1] = sc;
+                mw[it - 1] = w, mc[it - 1] = cp;
             }
         }
         char sz[24];
@@ -235,24 +315,25 @@ static int run(int argc, char **argv)
                     sz);
             status = CZK_EXIT_FAIL;
         } else {
-            czk_bench_stats st;
-            czk_bench_stats_of(&st, times, (size_t)o.iters);
-            if (c.json) {
-                printf("%s{\"curve\":\"%s\",\"size\":%zu,\"threads\":%d,\"min_s\":%.6g,\"median_s\":%.6g,"
-                       "\"max_s\":%.6g,\"points_per_s\":%.6g,\"window\":%u,\"windows\":%u,\"chunks\":%u,"
-                       "\"algo\":\"%s\",\"batch\":%u,\"scratch_bytes\":%zu}",
-                       si ? "," : "", curve, n, plan.threads, st.min, st.median, st.max, (double)n / st.median,
-                       plan.window, plan.windows, plan.chunks, algo_str(plan.algo), plan.batch, plan.scratch);
-            } else {
-                char b1[32], b2[32], b3[32];
-                printf("%-9s %3d %10s %10s %10s %12.4g %6u %6u %6s %7u\n", sz, plan.threads,
-                       czk_bench_fmt_time(b1, st.min), czk_bench_fmt_time(b2, st.median),
-                       czk_bench_fmt_time(b3, st.max), (double)n / st.median, plan.window, plan.chunks,
-                       algo_str(plan.algo), plan.batch);
+            char lab[32];
+            if (K) snprintf(lab, sizeof lab, "%zux single", K);
+            else snprintf(lab, sizeof lab, "single");
+            print_row(c.json, first, curve, lab, n, sz, &plan, tw, tc, (size_t)o.iters);
+            first = 0;
+            if (K) {
+                czk_bench_stats a, b;
+                snprintf(lab, sizeof lab, "multi %zu", K);
+                print_row(c.json, 0, curve, lab, n, sz, &mplan, mw, mc, (size_t)o.iters);
+                czk_bench_stats_of(&a, tc, (size_t)o.iters);
+                czk_bench_stats_of(&b, mc, (size_t)o.iters);
+                if (!c.json)
+                    printf("%-9s %zu single calls / one multi call: %.2fx CPU (median)\n", sz, K,
+                           a.median / b.median);
             }
         }
         fflush(stdout);
-        free(bases), free(s), free(times), free(scratch);
+        free(bases), free(times), free(scratch);
+        for (size_t t = 0; t < ks; t++) free(s[t]);
     }
     if (c.json) printf("],\"peak_rss\":%llu}\n", czk_bench_peak_rss());
     return status;

@@ -1,6 +1,7 @@
 /* czk bench pipeline: N PoRep jobs through the pipelined engine, then the
  * same jobs strictly sequentially (synthesize, prove, verify, one partition
  * at a time), in one invocation. Every proof of both runs is verified. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,29 +16,39 @@
 
 static const char usage[] =
     "usage: czk bench pipeline [--sector-size S | --layers L --challenges K --tree B --nodes N\n"
-    "                          [--partitions P]] [--jobs N] [-j CONCURRENCY] [--batch B]\n"
-    "                          [--synth-workers W] [--prove-workers P] [--prove-threads T]\n"
-    "                          [--memory SIZE] [--trace FILE] [--no-sequential] [--threads T]\n"
-    "                          [--json] [--quiet]\n\n"
+    "                          [--partitions P]] [--jobs N] [-j CONCURRENCY] [--batch B[,B...]]\n"
+    "                          [--batch-timeout S] [--synth-workers W] [--prove-workers P]\n"
+    "                          [--prove-threads T] [--memory SIZE] [--trace FILE] [--no-sequential]\n"
+    "                          [--no-warmup] [--threads T] [--json] [--quiet]\n\n"
     "Prove N synthetic sectors (czk gen-c1 data, seeds 1..N) through the pipelined engine\n"
-    "(synthesis workers || batched provers || verifying assembler), then the same sectors\n"
-    "strictly sequentially, and report the throughput of each (proofs/min, one proof =\n"
-    "one partition), per-stage utilization and overlap of the pipelined run, peak RSS, and\n"
-    "the pipeline bound: the largest stage time (synthesis / synthesis workers, proving,\n"
-    "verification, each measured in the sequential run) with the fraction of it achieved.\n"
+    "(synthesis workers || batched provers || verifying assembler), once per --batch value,\n"
+    "then the same sectors strictly sequentially (synthesize, prove, one partition at a\n"
+    "time, then verify), and report the throughput of each (proofs/min, one proof = one\n"
+    "partition), per-stage utilization and overlap of each pipelined run, peak RSS, and the\n"
+    "pipeline bound: the largest stage time (synthesis / synthesis workers, proving,\n"
+    "verification, each measured in the sequential run) with the fraction of it achieved\n"
+    "(above 100% when batching makes proving cheaper than in the sequential run).\n"
     "Every job's proofs are verified by the engine and again by the benchmark. One\n"
-    "partition is proven first, outside both measurements (warm-up).\n"
+    "partition is proven first, outside every measurement (warm-up), unless --no-warmup.\n"
     "Parameters come from the cache of czk setup/prove ($CZK_CACHE_DIR, generated once).\n\n" CZK_SHAPE_USAGE
     "                          (default: --layers 2 --challenges 1 --tree 8 --nodes 64)\n"
     "  --jobs N                sectors to prove (default 4)\n"
     "  -j, --concurrency C     jobs in flight in the pipelined run (default 2)\n"
-    "  --batch B               partitions per prover pass (default 1)\n"
+    "  --batch B[,B...]        partitions per prover pass (default 1); a list runs the\n"
+    "                          pipelined measurement once per value (e.g. --batch 1,2)\n"
+    "  --batch-timeout S       longest wait of a prover for a fuller batch (default 0.05 s);\n"
+    "                          batches form only if it exceeds a partition's synthesis time\n"
+    "                          or partitions are already waiting (1-partition sectors: -j > 2)\n"
     "  --synth-workers W       synthesis threads (default max(1, threads/2))\n"
     "  --prove-workers P       prover threads (default 1)\n"
     "  --prove-threads T       OpenMP threads per prover (default: --threads)\n"
     "  --memory SIZE           memory budget, e.g. 16GiB (default: physical memory - margin)\n"
-    "  --trace FILE            write the pipelined run's timeline (Chrome trace JSON)\n"
-    "  --no-sequential         skip the sequential run\n";
+    "  --trace FILE            write the pipelined run's timeline (Chrome trace JSON); with\n"
+    "                          several --batch values, FILE.batchB for each\n"
+    "  --no-sequential         skip the sequential run\n"
+    "  --no-warmup             skip the warm-up proof\n";
+
+#define MAX_RUNS 8
 
 enum {
     OPT_JOBS = CZK_OPT_FIRST_FREE,
@@ -48,14 +59,19 @@ enum {
     OPT_MEMORY,
     OPT_TRACE,
     OPT_NOSEQ,
+    OPT_NOWARM,
+    OPT_BTIMEOUT,
 };
 
 typedef struct bopts {
     czk_shape_args shape;
-    long long jobs, conc, batch, synth, provew, provet;
+    long long jobs, conc, synth, provew, provet;
+    long long batch[MAX_RUNS];
+    int n_batch;
+    double batch_timeout;
     unsigned long long memory;
     const char *trace;
-    int no_seq;
+    int no_seq, no_warmup;
 } bopts;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -72,11 +88,30 @@ static int on_opt(void *ctx, int opt, const char *arg)
         if (czk_cli_parse_int(arg, 1, 1000, &o->conc))
             return czk_cli_usage_error("bench pipeline", usage, "-j wants 1..1000, got '%s'", arg);
         return 0;
-    case OPT_BATCH:
-        if (czk_cli_parse_int(arg, 1, CZK_ENGINE_MAX_BATCH, &o->batch))
-            return czk_cli_usage_error("bench pipeline", usage, "--batch wants 1..%d, got '%s'",
-                                       CZK_ENGINE_MAX_BATCH, arg);
+    case OPT_BATCH: {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", arg);
+        o->n_batch = 0;
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (o->n_batch == MAX_RUNS || czk_cli_parse_int(tok, 1, CZK_ENGINE_MAX_BATCH, &o->batch[o->n_batch]))
+                return czk_cli_usage_error("bench pipeline", usage,
+                                           "--batch wants up to %d values 1..%d separated by commas, got '%s'",
+                                           MAX_RUNS, CZK_ENGINE_MAX_BATCH, arg);
+            o->n_batch++;
+        }
+        if (o->n_batch == 0)
+            return czk_cli_usage_error("bench pipeline", usage, "--batch wants a value, got '%s'", arg);
         return 0;
+    }
+    case OPT_BTIMEOUT: {
+        char *end;
+        double v = strtod(arg, &end);
+        if (end == arg || *end || !(v > 0 && v <= 3600))
+            return czk_cli_usage_error("bench pipeline", usage, "--batch-timeout wants seconds in (0, 3600], got '%s'",
+                                       arg);
+        o->batch_timeout = v;
+        return 0;
+    }
     case OPT_SYNTH:
         if (czk_cli_parse_int(arg, 1, 256, &o->synth))
             return czk_cli_usage_error("bench pipeline", usage, "--synth-workers wants 1..256, got '%s'", arg);
@@ -98,6 +133,9 @@ static int on_opt(void *ctx, int opt, const char *arg)
         return 0;
     case OPT_NOSEQ:
         o->no_seq = 1;
+        return 0;
+    case OPT_NOWARM:
+        o->no_warmup = 1;
         return 0;
     }
     return czk_cli_usage_error("bench pipeline", usage, "unexpected option");
@@ -169,7 +207,7 @@ static czk_status cached_params_fast(czk_groth16_params *out, const czk_fc_shape
                  shape->sub_arity, shape->top_arity, CZK_VERSION_STRING);
     else
         snprintf(path, 512, "%s/porep-%s-czk%s.params", dir, czk_fc_proof_name(shape->proof), CZK_VERSION_STRING);
-    return czk_groth16_params_read(out, path, CZK_GROTH16_CHECK_CURVE);
+    return czk_groth16_params_read(out, path, CZK_GROTH16_CHECK_PINNED);
 }
 
 static void on_progress(void *ctx, const czk_engine_progress *p)
@@ -179,6 +217,86 @@ static void on_progress(void *ctx, const czk_engine_progress *p)
     snprintf(stage, sizeof stage, "pipeline %llu/%llu proofs", (unsigned long long)p->tasks_proven,
              (unsigned long long)p->tasks_total);
     czk_progress_fraction(pg, stage, p->tasks_total ? (double)p->tasks_proven / (double)p->tasks_total : 0);
+}
+
+/* One pipelined measurement. */
+typedef struct pipe_run {
+    int batch;
+    double seconds, proofs_per_min;
+    double synth_busy, prove_any, overlap, span; /* seconds */
+    double passes;                               /* prover passes */
+    uint64_t peak_reserved;
+    unsigned long long rss;                      /* peak RSS of the process so far */
+} pipe_run;
+
+/* N jobs through an engine with opts eo, at most conc in flight; proofs
+ * into pp (njobs x np). */
+static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_fc_c1 *c1, size_t njobs, size_t np,
+                            size_t conc, const czk_groth16_params *params, czk_groth16_proof *pp)
+{
+    uint64_t *ids = calloc(njobs, sizeof *ids);
+    if (!ids) return czk_error(CZK_ERR_NOMEM, "job ids");
+    czk_engine *e = NULL;
+    double t0 = czk_bench_now();
+    czk_status st = czk_engine_create(&e, eo);
+    size_t submitted = 0, waited = 0;
+    while (st == CZK_OK && waited < njobs) {
+        while (submitted < njobs && submitted - waited < conc && st == CZK_OK) {
+            czk_engine_job j = {0};
+            j.circuit = &czk_engine_porep;
+            j.data = &c1[submitted];
+            j.params = params;
+            j.n_partitions = (uint32_t)np;
+            j.name = "sector";
+            st = czk_engine_submit(e, &ids[submitted], &j);
+            if (st == CZK_OK) submitted++;
+        }
+        if (st == CZK_OK) st = czk_engine_wait(e, ids[waited], pp + waited * np, np);
+        if (st == CZK_OK) waited++;
+    }
+    r->seconds = czk_bench_now() - t0;
+    czk_engine_event *ev = NULL;
+    size_t nev = 0;
+    if (st == CZK_OK) {
+        r->peak_reserved = czk_engine_peak_reserved(e);
+        st = czk_engine_events(e, &ev, &nev);
+    }
+    char msg[700] = "";
+    if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
+    czk_engine_destroy(e); /* writes the trace; no progress callback after this */
+    free(ids);
+    if (st != CZK_OK) return czk_error(st, "%s", msg);
+
+    ival *si = malloc((nev + 1) * sizeof *si), *pi = malloc((nev + 1) * sizeof *pi);
+    if (!si || !pi) {
+        free(si);
+        free(pi);
+        free(ev);
+        return czk_error(CZK_ERR_NOMEM, "stage intervals");
+    }
+    double first = 1e30, last = 0;
+    r->synth_busy = 0;
+    r->passes = 0;
+    for (size_t i = 0; i < nev; i++) {
+        si[i].a = ev[i].synth_start;
+        si[i].b = ev[i].synth_end;
+        pi[i].a = ev[i].prove_start;
+        pi[i].b = ev[i].prove_end;
+        r->synth_busy += si[i].b - si[i].a;
+        if (si[i].a < first) first = si[i].a;
+        if (pi[i].b > last) last = pi[i].b;
+        if (ev[i].batch > 0) r->passes += 1.0 / ev[i].batch;
+    }
+    size_t ns = merge(si, nev), npv = merge(pi, nev);
+    r->prove_any = total_len(pi, npv);
+    r->overlap = overlap_len(si, ns, pi, npv);
+    r->span = last > first ? last - first : r->seconds;
+    r->proofs_per_min = (double)(njobs * np) / r->seconds * 60;
+    r->rss = czk_bench_peak_rss();
+    free(si);
+    free(pi);
+    free(ev);
+    return CZK_OK;
 }
 
 static int run(int argc, char **argv)
@@ -191,17 +309,20 @@ static int run(int argc, char **argv)
                                          {"jobs", required_argument, 0, OPT_JOBS},
                                          {"concurrency", required_argument, 0, 'j'},
                                          {"batch", required_argument, 0, OPT_BATCH},
+                                         {"batch-timeout", required_argument, 0, OPT_BTIMEOUT},
                                          {"synth-workers", required_argument, 0, OPT_SYNTH},
                                          {"prove-workers", required_argument, 0, OPT_PROVEW},
                                          {"prove-threads", required_argument, 0, OPT_PROVET},
                                          {"memory", required_argument, 0, OPT_MEMORY},
                                          {"trace", required_argument, 0, OPT_TRACE},
                                          {"no-sequential", no_argument, 0, OPT_NOSEQ},
+                                         {"no-warmup", no_argument, 0, OPT_NOWARM},
                                          {0, 0, 0, 0}};
     czk_cli_common common;
     int rc = czk_cli_parse(argc, argv, "bench pipeline", usage, opts, &o, on_opt, &common, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
     czk_cli_apply_common(&common);
+    if (o.n_batch == 0) o.batch[o.n_batch++] = 1;
     czk_fc_shape shape;
     if (!o.shape.have_size && !o.shape.have_custom) {
         o.shape.layers = 2;
@@ -221,9 +342,8 @@ static int run(int argc, char **argv)
     eo.synth_workers = (int)o.synth;
     eo.prove_workers = (int)o.provew;
     eo.prove_threads = (int)o.provet;
-    eo.batch = (int)o.batch;
+    eo.batch_timeout_s = o.batch_timeout;
     eo.memory_budget = o.memory;
-    eo.trace_path = o.trace;
     eo.progress = pg.enabled ? on_progress : NULL;
     eo.progress_ctx = &pg;
     /* the values the engine will use, for the report */
@@ -231,7 +351,7 @@ static int run(int argc, char **argv)
     int r_synth = eo.synth_workers > 0 ? eo.synth_workers : (nt / 2 > 1 ? nt / 2 : 1);
     int r_provew = eo.prove_workers > 0 ? eo.prove_workers : 1;
     int r_provet = eo.prove_threads > 0 ? eo.prove_threads : nt;
-    int r_batch = eo.batch > 0 ? eo.batch : 1;
+    double r_timeout = eo.batch_timeout_s > 0 ? eo.batch_timeout_s : 0.05;
     uint64_t budget = eo.memory_budget ? eo.memory_budget : czk_engine_default_budget();
 
     char cfg[256];
@@ -244,15 +364,13 @@ static int run(int argc, char **argv)
     size_t njobs = (size_t)o.jobs, np = shape.partitions;
     czk_fc_c1 *c1 = calloc(njobs, sizeof *c1);
     czk_groth16_proof *pp = calloc(njobs * np, sizeof *pp), *sp = calloc(njobs * np, sizeof *sp);
-    uint64_t *ids = calloc(njobs, sizeof *ids);
     czk_groth16_params params;
     memset(&params, 0, sizeof params);
     int have_params = 0;
     size_t n_c1 = 0;
-    czk_engine *e = NULL;
-    czk_engine_event *ev = NULL;
-    size_t nev = 0;
-    if (!c1 || !pp || !sp || !ids) {
+    pipe_run runs[MAX_RUNS];
+    memset(runs, 0, sizeof runs);
+    if (!c1 || !pp || !sp) {
         fprintf(stderr, "czk bench pipeline: out of memory\n");
         goto done;
     }
@@ -264,7 +382,7 @@ static int run(int argc, char **argv)
     czk_status st = cached_params_fast(&params, &shape, ppath);
     if (st != CZK_OK) st = czk_porep_cached_params(&params, &shape, &pg, ppath, &generated);
     if (st != CZK_OK) {
-        rc = czk_cli_fail("bench pipeline", st, "parameters");
+        czk_cli_fail("bench pipeline", st, "parameters");
         goto done;
     }
     have_params = 1;
@@ -282,8 +400,9 @@ static int run(int argc, char **argv)
         goto done;
     }
 
-    /* ---- warm-up: one partition proven outside both measurements ---- */
-    {
+    /* ---- warm-up: one partition proven outside every measurement ---- */
+    if (!o.no_warmup) {
+        if (pg.enabled) czk_progress_fraction(&pg, "warm-up proof", 0);
         czk_cs *cs = NULL;
         czk_groth16_proof wp;
         czk_cs_assignment w;
@@ -294,51 +413,50 @@ static int run(int argc, char **argv)
         czk_groth16_prove_opts po = {0};
         if (st == CZK_OK) st = czk_groth16_prove(&wp, &params, &w, &po);
         czk_cs_destroy(cs);
+        czk_progress_done(&pg);
         if (st != CZK_OK) {
             czk_cli_fail("bench pipeline", st, "warm-up proof");
             goto done;
         }
     }
 
-    /* ---- pipelined ---- */
-    double t0 = czk_bench_now();
-    st = czk_engine_create(&e, &eo);
-    if (st != CZK_OK) {
-        czk_cli_fail("bench pipeline", st, "engine");
-        goto done;
-    }
-    size_t submitted = 0, waited = 0;
-    while (waited < njobs && st == CZK_OK) {
-        while (submitted < njobs && submitted - waited < (size_t)o.conc && st == CZK_OK) {
-            czk_engine_job j = {0};
-            j.circuit = &czk_engine_porep;
-            j.data = &c1[submitted];
-            j.params = &params;
-            j.n_partitions = (uint32_t)np;
-            j.name = "sector";
-            st = czk_engine_submit(e, &ids[submitted], &j);
-            if (st == CZK_OK) submitted++;
+    /* ---- pipelined, once per batch size; every proof checked ---- */
+    for (int k = 0; k < o.n_batch; k++) {
+        char trace[600];
+        eo.batch = (int)o.batch[k];
+        eo.trace_path = NULL;
+        if (o.trace) {
+            if (o.n_batch > 1)
+                snprintf(trace, sizeof trace, "%s.batch%d", o.trace, eo.batch);
+            else
+                snprintf(trace, sizeof trace, "%s", o.trace);
+            eo.trace_path = trace;
         }
-        if (st == CZK_OK) st = czk_engine_wait(e, ids[waited], pp + waited * np, np);
-        if (st == CZK_OK) waited++;
+        runs[k].batch = eo.batch;
+        memset(pp, 0, njobs * np * sizeof *pp);
+        st = pipelined(&runs[k], &eo, c1, njobs, np, (size_t)o.conc, &params, pp);
+        czk_progress_done(&pg);
+        char what[96];
+        if (st != CZK_OK) {
+            snprintf(what, sizeof what, "pipelined run (batch %d)", eo.batch);
+            czk_cli_fail("bench pipeline", st, what);
+            goto done;
+        }
+        for (size_t i = 0; i < njobs; i++) {
+            st = czk_porep_verify(&params.vk, &c1[i], pp + i * np, (uint32_t)np);
+            if (st != CZK_OK) {
+                snprintf(what, sizeof what, "checking the pipelined proofs (batch %d, job %zu)", eo.batch, i);
+                czk_cli_fail("bench pipeline", st, what);
+                goto done;
+            }
+        }
     }
-    double t_pipe = czk_bench_now() - t0;
-    czk_progress_done(&pg);
-    if (st != CZK_OK) {
-        czk_cli_fail("bench pipeline", st, "pipelined run");
-        goto done;
-    }
-    uint64_t peak_reserved = czk_engine_peak_reserved(e);
-    st = czk_engine_events(e, &ev, &nev);
-    if (st != CZK_OK) goto done;
-    czk_engine_destroy(e); /* writes the trace */
-    e = NULL;
 
     /* ---- sequential ---- */
     double seq_synth = 0, seq_prove = 0, seq_verify = 0, t_seq = 0;
     if (!o.no_seq) {
         czk_cs *cs = NULL;
-        t0 = czk_bench_now();
+        double t0 = czk_bench_now();
         st = czk_cs_create(&cs, CZK_CS_PROVE, CZK_LC_DEFAULT, &sz);
         for (size_t i = 0; i < njobs && st == CZK_OK; i++) {
             for (uint32_t k = 0; k < np && st == CZK_OK; k++) {
@@ -372,105 +490,78 @@ static int run(int argc, char **argv)
         }
     }
 
-    /* ---- self-check: every pipelined proof, independently of the engine ---- */
-    for (size_t i = 0; i < njobs; i++) {
-        st = czk_porep_verify(&params.vk, &c1[i], pp + i * np, (uint32_t)np);
-        if (st != CZK_OK) {
-            czk_cli_fail("bench pipeline", st, "checking the pipelined proofs");
-            goto done;
-        }
-    }
-
-    /* ---- stage statistics of the pipelined run ---- */
-    ival *si = malloc((nev + 1) * sizeof *si), *pi = malloc((nev + 1) * sizeof *pi);
-    if (!si || !pi) {
-        free(si);
-        free(pi);
-        goto done;
-    }
-    double synth_busy = 0, prove_busy = 0, first = 1e30, last = 0;
-    for (size_t i = 0; i < nev; i++) {
-        si[i].a = ev[i].synth_start;
-        si[i].b = ev[i].synth_end;
-        pi[i].a = ev[i].prove_start;
-        pi[i].b = ev[i].prove_end;
-        synth_busy += si[i].b - si[i].a;
-        prove_busy += pi[i].b - pi[i].a;
-        if (si[i].a < first) first = si[i].a;
-        if (pi[i].b > last) last = pi[i].b;
-    }
-    size_t ns = merge(si, nev), npv = merge(pi, nev);
-    double synth_any = total_len(si, ns), prove_any = total_len(pi, npv);
-    double overlap = overlap_len(si, ns, pi, npv);
-    free(si);
-    free(pi);
-    double span = last > first ? last - first : t_pipe;
     double n_proofs = (double)(njobs * np);
-    double tp_pipe = n_proofs / t_pipe * 60, tp_seq = t_seq > 0 ? n_proofs / t_seq * 60 : 0;
+    double tp_seq = t_seq > 0 ? n_proofs / t_seq * 60 : 0;
     /* pipeline bound from the sequential stage times */
-    double b_synth = seq_synth / r_synth, bound = b_synth;
+    double bound = seq_synth / r_synth;
     if (seq_prove > bound) bound = seq_prove;
     if (seq_verify > bound) bound = seq_verify;
-    double achieved = bound > 0 && !o.no_seq ? bound / t_pipe : 0;
-    double prove_per_batch = 0;
-    size_t nbatches = 0;
-    for (size_t i = 0; i < nev; i++)
-        if (ev[i].batch > 0) nbatches++, prove_per_batch += 1.0 / ev[i].batch;
     unsigned long long rss = czk_bench_peak_rss();
 
     if (json) {
         fprintf(out,
-                ",\"engine\":{\"synth_workers\":%d,\"prove_workers\":%d,\"prove_threads\":%d,\"batch\":%d,"
+                ",\"engine\":{\"synth_workers\":%d,\"prove_workers\":%d,\"prove_threads\":%d,\"batch_timeout_s\":%.4f,"
                 "\"concurrency\":%lld,\"memory_budget\":%llu},"
-                "\"constraints\":%llu,\"jobs\":%zu,\"proofs\":%zu,\"params\":\"%s\","
-                "\"pipelined\":{\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_busy_s\":%.6f,"
-                "\"prove_busy_s\":%.6f,\"synth_utilization\":%.4f,\"prove_utilization\":%.4f,"
-                "\"overlap\":%.4f,\"prover_passes\":%.0f,\"peak_reserved\":%llu},"
-                "\"sequential\":{\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_s\":%.6f,\"prove_s\":%.6f,"
-                "\"verify_s\":%.6f},"
-                "\"speedup\":%.4f,\"bound_s\":%.6f,\"bound_fraction\":%.4f,\"peak_rss\":%llu,\"verified\":true}\n",
-                r_synth, r_provew, r_provet, r_batch, o.conc, (unsigned long long)budget,
-                (unsigned long long)sz.n_constraints, njobs, njobs * np, ppath, t_pipe, tp_pipe, synth_busy,
-                prove_busy, span > 0 ? synth_busy / (span * r_synth) : 0, span > 0 ? prove_any / span : 0,
-                span > 0 ? overlap / span : 0, prove_per_batch, (unsigned long long)peak_reserved, t_seq, tp_seq,
-                seq_synth, seq_prove, seq_verify, t_seq > 0 ? t_seq / t_pipe : 0, bound, achieved, rss);
+                "\"constraints\":%llu,\"jobs\":%zu,\"proofs\":%zu,\"params\":\"%s\",\"pipelined\":[",
+                r_synth, r_provew, r_provet, r_timeout, o.conc, (unsigned long long)budget,
+                (unsigned long long)sz.n_constraints, njobs, njobs * np, ppath);
+        for (int k = 0; k < o.n_batch; k++) {
+            const pipe_run *r = &runs[k];
+            fprintf(out,
+                    "%s{\"batch\":%d,\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_busy_s\":%.6f,"
+                    "\"prove_busy_s\":%.6f,\"synth_utilization\":%.4f,\"prove_utilization\":%.4f,"
+                    "\"overlap\":%.4f,\"prover_passes\":%.0f,\"mean_batch\":%.3f,\"peak_reserved\":%llu,"
+                    "\"peak_rss_so_far\":%llu,\"speedup\":%.4f,\"bound_fraction\":%.4f}",
+                    k ? "," : "", r->batch, r->seconds, r->proofs_per_min, r->synth_busy, r->prove_any,
+                    r->span > 0 ? r->synth_busy / (r->span * r_synth) : 0, r->span > 0 ? r->prove_any / r->span : 0,
+                    r->span > 0 ? r->overlap / r->span : 0, r->passes, r->passes > 0 ? n_proofs / r->passes : 0,
+                    (unsigned long long)r->peak_reserved, r->rss, t_seq > 0 ? t_seq / r->seconds : 0,
+                    bound > 0 && !o.no_seq ? bound / r->seconds : 0);
+        }
+        fprintf(out,
+                "],\"sequential\":{\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_s\":%.6f,\"prove_s\":%.6f,"
+                "\"verify_s\":%.6f},\"bound_s\":%.6f,\"peak_rss\":%llu,\"verified\":true}\n",
+                t_seq, tp_seq, seq_synth, seq_prove, seq_verify, bound, rss);
     } else {
         char b1[32], b2[32], b3[32], b4[32];
         fprintf(out, "# params %s%s\n", ppath, generated ? " (generated now)" : "");
-        fprintf(out, "# engine: %d synthesis workers, %d prover(s) x %d OpenMP threads, batch %d, %lld jobs in flight, "
-                     "budget %.2f GiB\n",
-                r_synth, r_provew, r_provet, r_batch, o.conc, (double)budget / (1u << 30));
+        fprintf(out, "# engine: %d synthesis workers, %d prover(s) x %d OpenMP threads, %lld jobs in flight, "
+                     "batch timeout %.0f ms, budget %.2f GiB\n",
+                r_synth, r_provew, r_provet, o.conc, 1e3 * r_timeout, (double)budget / (1u << 30));
         fprintf(out, "# %zu jobs x %zu partitions of %llu constraints; every proof verified\n", njobs, np,
                 (unsigned long long)sz.n_constraints);
-        fprintf(out, "pipelined   %10s  %8.2f proofs/min\n", czk_bench_fmt_time(b1, t_pipe), tp_pipe);
         if (!o.no_seq)
-            fprintf(out, "sequential  %10s  %8.2f proofs/min  (synthesis %s, proving %s, verification %s)\n",
+            fprintf(out, "sequential        %10s  %8.2f proofs/min  (synthesis %s, proving %s, verification %s)\n",
                     czk_bench_fmt_time(b1, t_seq), tp_seq, czk_bench_fmt_time(b2, seq_synth),
                     czk_bench_fmt_time(b3, seq_prove), czk_bench_fmt_time(b4, seq_verify));
-        fprintf(out, "stages      synthesis busy %.1f%% of %d worker(s), prover busy %.1f%%, both at once %.1f%% "
-                     "of the %s span; %.0f prover passes\n",
-                span > 0 ? 100 * synth_busy / (span * r_synth) : 0, r_synth, span > 0 ? 100 * prove_any / span : 0,
-                span > 0 ? 100 * overlap / span : 0, czk_bench_fmt_time(b1, span), prove_per_batch);
-        (void)synth_any;
         if (!o.no_seq)
-            fprintf(out, "speedup     %.2fx over sequential; pipeline bound %s (max of synthesis/%d, proving, "
-                         "verification): achieved %.1f%% of it\n",
-                    t_pipe > 0 ? t_seq / t_pipe : 0, czk_bench_fmt_time(b1, bound), r_synth, 100 * achieved);
-        fprintf(out, "memory      peak RSS %.1f MiB, peak engine reservation %.1f MiB\n", (double)rss / (1 << 20),
-                (double)peak_reserved / (1 << 20));
+            fprintf(out, "pipeline bound    %10s  (max of synthesis/%d, proving, verification)\n",
+                    czk_bench_fmt_time(b1, bound), r_synth);
+        for (int k = 0; k < o.n_batch; k++) {
+            const pipe_run *r = &runs[k];
+            fprintf(out, "pipelined b=%-3d   %10s  %8.2f proofs/min", r->batch, czk_bench_fmt_time(b1, r->seconds),
+                    r->proofs_per_min);
+            if (!o.no_seq)
+                fprintf(out, "  %.2fx sequential, %.1f%% of the bound", t_seq / r->seconds, 100 * bound / r->seconds);
+            fprintf(out, "\n");
+            fprintf(out, "  stages          synthesis busy %.1f%% of %d worker(s), prover busy %.1f%%, both at once %.1f%% "
+                         "of the %s span; %.0f prover passes (mean batch %.2f)\n",
+                    r->span > 0 ? 100 * r->synth_busy / (r->span * r_synth) : 0, r_synth,
+                    r->span > 0 ? 100 * r->prove_any / r->span : 0, r->span > 0 ? 100 * r->overlap / r->span : 0,
+                    czk_bench_fmt_time(b2, r->span), r->passes, r->passes > 0 ? n_proofs / r->passes : 0);
+            fprintf(out, "  memory          peak RSS so far %.1f MiB, peak engine reservation %.1f MiB\n",
+                    (double)r->rss / (1 << 20), (double)r->peak_reserved / (1 << 20));
+        }
+        fprintf(out, "memory            peak RSS %.1f MiB\n", (double)rss / (1 << 20));
     }
     exit_code = CZK_EXIT_OK;
 done:
     czk_progress_done(&pg);
-    if (e) czk_engine_destroy(e);
-    free(ev);
     for (size_t i = 0; i < n_c1; i++) czk_fc_c1_free(&c1[i]);
     free(c1);
     free(pp);
     free(sp);
-    free(ids);
     if (have_params) czk_groth16_params_clear(&params);
-    (void)rc;
     return exit_code;
 }
 

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,16 +10,22 @@
 static const char usage[] =
     "usage: czk prove --c1 C1.json --params FILE.params -o PROOF.bin\n"
     "                 [--partition K] [--no-verify] [--lc vec|inline1|inline2|inline4]\n"
-    "                 [--params-check full|curve] [--pce on|off|auto] [--threads N] [--quiet] [--json]\n\n"
+    "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--threads N] [--quiet] [--json]\n\n"
     "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
     "JSON): every partition (or only --partition K), one 192-byte Groth16 proof\n"
     "each, concatenated in partition order into PROOF.bin (written atomically).\n"
     "Each proof is verified with the verifying key inside the parameters before\n"
     "the file is written, unless --no-verify. Several partitions go through the\n"
-    "pipelined engine (synthesis of one overlaps proving of the previous).\n"
+    "pipelined engine (synthesis of one overlaps proving of the previous; the\n"
+    "proofs are batch-verified), unless PCE is used.\n"
     "--pce: synthesize through the\n"
     "pre-compiled matrices (witness + sparse mat-vec); auto (default) uses them\n"
-    "when the shape's PCE file is cached (czk pce build), on builds it if needed.\n";
+    "when the shape's PCE file is cached (czk pce build), on builds it if needed.\n"
+    "--params-check: pinned (default) skips the subgroup checks when FILE.params.czkcheck,\n"
+    "recorded by an earlier full validation, matches the file's size, mtime and\n"
+    "SHA-256 block checksum, and runs the full validation (and records it) otherwise;\n"
+    "full always checks every point (on curve, in subgroup, not identity);\n"
+    "curve skips the subgroup checks (unsafe for files from elsewhere).\n";
 
 enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE };
 
@@ -52,12 +59,70 @@ static int on_opt(void *ctx, int opt, const char *arg)
             return czk_cli_usage_error("prove", usage, "--pce wants on, off or auto, got '%s'", arg);
         return 0;
     case OPT_CHECK:
-        if (!strcmp(arg, "full")) a->check = CZK_GROTH16_CHECK_FULL;
-        else if (!strcmp(arg, "curve")) a->check = CZK_GROTH16_CHECK_CURVE;
-        else return czk_cli_usage_error("prove", usage, "--params-check wants full or curve, got '%s'", arg);
+        if (czk_groth16_check_parse(&a->check, arg) != CZK_OK)
+            return czk_cli_usage_error("prove", usage, "--params-check wants pinned, full or curve, got '%s'", arg);
         return 0;
     }
     return czk_cli_usage_error("prove", usage, "unexpected option");
+}
+
+static void engine_progress(void *ctx, const czk_engine_progress *p)
+{
+    char st[64];
+    snprintf(st, sizeof st, "proving: %llu/%llu partitions synthesized, %llu proven",
+             (unsigned long long)p->tasks_synthesized, (unsigned long long)p->tasks_total,
+             (unsigned long long)p->tasks_proven);
+    czk_progress_fraction(ctx, st, p->tasks_total ? (double)p->tasks_proven / (double)p->tasks_total : 0);
+}
+
+/* Partitions 0..count-1 through the pipelined engine (one job), verified
+ * by the engine unless --no-verify; times[i] from its timeline. */
+static czk_status prove_with_engine(czk_groth16_proof *proofs, czk_porep_times *times, const czk_fc_c1 *c1,
+                                    uint32_t count, const czk_groth16_params *p, const args *a, czk_progress *pg)
+{
+    czk_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.lc = a->lc;
+    eo.no_verify = a->no_verify;
+    int nt = czk_threads();
+    eo.synth_workers = nt / 2 > 1 ? nt / 2 : 1;
+    if ((uint32_t)eo.synth_workers > count) eo.synth_workers = (int)count;
+    if (pg->enabled) {
+        eo.progress = engine_progress;
+        eo.progress_ctx = pg;
+    }
+    czk_cs_sizes sz;
+    if (czk_porep_sizes(&sz, &c1->shape) != CZK_OK) memset(&sz, 0, sizeof sz);
+    czk_engine *e;
+    CZK_TRY(czk_engine_create(&e, &eo));
+    czk_engine_job job;
+    memset(&job, 0, sizeof job);
+    job.circuit = &czk_engine_porep;
+    job.data = c1;
+    job.params = p;
+    job.n_partitions = count;
+    job.name = "porep";
+    uint64_t id;
+    czk_status st = czk_engine_submit(e, &id, &job);
+    if (st == CZK_OK) st = czk_engine_wait(e, id, proofs, count);
+    char msg[700] = "";
+    if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
+    czk_engine_event *ev = NULL;
+    size_t nev = 0;
+    if (st == CZK_OK && czk_engine_events(e, &ev, &nev) == CZK_OK) {
+        for (size_t i = 0; i < nev && i < count; i++) {
+            memset(&times[i], 0, sizeof times[i]);
+            times[i].synth_s = ev[i].synth_end - ev[i].synth_start;
+            times[i].g.total_s = ev[i].prove_end - ev[i].prove_start;
+            times[i].constraints = sz.n_constraints;
+            times[i].aux = sz.n_aux;
+            times[i].inputs = sz.n_inputs;
+        }
+    }
+    free(ev);
+    czk_engine_destroy(e);
+    if (st != CZK_OK) return czk_error(st, "%s", msg);
+    return CZK_OK;
 }
 
 static int run(int argc, char **argv)
@@ -76,6 +141,7 @@ static int run(int argc, char **argv)
     a.partition = -1;
     a.lc = CZK_LC_DEFAULT;
     a.pce = CZK_PCE_MODE_AUTO;
+    a.check = CZK_GROTH16_CHECK_DEFAULT;
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "prove", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
@@ -98,8 +164,15 @@ static int run(int argc, char **argv)
 
     czk_progress_fraction(&pg, "reading parameters", 0);
     czk_groth16_params p;
-    s = czk_groth16_params_read(&p, a.params, a.check);
+    czk_groth16_read_opts ro = {a.check, 0, 0, NULL};
+    czk_groth16_read_info rinfo;
+    s = czk_groth16_params_read_ex(&p, a.params, &ro, &rinfo);
     czk_progress_done(&pg);
+    if (s == CZK_OK && !c.quiet && !c.json) {
+        char line[1024];
+        czk_groth16_read_info_describe(line, sizeof line, &rinfo);
+        fprintf(stderr, "czk: %s\n", line);
+    }
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);
         return czk_cli_fail("prove", s, "reading parameters failed");
@@ -120,22 +193,21 @@ static int run(int argc, char **argv)
         goto out;
     }
     double t0 = czk_bench_now();
+    int via_engine = 0;
     if (count > 1 && !synth.work) {
         /* several partitions: the pipelined engine (synthesis of partition
          * N+1 overlaps proving of N; proofs verified in one batch) */
-        czk_engine_opts eo;
-        memset(&eo, 0, sizeof eo);
-        eo.lc = a.lc;
-        eo.no_verify = a.no_verify;
-        s = czk_engine_prove_porep(proofs, &c1, NULL, count, &p, &eo);
         czk_porep_synth_close(&synth);
+        via_engine = 1;
+        s = prove_with_engine(proofs, times, &c1, count, &p, &a, &pg);
+        czk_progress_done(&pg);
         if (s != CZK_OK) {
             exit_code = czk_cli_fail("prove", s, "proving failed");
             goto out;
         }
         for (uint32_t i = 0; i < count; i++)
             czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
-        goto proved; /* times[] stay zero: the engine reports per-task times in its trace */
+        goto proved;
     }
     for (uint32_t i = 0; i < count; i++) {
         if (pg.enabled) {
@@ -184,18 +256,21 @@ proved:
         goto out;
     }
     if (c.json) {
-        printf("{\"proof\":\"%s\",\"sector\":\"%s\",\"partitions\":[", a.out, czk_fc_proof_name(c1.shape.proof));
-        for (uint32_t i = 0; i < count; i++)
-            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"h_s\":%.4f,\"msm_s\":%.4f,"
-                   "\"prove_s\":%.4f}",
-                   i ? "," : "", first + i, (unsigned long long)times[i].constraints, times[i].synth_s,
-                   times[i].g.h_s,
-                   times[i].g.msm_h_s + times[i].g.msm_l_s + times[i].g.msm_a_s + times[i].g.msm_b_g1_s,
-                   times[i].g.total_s);
+        printf("{\"proof\":\"%s\",\"sector\":\"%s\",\"engine\":%s,\"partitions\":[", a.out,
+               czk_fc_proof_name(c1.shape.proof), via_engine ? "true" : "false");
+        for (uint32_t i = 0; i < count; i++) {
+            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,", i ? "," : "", first + i,
+                   (unsigned long long)times[i].constraints, times[i].synth_s);
+            if (!via_engine) /* the engine's prover runs whole passes: no per-stage split */
+                printf("\"h_s\":%.4f,\"msm_s\":%.4f,", times[i].g.h_s,
+                       times[i].g.msm_h_s + times[i].g.msm_l_s + times[i].g.msm_a_s + times[i].g.msm_b_g1_s);
+            printf("\"prove_s\":%.4f}", times[i].g.total_s);
+        }
         printf("],\"verified\":%s,\"seconds\":%.3f}\n", verified ? "true" : "false", t_prove);
     } else if (!c.quiet) {
-        printf("proved %u partition%s of %s in %.2f s%s; wrote %s (%zu bytes)\n", count, count > 1 ? "s" : "",
-               czk_fc_proof_name(c1.shape.proof), t_prove, verified ? ", verified" : "", a.out, len);
+        printf("proved %u partition%s of %s in %.2f s%s%s; wrote %s (%zu bytes)\n", count, count > 1 ? "s" : "",
+               czk_fc_proof_name(c1.shape.proof), t_prove, via_engine ? " (pipelined engine)" : "",
+               verified ? ", verified" : "", a.out, len);
     }
 out:
     free(proofs);

@@ -206,16 +206,16 @@ czk_status czk_porep_cached_params(czk_groth16_params *out, const czk_fc_shape *
     if (generated) *generated = 0;
     if (access(path, R_OK) == 0) {
         if (pg) czk_progress_fraction(pg, "reading cached parameters", 0);
-        /* our own cache file: on-curve and identity checks only (a full subgroup
-         * check costs about 1k Fp multiplications per point) */
-        czk_status s = czk_groth16_params_read(out, path, CZK_GROTH16_CHECK_CURVE);
+        /* pinned: subgroup checks skipped when the sidecar recorded at
+         * generation (or by an earlier full validation) matches the checksum */
+        czk_status s = czk_groth16_params_read(out, path, CZK_GROTH16_CHECK_PINNED);
         if (pg) czk_progress_done(pg);
         if (s == CZK_OK) return CZK_OK;
         fprintf(stderr, "czk: cached parameters unusable (%s); generating new ones\n", czk_last_error());
     }
     CZK_TRY(czk_porep_setup_params(out, shape, NULL, pg));
     if (generated) *generated = 1;
-    czk_status s = czk_groth16_params_write(path, out);
+    czk_status s = czk_groth16_params_write_pinned(path, out);
     if (s != CZK_OK) fprintf(stderr, "czk: could not cache parameters: %s\n", czk_last_error());
     return CZK_OK;
 }

@@ -89,6 +89,10 @@ void czk_g1_mul_limbs_var(czk_g1_jac *r, const czk_g1_jac *a, const uint64_t *k,
 int czk_g1_affine_is_on_curve(const czk_g1_affine *a);
 /* Prime-order subgroup membership (endomorphism test); infinity is in it. */
 int czk_g1_affine_in_subgroup(const czk_g1_affine *a);
+/* The same test on a[0..n): the index of the first point outside the
+ * subgroup, n when all are in it (several points in lockstep; variable time,
+ * public points only). */
+size_t czk_g1_affine_first_not_in_subgroup(const czk_g1_affine *a, size_t n);
 /* XYZZ (the MSM bucket representation) */
 void czk_g1_xyzz_set_inf(czk_g1_xyzz *r);
 void czk_g1_xyzz_add_affine(czk_g1_xyzz *r, const czk_g1_xyzz *a, const czk_g1_affine *b);
@@ -129,6 +133,7 @@ void czk_g2_mul_var(czk_g2_jac *r, const czk_g2_jac *a, const czk_fr *k);
 void czk_g2_mul_limbs_var(czk_g2_jac *r, const czk_g2_jac *a, const uint64_t *k, size_t nlimbs);
 int czk_g2_affine_is_on_curve(const czk_g2_affine *a);
 int czk_g2_affine_in_subgroup(const czk_g2_affine *a);
+size_t czk_g2_affine_first_not_in_subgroup(const czk_g2_affine *a, size_t n);
 void czk_g2_xyzz_set_inf(czk_g2_xyzz *r);
 void czk_g2_xyzz_add_affine(czk_g2_xyzz *r, const czk_g2_xyzz *a, const czk_g2_affine *b);
 void czk_g2_xyzz_add(czk_g2_xyzz *r, const czk_g2_xyzz *a, const czk_g2_xyzz *b);

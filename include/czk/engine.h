@@ -10,8 +10,9 @@
  *                      densities), checked (a*b = c) -> bounded ready queue
  *   prover workers     ready queue -> NTT (H) + MSMs; up to `batch` ready
  *                      tasks with the same parameters are proven in one pass
- *                      (shared NTT domain, MSM scratch and G2 worker, each
- *                      query's bases streamed for all of them back to back)
+ *                      (shared NTT domain; one multi-scalar-set MSM per
+ *                      query, so each base of h, l, a, b_g1, b_g2 is read
+ *                      once per window for all of them)
  *   assembler          a job whose partitions are all proven is verified
  *                      (batch verification, on by default) and completed;
  *                      czk_engine_wait returns its proofs in partition order
@@ -48,7 +49,7 @@
  * start/end, verify) is kept and written as Chrome trace JSON
  * (chrome://tracing, ui.perfetto.dev) to trace_path when the engine is
  * destroyed or czk_engine_write_trace is called; a progress callback is
- * called (from engine threads, serialized) on every task event.
+ * called on every task event (see czk_engine_opts.progress).
  */
 #ifndef CZK_ENGINE_H
 #define CZK_ENGINE_H
@@ -121,6 +122,14 @@ typedef struct czk_engine_opts {
     const char *trace_path; /* Chrome trace JSON written at destroy; NULL: none */
     czk_rng *rng;           /* tests only: proof randomness from this stream (used under a
                                lock); NULL: getrandom for every proof */
+    /* Called on every task event with a snapshot of the counters, from the
+     * engine's threads (and from czk_engine_submit's caller), outside the
+     * engine's lock and one call at a time; snapshots arrive in order (one
+     * overtaken by a newer delivered snapshot is dropped). It may call
+     * czk_engine_progress_get, _events, _peak_reserved, _write_trace and
+     * _submit (a nested call from inside it is made directly); it must not
+     * call czk_engine_wait or _destroy. It may still run after
+     * czk_engine_wait returned, until czk_engine_destroy returns. */
     void (*progress)(void *ctx, const czk_engine_progress *p);
     void *progress_ctx;
 } czk_engine_opts;
@@ -172,7 +181,10 @@ uint64_t czk_engine_peak_reserved(const czk_engine *e);
  * densities, and a margin for LC buffers). */
 uint64_t czk_engine_witness_bytes(const czk_cs_sizes *s);
 /* Bytes the prover allocates for one partition with `threads` OpenMP
- * threads: padded a/b/c, NTT domain, the G1 and G2 MSM scratch. */
+ * threads: padded a/b/c, NTT domain, the G1 and G2 MSM scratch. (With
+ * opts.batch > 1 the engine reserves per task the largest per-task share
+ * of a k-task pass, k <= batch, computed from the k-set scratch sizes;
+ * they measure at most k times a single one, so the share is about this.) */
 uint64_t czk_engine_prove_bytes(const czk_cs_sizes *s, const czk_groth16_params *p, int threads);
 /* Bytes held by a parameter set. */
 uint64_t czk_engine_params_bytes(const czk_groth16_params *p);
@@ -195,13 +207,17 @@ czk_status czk_engine_prove_porep(czk_groth16_proof *proofs, const czk_fc_c1 *c1
                                   const czk_engine_opts *opts) CZK_WUR;
 
 /* Batched prover (what a prover worker runs): out[i] = a proof of witness
- * w[i], for n witnesses of one circuit that all match p
- * (czk_groth16_params_match; checked, CZK_ERR_INVALID_ARG naming the
- * witness). One NTT domain, one G1 and one G2 MSM scratch serve all of
- * them; each query's bases are read for all witnesses back to back; the G2
- * MSMs run beside the G1 work on their own thread. Same formulas as
- * czk_groth16_prove (FACTS.md §2), fresh r, s per proof (rng NULL:
- * getrandom). */
+ * w[i], for n <= CZK_ENGINE_MAX_BATCH witnesses of one circuit that all
+ * match p (czk_groth16_params_match; checked, CZK_ERR_INVALID_ARG naming
+ * the witness). One NTT domain serves all of them, and each query (h, l,
+ * a, b_g1, and b_g2 on its own thread beside the G1 work) is one
+ * multi-scalar-set MSM (czk_msm_g1_var_multi / _g2_var_multi) over the n
+ * witnesses' scalars, when their density masks are equal (always, for one
+ * circuit); otherwise, and for n = 1, one MSM per witness. Same formulas
+ * as czk_groth16_prove (FACTS.md §2); r, s drawn per proof in witness
+ * order (r then s), as n czk_groth16_prove calls on the same stream would
+ * draw them, so with the same rng the proofs are equal bit for bit (rng
+ * NULL: getrandom). */
 czk_status czk_engine_prove_batch(czk_groth16_proof *out, const czk_groth16_params *p,
                                   const czk_cs_assignment *const *w, size_t n, int threads,
                                   czk_rng *rng) CZK_WUR;

@@ -63,19 +63,82 @@ typedef struct czk_groth16_pvk {
 
 /* ---- files ---------------------------------------------------------------- */
 
+/* How a .params file is validated.
+ *
+ * FULL: every point is decoded (flags, x < p, on the curve), checked to lie
+ *   in the prime-order subgroup (Scott's endomorphism tests) and not to be
+ *   the identity; section lengths are checked against the file size and
+ *   each other. Threaded; about 1k Fp multiplications per point. After a
+ *   successful FULL validation a sidecar "<file>.czkcheck" is recorded
+ *   (unless no_record): format version, file size, mtime and the file's
+ *   checksum (SHA-256 over 32768-point blocks, see src/groth16/README.md).
+ * PINNED (the default): if the sidecar exists, matches the file's size and
+ *   mtime, and the checksum of the bytes read equals the recorded one, the
+ *   points are decoded with on-curve checks only (the subgroup checks were
+ *   done on these exact bytes before). Otherwise (no sidecar, stale,
+ *   malformed, or checksum mismatch) FULL runs and the sidecar is
+ *   re-recorded; czk_groth16_read_info says which ran and why.
+ * CURVE: on the curve and not the identity; no subgroup check, no
+ *   checksum. Only for files this process wrote itself. */
 typedef enum czk_groth16_check {
-    CZK_GROTH16_CHECK_FULL = 0,     /* on curve, in subgroup, not identity (threaded) */
-    CZK_GROTH16_CHECK_CURVE = 1,    /* on curve and not identity; no subgroup check */
+    CZK_GROTH16_CHECK_FULL = 0,
+    CZK_GROTH16_CHECK_CURVE = 1,
+    CZK_GROTH16_CHECK_PINNED = 2,
 } czk_groth16_check;
 
+#define CZK_GROTH16_CHECK_DEFAULT CZK_GROTH16_CHECK_PINNED
+#define CZK_GROTH16_DIGEST_LEN 32
+
+/* "full", "pinned", "curve" */
+const char *czk_groth16_check_name(czk_groth16_check c);
+czk_status czk_groth16_check_parse(czk_groth16_check *out, const char *s) CZK_WUR;
+
+typedef struct czk_groth16_read_opts {
+    czk_groth16_check check;
+    int threads;         /* 0: czk_threads() */
+    int no_record;       /* 1: never write the sidecar */
+    const char *sidecar; /* NULL: "<path>.czkcheck" */
+} czk_groth16_read_opts;
+
+typedef struct czk_groth16_read_info {
+    czk_groth16_check ran; /* what validated the points: FULL, PINNED or CURVE */
+    char why[480];         /* PINNED asked, FULL ran: why the sidecar was not used */
+    int recorded;          /* 1: the sidecar was (re)written */
+    char record_error[240];
+    uint64_t file_bytes;
+    uint8_t digest[CZK_GROTH16_DIGEST_LEN]; /* the file's checksum, SHA-256 (not computed for CURVE) */
+    double decode_s;       /* read + checksum + decode (+ fused subgroup checks) */
+    double subgroup_s;     /* separate subgroup pass after a checksum mismatch */
+    double total_s;
+} czk_groth16_read_info;
+
 /* Read a .params file. Errors name the section ("h", "l", "a", "b_g1",
- * "b_g2", "vk.ic", "vk.alpha_g1" ...) and the index of a bad point, and the
- * byte offset. Lengths are checked against the file size before anything is
- * allocated. */
+ * "b_g2", "vk.ic", "vk.alpha_g1" ...), the index of a bad point and its
+ * byte offset, in every mode; the first failing point in file order is
+ * reported (decoding failures before subgroup failures). Lengths are
+ * checked against the file size before anything is allocated. The file is
+ * read with pread (a concurrent truncation is an error, not a crash) and a
+ * change of size or mtime during the read is an error. opts NULL: PINNED
+ * with defaults; info may be NULL. */
+czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path,
+                                      const czk_groth16_read_opts *opts,
+                                      czk_groth16_read_info *info) CZK_WUR;
+/* czk_groth16_params_read_ex with only the check mode set. */
 czk_status czk_groth16_params_read(czk_groth16_params *p, const char *path,
                                    czk_groth16_check check) CZK_WUR;
+/* One line saying which validation ran, how long it took, and why a
+ * pinned read fell back to full validation. */
+void czk_groth16_read_info_describe(char *out, size_t n, const czk_groth16_read_info *info);
+/* The default sidecar path of a .params file: "<path>.czkcheck". */
+void czk_groth16_params_sidecar_path(char *out, size_t n, const char *path);
 /* Write atomically (temporary name, then rename). */
 czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *p) CZK_WUR;
+/* Write as above, then record the sidecar for the bytes written, so that the
+ * first PINNED read skips the subgroup checks. Only for parameters whose
+ * points are known to be valid: made by czk_groth16_setup in this process,
+ * or read with FULL / PINNED validation. A later PINNED read still verifies
+ * the checksum of what is on disk. */
+czk_status czk_groth16_params_write_pinned(const char *path, const czk_groth16_params *p) CZK_WUR;
 void czk_groth16_params_clear(czk_groth16_params *p);
 
 czk_status czk_groth16_vk_read(czk_groth16_vk *vk, const char *path) CZK_WUR;

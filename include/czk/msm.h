@@ -86,6 +86,7 @@ typedef struct czk_msm_plan {
     czk_msm_algo algo;  /* XYZZ or BATCH_AFFINE (never AUTO) */
     unsigned batch;     /* batch size of the batch-affine kernel */
     unsigned lanes;     /* lanes of its batch-affine bucket sum (0: XYZZ running sum) */
+    unsigned sets;      /* scalar vectors sharing the bucket pass (1 for czk_msm_*_var) */
     double cost;        /* model cost per thread, in multiplications of the coordinate field */
     size_t scratch;     /* bytes of scratch needed */
 } czk_msm_plan;
@@ -111,6 +112,34 @@ czk_status czk_msm_g1_var(czk_g1_jac *out, const czk_g1_affine *bases, size_t nb
 czk_status czk_msm_g2_var(czk_g2_jac *out, const czk_g2_affine *bases, size_t nbases,
                           const czk_fr *scalars, size_t n, const uint64_t *density,
                           const czk_msm_opts *opts) CZK_WUR;
+
+/* Several MSMs over the same bases in one bucket pass:
+ *   out[s] = sum_i scalars[s][i] * bases[j(i)],  s = 0 .. nsets - 1,
+ * with the density semantics of czk_msm_g1_var (one mask shared by all sets;
+ * every scalars[s] has n entries). Each base is read once per window and
+ * added into nsets bucket sets side by side, so the base traffic and the
+ * batch inversions are shared: for a batch of proofs over one parameter set
+ * (the same query, different witnesses) it costs less than nsets separate
+ * calls. The result equals nsets calls of czk_msm_g1_var. nsets = 0 does
+ * nothing; nsets is at most CZK_MSM_MAX_SETS. Scratch: the _multi_scratch_size
+ * bytes (about nsets x the plain scalars and buckets of a single call) in
+ * opts->scratch, else one allocation per call. Errors as czk_msm_g1_var, plus
+ * scalars (or scalars[s] with n > 0) NULL, nsets too large; on error every
+ * out[s] is set to infinity (except for nsets > CZK_MSM_MAX_SETS: out is not
+ * touched). */
+#define CZK_MSM_MAX_SETS 256
+
+void czk_msm_g1_multi_plan(czk_msm_plan *plan, size_t nbases, size_t nsets, const czk_msm_opts *opts);
+void czk_msm_g2_multi_plan(czk_msm_plan *plan, size_t nbases, size_t nsets, const czk_msm_opts *opts);
+size_t czk_msm_g1_multi_scratch_size(size_t nbases, size_t nsets, const czk_msm_opts *opts);
+size_t czk_msm_g2_multi_scratch_size(size_t nbases, size_t nsets, const czk_msm_opts *opts);
+
+czk_status czk_msm_g1_var_multi(czk_g1_jac *out, size_t nsets, const czk_g1_affine *bases, size_t nbases,
+                                const czk_fr *const *scalars, size_t n, const uint64_t *density,
+                                const czk_msm_opts *opts) CZK_WUR;
+czk_status czk_msm_g2_var_multi(czk_g2_jac *out, size_t nsets, const czk_g2_affine *bases, size_t nbases,
+                                const czk_fr *const *scalars, size_t n, const uint64_t *density,
+                                const czk_msm_opts *opts) CZK_WUR;
 
 /* Slow reference, kept for tests: sum of czk_g1_mul_var / czk_g2_mul_var with
  * the same density semantics and errors. Single-threaded, no scratch. */

@@ -119,6 +119,13 @@ int czk_g2_affine_in_subgroup(const czk_g2_affine *a)
     return czk_g2_jac_eq(&ps, &m);
 }
 
+size_t czk_g2_affine_first_not_in_subgroup(const czk_g2_affine *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!czk_g2_affine_in_subgroup(&a[i])) return i;
+    return n;
+}
+
 int czk_g2_affine_in_subgroup_ref(const czk_g2_affine *a)
 {
     czk_g2_jac p, q;

@@ -14,6 +14,7 @@
 #include "czk/czk.h"
 #include "czk/engine.h"
 #include "czk/porep.h"
+#include "engine/engine_internal.h"
 
 typedef struct job job;
 
@@ -76,6 +77,9 @@ struct czk_engine {
     czk_engine_opts o;
     char *trace_path;
     pthread_mutex_t mu;
+    pthread_mutex_t cb_mu;       /* serializes progress callbacks (never taken under mu) */
+    uint64_t prog_seq;           /* last snapshot number (mu) */
+    uint64_t cb_delivered;       /* last snapshot delivered (cb_mu) */
     pthread_cond_t cv_synth, cv_prove, cv_asm, cv_done;
     int stopping;
     double t0;
@@ -172,6 +176,8 @@ static czk_status job_task_sizes(const czk_engine_job *job, const czk_engine_opt
                                  uint64_t *wbytes, uint64_t *pbytes, uint64_t *max_task)
 {
     *max_task = 0;
+    czk_cs_sizes prev = {0, 0, 0};
+    uint64_t prev_p = 0;
     for (uint32_t i = 0; i < job->n_partitions; i++) {
         uint32_t k = job->partitions ? job->partitions[i] : i;
         czk_cs_sizes s;
@@ -179,7 +185,13 @@ static czk_status job_task_sizes(const czk_engine_job *job, const czk_engine_opt
         if (st != CZK_OK)
             return czk_error_context(st, "engine job '%s': sizes of partition %u", job->name ? job->name : "",
                                      k);
-        uint64_t w = czk_engine_witness_bytes(&s), p = czk_engine_prove_bytes(&s, job->params, o->prove_threads);
+        uint64_t w = czk_engine_witness_bytes(&s), p;
+        if (i > 0 && s.n_inputs == prev.n_inputs && s.n_aux == prev.n_aux && s.n_constraints == prev.n_constraints)
+            p = prev_p; /* partitions of one circuit: computed once */
+        else
+            p = czk__engine_prove_bytes_batch(&s, job->params, o->prove_threads, o->batch);
+        prev = s;
+        prev_p = p;
         if (sizes) sizes[i] = s;
         if (wbytes) wbytes[i] = w;
         if (pbytes) pbytes[i] = p;
@@ -201,13 +213,53 @@ czk_status czk_engine_job_min_budget(uint64_t *out, const czk_engine_job *job, c
 
 /* ---- bookkeeping (mu held) ------------------------------------------------------ */
 
-static void progress_locked(czk_engine *e)
+/* The progress callback runs outside mu, so it may call back into the
+ * engine (czk_engine_progress_get, _events, _peak_reserved, _write_trace,
+ * _submit). Snapshots are numbered under mu; cb_mu serializes the calls and
+ * a snapshot older than one already delivered is dropped, so the callback
+ * sees the counters in order. A callback re-entered on its own thread (it
+ * submitted a job) is called directly: cb_mu is already held there. */
+static _Thread_local const czk_engine *tl_in_callback;
+
+static uint64_t progress_snapshot_locked(czk_engine *e, czk_engine_progress *out)
 {
     e->prog.memory_used = e->used;
     e->prog.memory_budget = e->budget;
     e->prog.ready = e->n_ready;
     e->prog.elapsed_s = rel(e);
-    if (e->o.progress) e->o.progress(e->o.progress_ctx, &e->prog);
+    if (!e->o.progress) return 0;
+    *out = e->prog;
+    return ++e->prog_seq;
+}
+
+static void progress_deliver(czk_engine *e, const czk_engine_progress *p, uint64_t seq)
+{
+    if (seq == 0) return;
+    if (tl_in_callback == e) { /* this thread holds cb_mu */
+        if (seq > e->cb_delivered) e->cb_delivered = seq;
+        e->o.progress(e->o.progress_ctx, p);
+        return;
+    }
+    pthread_mutex_lock(&e->cb_mu);
+    if (seq > e->cb_delivered) {
+        e->cb_delivered = seq;
+        tl_in_callback = e;
+        e->o.progress(e->o.progress_ctx, p);
+        tl_in_callback = NULL;
+    }
+    pthread_mutex_unlock(&e->cb_mu);
+}
+
+/* Called with mu held at a point where the caller re-reads all shared state
+ * afterwards: releases mu around the callback. */
+static void progress_locked(czk_engine *e)
+{
+    czk_engine_progress snap;
+    uint64_t seq = progress_snapshot_locked(e, &snap);
+    if (seq == 0) return;
+    pthread_mutex_unlock(&e->mu);
+    progress_deliver(e, &snap, seq);
+    pthread_mutex_lock(&e->mu);
 }
 
 static void insert_sorted(task **head, task *t)
@@ -369,6 +421,13 @@ static void *synth_main(void *arg)
         if (st == CZK_OK && !e->o.no_check) {
             what = "witness check";
             st = czk_cs_prove_check(t->cs);
+        }
+        if (st == CZK_OK) {
+            /* parameters of another circuit fail here, before a prover pass */
+            czk_cs_assignment w;
+            what = "parameters";
+            st = czk_cs_prove_get(t->cs, &w);
+            if (st == CZK_OK) st = czk_groth16_params_match(t->job->spec.params, &w);
         }
         char msg[400] = "";
         if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
@@ -663,6 +722,7 @@ czk_status czk_engine_create(czk_engine **out, const czk_engine_opts *opts)
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_mutex_init(&e->mu, NULL);
+    pthread_mutex_init(&e->cb_mu, NULL);
     pthread_cond_init(&e->cv_synth, NULL);
     pthread_cond_init(&e->cv_prove, &ca);
     pthread_cond_init(&e->cv_asm, NULL);
@@ -813,8 +873,10 @@ czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *
     e->prog.jobs_total++;
     *id = j->id;
     pthread_cond_broadcast(&e->cv_synth);
-    progress_locked(e);
+    czk_engine_progress snap;
+    uint64_t seq = progress_snapshot_locked(e, &snap);
     pthread_mutex_unlock(&e->mu);
+    progress_deliver(e, &snap, seq);
     free(sizes);
     free(wb);
     free(pb);
@@ -890,6 +952,7 @@ void czk_engine_destroy(czk_engine *e)
         free(pc);
     }
     pthread_mutex_destroy(&e->mu);
+    pthread_mutex_destroy(&e->cb_mu);
     pthread_cond_destroy(&e->cv_synth);
     pthread_cond_destroy(&e->cv_prove);
     pthread_cond_destroy(&e->cv_asm);

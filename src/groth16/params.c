@@ -10,9 +10,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "czk/czk.h"
+#include <openssl/evp.h>
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -234,54 +237,598 @@ void czk_groth16_params_clear(czk_groth16_params *p)
     memset(p, 0, sizeof *p);
 }
 
-czk_status czk_groth16_params_read(czk_groth16_params *p, const char *path, czk_groth16_check check)
+/* ---- parameter files: layout, checksum sidecar, validation ------------------- */
+
+/* A .params file is read with pread into per-thread buffers, one block of at
+ * most BLOCK_POINTS points at a time: each block is hashed (SHA-256) and then
+ * decoded from the same buffer, so the bytes that were checked are the bytes
+ * that were hashed even if the file changes while it is read. The file's
+ * checksum is SHA-256 over a domain string, the file size and the block
+ * digests in file order (block 0 = the verifying key; each section's first
+ * block starts with its u32 count). */
+#define BLOCK_POINTS 32768
+#define SIDECAR_MAGIC "czk-params-check"
+#define SIDECAR_VERSION 1
+#define SIDECAR_HASH "sha256-blocks-32768"
+#define DIGEST_LEN CZK_GROTH16_DIGEST_LEN
+#define SIDECAR_SUFFIX ".czkcheck"
+#define N_SECTIONS 5
+
+static const char *const sec_names[N_SECTIONS] = {"h", "l", "a", "b_g1", "b_g2"};
+
+typedef struct playout {
+    size_t size;     /* file bytes */
+    size_t vk_len;   /* the verifying key occupies [0, vk_len) */
+    size_t count_off[N_SECTIONS];
+    size_t n[N_SECTIONS];
+} playout;
+
+typedef struct pblock {
+    int sec;       /* -1: the verifying key */
+    size_t off, len;
+    size_t first, n; /* points [first, first + n) of the section */
+} pblock;
+
+static size_t sec_psz(int sec) { return sec == 4 ? CZK_G2_UNCOMPRESSED : CZK_G1_UNCOMPRESSED; }
+
+static czk_status pread_all(int fd, void *buf, size_t len, size_t off)
 {
-    memset(p, 0, sizeof *p);
-    mapped m;
-    CZK_TRY(map_file(&m, path));
-    size_t off = 0;
-    czk_status s = vk_decode_checked(&p->vk, m.p, m.len, &off, check);
-    if (s != CZK_OK) goto fail;
-    static const char *const names[5] = {"h", "l", "a", "b_g1", "b_g2"};
-    size_t *counts[5] = {&p->n_h, &p->n_l, &p->n_a, &p->n_b_g1, &p->n_b_g2};
-    void **dsts[5] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1,
-                      (void **)&p->b_g2};
-    for (int sec = 0; sec < 5; sec++) {
-        size_t psz = sec == 4 ? CZK_G2_UNCOMPRESSED : CZK_G1_UNCOMPRESSED;
-        size_t esz = sec == 4 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
-        if (m.len - off < 4) {
-            s = czk_error(CZK_ERR_FORMAT, "section %s: truncated at byte offset %zu (no count)",
-                          names[sec], off);
-            goto fail;
+    uint8_t *q = buf;
+    while (len) {
+        ssize_t r = pread(fd, q, len, (off_t)off);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return czk_error(CZK_ERR_IO, "read at byte offset %zu: %s", off, strerror(errno));
         }
-        uint32_t n = get_u32_be(m.p + off);
+        if (r == 0)
+            return czk_error(CZK_ERR_IO, "file ended at byte offset %zu while reading (changed while read?)",
+                             off);
+        q += r, off += (size_t)r, len -= (size_t)r;
+    }
+    return CZK_OK;
+}
+
+static int is_pow2(size_t v) { return v && !(v & (v - 1)); }
+
+/* Section counts and offsets, checked against the file size and against each
+ * other before anything is allocated. */
+static czk_status layout_read(playout *L, int fd, size_t size)
+{
+    memset(L, 0, sizeof *L);
+    L->size = size;
+    if (size < VK_FIXED + 4)
+        return czk_error(CZK_ERR_FORMAT, "verifying key truncated: %zu bytes, need at least %d", size,
+                         VK_FIXED + 4);
+    uint8_t b4[4];
+    CZK_TRY(pread_all(fd, b4, 4, VK_FIXED));
+    uint32_t n_ic = get_u32_be(b4);
+    size_t rest = size - VK_FIXED - 4;
+    if (n_ic == 0 || (size_t)n_ic > rest / CZK_G1_UNCOMPRESSED)
+        return czk_error(CZK_ERR_FORMAT, "section vk.ic: count %u does not fit the %zu remaining bytes",
+                         n_ic, rest);
+    size_t off = VK_FIXED + 4 + (size_t)n_ic * CZK_G1_UNCOMPRESSED;
+    L->vk_len = off;
+    for (int sec = 0; sec < N_SECTIONS; sec++) {
+        size_t psz = sec_psz(sec);
+        if (size - off < 4)
+            return czk_error(CZK_ERR_FORMAT, "section %s: truncated at byte offset %zu (no count)",
+                             sec_names[sec], off);
+        CZK_TRY(pread_all(fd, b4, 4, off));
+        uint32_t n = get_u32_be(b4);
+        L->count_off[sec] = off;
         off += 4;
-        if ((size_t)n > (m.len - off) / psz) {
-            s = czk_error(CZK_ERR_FORMAT,
-                          "section %s: count %u needs %zu bytes but only %zu remain (byte offset %zu)",
-                          names[sec], n, (size_t)n * psz, m.len - off, off);
-            goto fail;
-        }
-        *counts[sec] = n;
-        *dsts[sec] = malloc((size_t)(n ? n : 1) * esz);
-        if (!*dsts[sec]) {
-            s = czk_error(CZK_ERR_NOMEM, "section %s: %u points", names[sec], n);
-            goto fail;
-        }
-        s = decode_section(*dsts[sec], sec == 4, m.p + off, n, names[sec], off, check);
-        if (s != CZK_OK) goto fail;
+        if ((size_t)n > (size - off) / psz)
+            return czk_error(CZK_ERR_FORMAT,
+                             "section %s: count %u needs %zu bytes but only %zu remain (byte offset %zu)",
+                             sec_names[sec], n, (size_t)n * psz, size - off, off);
+        L->n[sec] = n;
         off += (size_t)n * psz;
     }
-    if (off != m.len) {
-        s = czk_error(CZK_ERR_FORMAT, "%zu trailing bytes after section b_g2", m.len - off);
+    if (off != size) return czk_error(CZK_ERR_FORMAT, "%zu trailing bytes after section b_g2", size - off);
+    /* bellperson's shape: h has m - 1 points (m a power of two), a starts with
+     * every input (the input constraints make each input's A column non-zero),
+     * b_g1 and b_g2 come from the same scalars */
+    if (!is_pow2(L->n[0] + 1))
+        return czk_error(CZK_ERR_FORMAT, "section h: %zu points, expected 2^k - 1 (byte offset %zu)", L->n[0],
+                         L->count_off[0]);
+    if (L->n[2] < n_ic)
+        return czk_error(CZK_ERR_FORMAT, "section a: %zu points, fewer than the %u public inputs (byte offset %zu)",
+                         L->n[2], n_ic, L->count_off[2]);
+    if (L->n[3] != L->n[4])
+        return czk_error(CZK_ERR_FORMAT, "sections b_g1 and b_g2 differ in length: %zu and %zu points",
+                         L->n[3], L->n[4]);
+    return CZK_OK;
+}
+
+static size_t layout_blocks(const playout *L, pblock *out)
+{
+    size_t nb = 0;
+    if (out) out[nb] = (pblock){-1, 0, L->vk_len, 0, 0};
+    nb++;
+    for (int sec = 0; sec < N_SECTIONS; sec++) {
+        size_t psz = sec_psz(sec), n = L->n[sec];
+        size_t first = 0;
+        do {
+            size_t k = n - first < BLOCK_POINTS ? n - first : BLOCK_POINTS;
+            if (out) {
+                size_t off = first ? L->count_off[sec] + 4 + first * psz : L->count_off[sec];
+                out[nb] = (pblock){sec, off, (first ? 0 : 4) + k * psz, first, k};
+            }
+            nb++;
+            first += k;
+        } while (first < n);
+    }
+    return nb;
+}
+
+/* SHA-256 (OpenSSL's libcrypto, which uses the CPU's SHA extensions where
+ * present) of one block. A collision-resistant hash, so that a crafted file
+ * cannot take over the pin of a validated one (README: "Trust"). */
+static void block_digest(uint8_t out[DIGEST_LEN], const uint8_t *d, size_t n)
+{
+    unsigned len = 0;
+    if (!EVP_Digest(d, n, out, &len, EVP_sha256(), NULL) || len != DIGEST_LEN)
+        memset(out, 0, DIGEST_LEN); /* never matches a recorded digest: falls back to full */
+}
+
+/* root = SHA-256("czk-params-check/1" || u64 le size || block digests) */
+static void root_digest(uint8_t out[DIGEST_LEN], size_t size, const uint8_t *leaves, size_t nb)
+{
+    static const char dom[] = SIDECAR_MAGIC "/1";
+    uint8_t sz[8];
+    for (int i = 0; i < 8; i++) sz[i] = (uint8_t)((uint64_t)size >> (8 * i));
+    unsigned len = 0;
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    int ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) && EVP_DigestUpdate(c, dom, sizeof dom - 1) &&
+             EVP_DigestUpdate(c, sz, 8) && EVP_DigestUpdate(c, leaves, nb * DIGEST_LEN) &&
+             EVP_DigestFinal_ex(c, out, &len) && len == DIGEST_LEN;
+    EVP_MD_CTX_free(c);
+    if (!ok) memset(out, 0, DIGEST_LEN);
+}
+
+/* ---- sidecar --------------------------------------------------------------- */
+
+typedef struct sidecar {
+    uint64_t size;
+    long long mt_s;
+    long mt_ns;
+    uint8_t digest[DIGEST_LEN];
+} sidecar;
+
+static int hex_nibble(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+/* 1: parsed; 0: missing or unusable, *why says which. */
+static int sidecar_load(sidecar *sc, const char *scpath, char *why, size_t whylen)
+{
+    FILE *f = fopen(scpath, "rb");
+    if (!f) {
+        if (errno == ENOENT)
+            snprintf(why, whylen, "no sidecar %.300s", scpath);
+        else
+            snprintf(why, whylen, "sidecar %.300s unreadable: %s", scpath, strerror(errno));
+        return 0;
+    }
+    char buf[2048];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    int ver = 0;
+    unsigned long long size = 0;
+    long long ms = 0;
+    long mns = 0;
+    char hname[32] = "", hex[80] = "";
+    if (sscanf(buf, SIDECAR_MAGIC " %d\nsize %llu\nmtime %lld.%ld\nhash %31s %79s", &ver, &size, &ms, &mns,
+               hname, hex) != 6) {
+        snprintf(why, whylen, "sidecar %.300s malformed", scpath);
+        return 0;
+    }
+    if (ver != SIDECAR_VERSION || strcmp(hname, SIDECAR_HASH) != 0) {
+        snprintf(why, whylen, "sidecar %.300s has format %d / %.31s, this czk writes %d / %s", scpath, ver, hname,
+                 SIDECAR_VERSION, SIDECAR_HASH);
+        return 0;
+    }
+    if (strlen(hex) != 2 * DIGEST_LEN) {
+        snprintf(why, whylen, "sidecar %.300s malformed (checksum length)", scpath);
+        return 0;
+    }
+    for (int i = 0; i < DIGEST_LEN; i++) {
+        int hi = hex_nibble(hex[2 * i]), lo = hex_nibble(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            snprintf(why, whylen, "sidecar %.300s malformed (checksum digits)", scpath);
+            return 0;
+        }
+        sc->digest[i] = (uint8_t)(hi << 4 | lo);
+    }
+    sc->size = size;
+    sc->mt_s = ms;
+    sc->mt_ns = mns;
+    return 1;
+}
+
+static czk_status sidecar_write(const char *scpath, const struct stat *st, const uint8_t digest[DIGEST_LEN],
+                                const playout *L, size_t n_ic)
+{
+    char hex[65];
+    for (int i = 0; i < DIGEST_LEN; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    char buf[1024];
+    int len = snprintf(buf, sizeof buf,
+                       SIDECAR_MAGIC " %d\nsize %llu\nmtime %lld.%09ld\nhash " SIDECAR_HASH " %s\n"
+                       "validated full: flags, x < p, on curve, in subgroup, no identity, section lengths\n"
+                       "points ic=%zu h=%zu l=%zu a=%zu b_g1=%zu b_g2=%zu\n",
+                       SIDECAR_VERSION, (unsigned long long)st->st_size, (long long)st->st_mtim.tv_sec,
+                       (long)st->st_mtim.tv_nsec, hex, n_ic, L->n[0], L->n[1], L->n[2], L->n[3], L->n[4]);
+    size_t n = (size_t)len;
+    const void *chunks[1] = {buf};
+    return czk__write_atomic(scpath, chunks, &n, 1);
+}
+
+static void sidecar_path(char *out, size_t n, const char *path, const char *override)
+{
+    if (override)
+        snprintf(out, n, "%s", override);
+    else
+        snprintf(out, n, "%s" SIDECAR_SUFFIX, path);
+}
+
+/* ---- validation --------------------------------------------------------------- */
+
+const char *czk_groth16_check_name(czk_groth16_check c)
+{
+    switch (c) {
+    case CZK_GROTH16_CHECK_FULL: return "full";
+    case CZK_GROTH16_CHECK_CURVE: return "curve";
+    case CZK_GROTH16_CHECK_PINNED: return "pinned";
+    }
+    return "unknown";
+}
+
+czk_status czk_groth16_check_parse(czk_groth16_check *out, const char *s)
+{
+    if (!strcmp(s, "full")) *out = CZK_GROTH16_CHECK_FULL;
+    else if (!strcmp(s, "pinned")) *out = CZK_GROTH16_CHECK_PINNED;
+    else if (!strcmp(s, "curve")) *out = CZK_GROTH16_CHECK_CURVE;
+    else return czk_error(CZK_ERR_INVALID_ARG, "parameter check '%s': want full, pinned or curve", s);
+    return CZK_OK;
+}
+
+/* Index of the first point of pts[0..n) outside the prime-order subgroup, or n. */
+static size_t subgroup_first_bad(int g2, const void *pts, size_t n)
+{
+    if (g2) return czk_g2_affine_first_not_in_subgroup(pts, n);
+    return czk_g1_affine_first_not_in_subgroup(pts, n);
+}
+
+static void *sec_array(czk_groth16_params *p, int sec)
+{
+    switch (sec) {
+    case 0: return p->h;
+    case 1: return p->l;
+    case 2: return p->a;
+    case 3: return p->b_g1;
+    default: return p->b_g2;
+    }
+}
+
+/* The verifying key's fixed points: subgroup membership (used when the
+ * blocks were decoded with on-curve checks only). */
+static czk_status vk_subgroup(const czk_groth16_vk *vk)
+{
+    struct {
+        const char *name;
+        int g2;
+        const void *pt;
+        size_t off;
+    } f[6] = {{"vk.alpha_g1", 0, &vk->alpha_g1, 0},
+              {"vk.beta_g1", 0, &vk->beta_g1, 96},
+              {"vk.beta_g2", 1, &vk->beta_g2, 192},
+              {"vk.gamma_g2", 1, &vk->gamma_g2, 384},
+              {"vk.delta_g1", 0, &vk->delta_g1, 576},
+              {"vk.delta_g2", 1, &vk->delta_g2, 672}};
+    for (int i = 0; i < 6; i++)
+        if (subgroup_first_bad(f[i].g2, f[i].pt, 1) == 0)
+            return czk_error(CZK_ERR_NOT_IN_SUBGROUP,
+                             "section %s (byte offset %zu): not in the prime-order subgroup", f[i].name, f[i].off);
+    size_t bad = subgroup_first_bad(0, vk->ic, vk->n_ic);
+    if (bad < vk->n_ic)
+        return czk_error(CZK_ERR_NOT_IN_SUBGROUP,
+                         "section vk.ic, point %zu (byte offset %zu): not in the prime-order subgroup", bad,
+                         (size_t)VK_FIXED + 4 + bad * CZK_G1_UNCOMPRESSED);
+    return CZK_OK;
+}
+
+typedef struct block_result {
+    czk_status s;    /* CZK_OK, or the first failure of this block */
+    int subgroup;    /* 1: the failure is a subgroup failure (reported after every decoding failure) */
+    char msg[240];
+} block_result;
+
+/* Decode one block from buf; with `full`, subgroup checks too. */
+static void block_decode(block_result *res, czk_groth16_params *p, const pblock *b, const uint8_t *buf,
+                         const playout *L, int full)
+{
+    res->s = CZK_OK;
+    int g2 = b->sec == 4;
+    size_t psz = sec_psz(b->sec), esz = g2 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
+    const uint8_t *q = buf + (b->first ? 0 : 4);
+    uint8_t *dst = (uint8_t *)sec_array(p, b->sec) + b->first * esz;
+    size_t pts_off = L->count_off[b->sec] + 4;
+    for (size_t i = 0; i < b->n; i++) {
+        czk_status s = g2 ? g2_decode((czk_g2_affine *)(void *)(dst + i * esz), q + i * psz, CZK_GROTH16_CHECK_CURVE, 0)
+                          : g1_decode((czk_g1_affine *)(void *)(dst + i * esz), q + i * psz, CZK_GROTH16_CHECK_CURVE, 0);
+        if (s != CZK_OK) {
+            size_t idx = b->first + i;
+            res->s = s;
+            res->subgroup = 0;
+            snprintf(res->msg, sizeof res->msg, "section %s, point %zu (byte offset %zu): %s", sec_names[b->sec],
+                     idx, pts_off + idx * psz, czk_last_error());
+            return;
+        }
+    }
+    if (!full) return;
+    size_t bad = subgroup_first_bad(g2, dst, b->n);
+    if (bad < b->n) {
+        size_t idx = b->first + bad;
+        res->s = CZK_ERR_NOT_IN_SUBGROUP;
+        res->subgroup = 1;
+        snprintf(res->msg, sizeof res->msg, "section %s, point %zu (byte offset %zu): not in the prime-order subgroup",
+                 sec_names[b->sec], idx, pts_off + idx * psz);
+    }
+}
+
+/* Subgroup pass over already decoded sections (after a checksum mismatch). */
+static czk_status subgroup_all(const czk_groth16_params *p, const playout *L, int nt)
+{
+    CZK_TRY(vk_subgroup(&p->vk));
+    for (int sec = 0; sec < N_SECTIONS; sec++) {
+        int g2 = sec == 4;
+        size_t esz = g2 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine), n = L->n[sec];
+        const uint8_t *base = sec_array((czk_groth16_params *)p, sec);
+        size_t nchunks = (n + 1023) / 1024, bad = SIZE_MAX;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+        for (size_t c = 0; c < nchunks; c++) {
+            size_t first = c * 1024, k = n - first < 1024 ? n - first : 1024;
+            if (first > __atomic_load_n(&bad, __ATOMIC_RELAXED)) continue;
+            size_t j = subgroup_first_bad(g2, base + first * esz, k);
+            if (j < k) {
+#pragma omp critical(czk_params_subgroup)
+                if (first + j < bad) bad = first + j;
+            }
+        }
+        if (bad != SIZE_MAX)
+            return czk_error(CZK_ERR_NOT_IN_SUBGROUP,
+                             "section %s, point %zu (byte offset %zu): not in the prime-order subgroup",
+                             sec_names[sec], bad, L->count_off[sec] + 4 + bad * sec_psz(sec));
+    }
+    return CZK_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void czk_groth16_params_sidecar_path(char *out, size_t n, const char *path)
+{
+    sidecar_path(out, n, path, NULL);
+}
+
+czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, const czk_groth16_read_opts *opts,
+                                      czk_groth16_read_info *info)
+{
+    czk_groth16_read_opts o = {CZK_GROTH16_CHECK_PINNED, 0, 0, NULL};
+    if (opts) o = *opts;
+    memset(p, 0, sizeof *p);
+    if (info) memset(info, 0, sizeof *info);
+    if (o.check != CZK_GROTH16_CHECK_FULL && o.check != CZK_GROTH16_CHECK_PINNED && o.check != CZK_GROTH16_CHECK_CURVE)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: unknown parameter check mode %d", path, (int)o.check);
+    czk_groth16_read_info inf;
+    memset(&inf, 0, sizeof inf);
+    double t0 = now_s();
+    int nt = o.threads > 0 ? o.threads : czk_threads();
+    if (nt < 1) nt = 1;
+    char scpath[4200];
+    sidecar_path(scpath, sizeof scpath, path, o.sidecar);
+
+    czk_status s = CZK_OK;
+    pblock *blocks = NULL;
+    block_result *res = NULL;
+    uint8_t *leaves = NULL, *vkbuf = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
+    struct stat st0, st1;
+    if (fstat(fd, &st0) != 0) {
+        s = czk_error(CZK_ERR_IO, "%s", strerror(errno));
         goto fail;
     }
-    unmap_file(&m);
+    if (!S_ISREG(st0.st_mode)) {
+        s = czk_error(CZK_ERR_IO, "not a regular file");
+        goto fail;
+    }
+    if (st0.st_size == 0) {
+        s = czk_error(CZK_ERR_FORMAT, "empty file");
+        goto fail;
+    }
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    playout L;
+    s = layout_read(&L, fd, (size_t)st0.st_size);
+    if (s != CZK_OK) goto fail;
+    inf.file_bytes = L.size;
+
+    int hashing = o.check != CZK_GROTH16_CHECK_CURVE;
+    int full = o.check == CZK_GROTH16_CHECK_FULL;
+    int try_pin = 0;
+    sidecar sc;
+    if (o.check == CZK_GROTH16_CHECK_PINNED) {
+        if (sidecar_load(&sc, scpath, inf.why, sizeof inf.why)) {
+            if (sc.size != (uint64_t)st0.st_size || sc.mt_s != (long long)st0.st_mtim.tv_sec ||
+                sc.mt_ns != (long)st0.st_mtim.tv_nsec)
+                snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size or mtime changed)", scpath);
+            else
+                try_pin = 1;
+        }
+        full = !try_pin;
+    }
+
+    size_t nb = layout_blocks(&L, NULL);
+    blocks = malloc(nb * sizeof *blocks);
+    res = calloc(nb, sizeof *res);
+    leaves = malloc(nb * DIGEST_LEN);
+    vkbuf = malloc(L.vk_len);
+    size_t *counts[N_SECTIONS] = {&p->n_h, &p->n_l, &p->n_a, &p->n_b_g1, &p->n_b_g2};
+    void **dsts[N_SECTIONS] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1,
+                               (void **)&p->b_g2};
+    int nomem = !blocks || !res || !leaves || !vkbuf;
+    for (int sec = 0; sec < N_SECTIONS && !nomem; sec++) {
+        size_t esz = sec == 4 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
+        *counts[sec] = L.n[sec];
+        *dsts[sec] = malloc((L.n[sec] ? L.n[sec] : 1) * esz);
+        nomem = !*dsts[sec];
+    }
+    if (nomem) {
+        s = czk_error(CZK_ERR_NOMEM, "%zu bytes of parameters", L.size);
+        goto fail;
+    }
+    layout_blocks(&L, blocks);
+
+    /* block 0: the verifying key */
+    s = pread_all(fd, vkbuf, L.vk_len, 0);
+    if (s != CZK_OK) goto fail;
+    if (hashing) block_digest(leaves, vkbuf, L.vk_len);
+    size_t used = 0;
+    s = vk_decode_checked(&p->vk, vkbuf, L.vk_len, &used, CZK_GROTH16_CHECK_CURVE);
+    if (s != CZK_OK) goto fail;
+
+    size_t max_len = 4 + (size_t)BLOCK_POINTS * CZK_G2_UNCOMPRESSED;
+    size_t first_dec_fail = SIZE_MAX; /* lowest block with a decoding failure */
+    int io_fail = 0;
+    char io_msg[240] = "";
+#pragma omp parallel num_threads(nt)
+    {
+        uint8_t *buf = malloc(max_len);
+#pragma omp for schedule(dynamic, 1)
+        for (size_t b = 1; b < nb; b++) {
+            if (b > __atomic_load_n(&first_dec_fail, __ATOMIC_RELAXED) || __atomic_load_n(&io_fail, __ATOMIC_RELAXED))
+                continue;
+            if (!buf) {
+                res[b].s = czk_error(CZK_ERR_NOMEM, "read buffer");
+                snprintf(res[b].msg, sizeof res[b].msg, "read buffer of %zu bytes", max_len);
+                __atomic_store_n(&io_fail, 1, __ATOMIC_RELAXED);
+                continue;
+            }
+            czk_status rs = pread_all(fd, buf, blocks[b].len, blocks[b].off);
+            if (rs != CZK_OK) {
+                res[b].s = rs;
+                snprintf(res[b].msg, sizeof res[b].msg, "%s", czk_last_error());
+#pragma omp critical(czk_params_io)
+                if (!io_msg[0]) snprintf(io_msg, sizeof io_msg, "%s", res[b].msg);
+                __atomic_store_n(&io_fail, 1, __ATOMIC_RELAXED);
+                continue;
+            }
+            if (hashing) block_digest(leaves + DIGEST_LEN * b, buf, blocks[b].len);
+            block_decode(&res[b], p, &blocks[b], buf, &L, full);
+            if (res[b].s != CZK_OK && !res[b].subgroup) {
+#pragma omp critical(czk_params_bad)
+                if (b < first_dec_fail) first_dec_fail = b;
+            }
+        }
+        free(buf);
+    }
+    if (io_fail) {
+        for (size_t b = 1; b < nb; b++)
+            if (res[b].s == CZK_ERR_IO || res[b].s == CZK_ERR_NOMEM) {
+                s = czk_error(res[b].s, "%s", res[b].msg);
+                goto fail;
+            }
+    }
+    /* decoding failures first, then subgroup failures, each at the lowest offset */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && full) {
+            s = vk_subgroup(&p->vk);
+            if (s != CZK_OK) goto fail;
+        }
+        for (size_t b = 1; b < nb; b++)
+            if (res[b].s != CZK_OK && res[b].subgroup == pass) {
+                s = czk_error(res[b].s, "%s", res[b].msg);
+                goto fail;
+            }
+    }
+    if (fstat(fd, &st1) != 0 || st1.st_size != st0.st_size || st1.st_mtim.tv_sec != st0.st_mtim.tv_sec ||
+        st1.st_mtim.tv_nsec != st0.st_mtim.tv_nsec) {
+        s = czk_error(CZK_ERR_IO, "the file changed while it was being read");
+        goto fail;
+    }
+    inf.decode_s = now_s() - t0;
+    if (hashing) root_digest(inf.digest, L.size, leaves, nb);
+    if (o.check == CZK_GROTH16_CHECK_CURVE) {
+        inf.ran = CZK_GROTH16_CHECK_CURVE;
+    } else if (try_pin && memcmp(inf.digest, sc.digest, DIGEST_LEN) == 0) {
+        inf.ran = CZK_GROTH16_CHECK_PINNED;
+    } else {
+        if (try_pin) {
+            snprintf(inf.why, sizeof inf.why,
+                     "sidecar %.300s does not match: the contents changed, size and mtime did not", scpath);
+            double t1 = now_s();
+            s = subgroup_all(p, &L, nt);
+            inf.subgroup_s = now_s() - t1;
+            if (s != CZK_OK) goto fail;
+        }
+        inf.ran = CZK_GROTH16_CHECK_FULL;
+        if (!o.no_record) {
+            czk_status ws = sidecar_write(scpath, &st0, inf.digest, &L, p->vk.n_ic);
+            if (ws == CZK_OK)
+                inf.recorded = 1;
+            else
+                snprintf(inf.record_error, sizeof inf.record_error, "%s", czk_last_error());
+        }
+    }
+    close(fd);
+    free(blocks);
+    free(res);
+    free(leaves);
+    free(vkbuf);
+    inf.total_s = now_s() - t0;
+    if (info) *info = inf;
     return CZK_OK;
 fail:
-    unmap_file(&m);
+    close(fd);
+    free(blocks);
+    free(res);
+    free(leaves);
+    free(vkbuf);
     czk_groth16_params_clear(p);
+    if (info) *info = inf;
     return czk_error_context(s, "%s", path);
+}
+
+czk_status czk_groth16_params_read(czk_groth16_params *p, const char *path, czk_groth16_check check)
+{
+    czk_groth16_read_opts o = {check, 0, 0, NULL};
+    return czk_groth16_params_read_ex(p, path, &o, NULL);
+}
+
+void czk_groth16_read_info_describe(char *out, size_t n, const czk_groth16_read_info *info)
+{
+    switch (info->ran) {
+    case CZK_GROTH16_CHECK_PINNED:
+        snprintf(out, n, "parameters pinned: checksum matched the sidecar of an earlier full validation (%.2f s)",
+                 info->total_s);
+        break;
+    case CZK_GROTH16_CHECK_CURVE:
+        snprintf(out, n, "parameters checked on curve only, no subgroup checks (%.2f s)", info->total_s);
+        break;
+    case CZK_GROTH16_CHECK_FULL:
+        snprintf(out, n, "parameters fully validated (%.2f s)%s%s%s%s%s", info->total_s, info->why[0] ? "; " : "",
+                 info->why, info->recorded ? "; recorded the sidecar" : "",
+                 info->record_error[0] ? "; could not record the sidecar: " : "", info->record_error);
+        break;
+    }
 }
 
 static uint8_t *encode_g1_array(const czk_g1_affine *pts, size_t n, size_t *len)
@@ -306,7 +853,7 @@ static uint8_t *encode_g2_array(const czk_g2_affine *pts, size_t n, size_t *len)
     return buf;
 }
 
-czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *p)
+static czk_status params_write(const char *path, const czk_groth16_params *p, int pin)
 {
     const void *chunks[6];
     size_t lens[6];
@@ -331,9 +878,60 @@ czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *
         chunks[i] = bufs[i];
     }
     s = czk__write_atomic(path, chunks, lens, 6);
+    if (s != CZK_OK || !pin) goto out;
+    /* the checksum of the bytes just written, block by block as a read
+     * computes it (the sections' buffers hold count + points) */
+    playout L;
+    memset(&L, 0, sizeof L);
+    L.vk_len = lens[0];
+    size_t off = lens[0];
+    for (int sec = 0; sec < N_SECTIONS; sec++) {
+        L.count_off[sec] = off;
+        L.n[sec] = (lens[sec + 1] - 4) / sec_psz(sec);
+        off += lens[sec + 1];
+    }
+    L.size = off;
+    size_t nb = layout_blocks(&L, NULL);
+    pblock *blocks = malloc(nb * sizeof *blocks);
+    uint8_t *leaves = malloc(nb * DIGEST_LEN);
+    if (!blocks || !leaves) {
+        free(blocks);
+        free(leaves);
+        s = czk_error(CZK_ERR_NOMEM, "%s: checksum", path);
+        goto out;
+    }
+    layout_blocks(&L, blocks);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t b = 0; b < nb; b++) {
+        const uint8_t *src = blocks[b].sec < 0 ? bufs[0]
+                                               : bufs[blocks[b].sec + 1] + (blocks[b].off - L.count_off[blocks[b].sec]);
+        block_digest(leaves + DIGEST_LEN * b, src, blocks[b].len);
+    }
+    uint8_t digest[DIGEST_LEN];
+    root_digest(digest, L.size, leaves, nb);
+    free(blocks);
+    free(leaves);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        s = czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    char scpath[4200];
+    sidecar_path(scpath, sizeof scpath, path, NULL);
+    if (st.st_size == (off_t)L.size) s = sidecar_write(scpath, &st, digest, &L, p->vk.n_ic);
 out:
     for (int i = 0; i < 6; i++) free(bufs[i]);
     return s;
+}
+
+czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *p)
+{
+    return params_write(path, p, 0);
+}
+
+czk_status czk_groth16_params_write_pinned(const char *path, const czk_groth16_params *p)
+{
+    return params_write(path, p, 1);
 }
 
 static size_t next_pow2(size_t n)

@@ -1,6 +1,7 @@
 /* czk msm — argument checks, scalar preparation, cost model and scratch layout
  * shared by the G1 and G2 instantiations (src/msm/README.md explains the model). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "czk/czk.h"
@@ -69,14 +70,14 @@ static void fold_scalar(czk__msm_scalar *k)
     k->l[3] |= CZK__MSM_NEG_BIT;
 }
 
-void czk__msm_prepare_scalars(czk__msm_scalar *plain, const czk_fr *scalars, size_t n,
+void czk__msm_prepare_scalars(czk__msm_scalar *plain, size_t stride, const czk_fr *scalars, size_t n,
                               const uint64_t *density, int tid, int nthreads)
 {
     if (!density) {
         size_t lo = n * (size_t)tid / (size_t)nthreads, hi = n * (size_t)(tid + 1) / (size_t)nthreads;
         for (size_t i = lo; i < hi; i++) {
-            czk_fr_to_limbs(plain[i].l, &scalars[i]);
-            fold_scalar(&plain[i]);
+            czk_fr_to_limbs(plain[i * stride].l, &scalars[i]);
+            fold_scalar(&plain[i * stride]);
         }
         return;
     }
@@ -90,8 +91,9 @@ void czk__msm_prepare_scalars(czk__msm_scalar *plain, const czk_fr *scalars, siz
         while (bits) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            czk_fr_to_limbs(plain[j].l, &scalars[i]);
-            fold_scalar(&plain[j++]);
+            czk_fr_to_limbs(plain[j * stride].l, &scalars[i]);
+            fold_scalar(&plain[j * stride]);
+            j++;
         }
     }
 }
@@ -105,14 +107,16 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
                         const czk__msm_costs *k)
 {
     memset(lay, 0, sizeof *lay);
-    size_t nb = (size_t)1 << (plan->window - 1);
+    size_t S = plan->sets ? plan->sets : 1;
+    size_t nb = S << (plan->window - 1); /* buckets of all sets */
     lay->plain_off = 0;
-    lay->res_off = align64(m * sizeof(czk__msm_scalar));
-    lay->thread_off = lay->res_off + align64((size_t)plan->windows * plan->chunks * k->xyzz_bytes);
+    lay->res_off = align64(m * S * sizeof(czk__msm_scalar));
+    lay->thread_off = lay->res_off + align64((size_t)plan->windows * plan->chunks * S * k->xyzz_bytes);
+    size_t o = 0;
+    lay->digit_off = o; o += align64(CZK__MSM_PF * S * sizeof(int));
     if (plan->algo == CZK_MSM_XYZZ) {
-        lay->per_thread = align64(nb * k->xyzz_bytes);
+        lay->xyzz_off = o;  o += align64(nb * k->xyzz_bytes);
     } else {
-        size_t o = 0;
         lay->aff_off = o;   o += align64(nb * k->aff_bytes);
         lay->xyzz_off = o;  o += align64(nb * k->xyzz_bytes);
         lay->state_off = o; o += align64(nb);
@@ -122,8 +126,8 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
         lay->den_off = o;   o += align64((size_t)plan->batch * k->fe_bytes);
         lay->pre_off = o;   o += align64((size_t)plan->batch * k->fe_bytes);
         lay->lane_off = o;  o += align64((size_t)plan->lanes * (3 * k->point_bytes + 2 * LANE_ENTRY_BYTES));
-        lay->per_thread = o;
     }
+    lay->per_thread = o;
     lay->total = lay->thread_off + (size_t)plan->threads * lay->per_thread;
 }
 
@@ -162,7 +166,7 @@ static unsigned batch_size(size_t nb, const czk__msm_costs *k)
  *   task   = nz (per-point bucket add) + nb (bucket sum: 2 additions per bucket),
  *   plus the serial combination of the W P partial sums (c doublings per window).
  * nz = points per task with a non-zero digit (1 - 2^-c of them). */
-static double config_cost(size_t m, unsigned c, unsigned P, int T, czk_msm_algo algo,
+static double config_cost(size_t m, size_t S, unsigned c, unsigned P, int T, czk_msm_algo algo,
                           const czk__msm_costs *k, unsigned *batch_out, unsigned *lanes_out)
 {
     unsigned W = czk__msm_windows(c);
@@ -181,8 +185,8 @@ static double config_cost(size_t m, unsigned c, unsigned P, int T, czk_msm_algo 
         bucket_bytes = k->xyzz_bytes;
     } else {
         unsigned B = batch_size(nb, k);
-        double f = (double)B / (2.0 * (double)nb);
-        double eff = nz < B ? (nz < 1 ? 1 : nz) : B;
+        double f = (double)B / (2.0 * (double)(S * nb));
+        double eff = nz * (double)S < B ? (nz * (double)S < 1 ? 1 : nz * (double)S) : B;
         /* deferred points beyond the queue's capacity B go to XYZZ twins */
         double over = f > 1 ? 1 - 1 / f : 0;
         per_point = (1 - over) * k->ba_add + over * k->madd + (f < 1 ? f : 1) * DEFER_COST + k->inv / eff;
@@ -194,15 +198,19 @@ static double config_cost(size_t m, unsigned c, unsigned P, int T, czk_msm_algo 
         *lanes_out = K;
     }
     /* Buckets beyond a 1 MiB L2 slice: most accesses miss. */
-    double bytes = (double)nb * (double)bucket_bytes;
+    double bytes = (double)(S * nb) * (double)bucket_bytes;
     double miss = bytes > (1 << 20) ? k->miss * (1.0 - (double)(1 << 20) / bytes) : 0;
-    double task = nz * (per_point + miss) + (double)nb * (per_bucket + 0.05);
-    return rounds * task + tasks * k->add + (double)W * c * k->dbl;
+    /* The constants above were fitted on single MSMs, so they include reading
+     * the bases once per task; S sets sharing one pass save S - 1 of those reads. */
+    double task = (double)S * (nz * (per_point + miss) + (double)nb * (per_bucket + 0.05)) -
+                  (double)(S - 1) * pts * k->load;
+    return rounds * task + (double)S * (tasks * k->add + (double)W * c * k->dbl);
 }
 
-void czk__msm_make_plan(czk_msm_plan *plan, size_t m, const czk_msm_opts *opts,
+void czk__msm_make_plan(czk_msm_plan *plan, size_t m, size_t nsets, const czk_msm_opts *opts,
                         const czk__msm_costs *k)
 {
+    size_t S = nsets ? nsets : 1;
     int T = opts && opts->threads > 0 ? opts->threads : czk_threads();
     if (T < 1) T = 1;
     unsigned cmin = 1, cmax = CZK_MSM_MAX_WINDOW;
@@ -217,12 +225,12 @@ void czk__msm_make_plan(czk_msm_plan *plan, size_t m, const czk_msm_opts *opts,
         if (!(opts && opts->window) && c > 1 && ((size_t)1 << (c - 1)) > 4 * (m + 1)) break;
         unsigned W = czk__msm_windows(c);
         unsigned Pmax = (unsigned)((4 * (size_t)T + W - 1) / W);
-        if (Pmax < 1) Pmax = 1;
+        if (Pmax < (unsigned)T) Pmax = (unsigned)T; /* e.g. 2 threads, 15 windows: 2 halves each */
         if ((size_t)Pmax > m / 32 + 1) Pmax = (unsigned)(m / 32 + 1);
         for (unsigned P = 1; P <= Pmax; P++) {
             for (int a = (int)amin; a <= (int)amax; a++) {
                 unsigned B, K;
-                double cost = config_cost(m, c, P, T, (czk_msm_algo)a, k, &B, &K);
+                double cost = config_cost(m, S, c, P, T, (czk_msm_algo)a, k, &B, &K);
                 if (cost < best) {
                     best = cost;
                     plan->window = c;
@@ -236,6 +244,15 @@ void czk__msm_make_plan(czk_msm_plan *plan, size_t m, const czk_msm_opts *opts,
             }
         }
     }
+    plan->sets = (unsigned)S;
+#ifdef CZK_MSM_TUNE /* private tuning builds only */
+    {
+        const char *e = getenv("CZK_MSM_BATCH");
+        if (e && plan->algo == CZK_MSM_BATCH_AFFINE) plan->batch = (unsigned)atoi(e);
+        e = getenv("CZK_MSM_LANES");
+        if (e && plan->algo == CZK_MSM_BATCH_AFFINE) plan->lanes = (unsigned)atoi(e);
+    }
+#endif
     unsigned tasks = plan->windows * plan->chunks;
     plan->threads = (unsigned)T < tasks ? T : (int)tasks;
     czk__msm_layout lay;

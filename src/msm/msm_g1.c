@@ -26,11 +26,12 @@ CZK_INLINE int fp_is_zero(const czk_fp *a)
 #define G(x) czk_g1_##x
 #define FN(x) x##_g1
 #define CURVE "g1"
-/* Fp-multiplication units; inv: a variable-time Fp inversion (binary
+/* Fp-multiplication units; load: streaming a base and reading its digit once
+ * per task (shared by the sets of a multi MSM); inv: a variable-time Fp inversion (binary
  * extended GCD) measured at about 60 multiplications; miss: a bucket access
  * that misses L2. See README.md. */
 #define COSTS                                                                           \
-    {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = 350, .miss = 0.5,          \
+    {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = 350, .miss = 0.5, .load = 1.0,          \
      .xyzz_bytes = sizeof(czk_g1_xyzz), .aff_bytes = 2 * sizeof(czk_fp),                \
      .fe_bytes = sizeof(czk_fp), .entry_bytes = 16, .point_bytes = sizeof(czk_g1_affine)}
 
@@ -38,19 +39,37 @@ CZK_INLINE int fp_is_zero(const czk_fp *a)
 
 void czk_msm_g1_plan(czk_msm_plan *plan, size_t nbases, const czk_msm_opts *opts)
 {
-    czk__msm_make_plan(plan, nbases, opts, costs_g1());
+    czk__msm_make_plan(plan, nbases, 1, opts, costs_g1());
+}
+
+void czk_msm_g1_multi_plan(czk_msm_plan *plan, size_t nbases, size_t nsets, const czk_msm_opts *opts)
+{
+    czk__msm_make_plan(plan, nbases, nsets, opts, costs_g1());
 }
 
 size_t czk_msm_g1_scratch_size(size_t nbases, const czk_msm_opts *opts)
 {
-    return scratch_size_g1(nbases, opts);
+    return scratch_size_g1(nbases, 1, opts);
+}
+
+size_t czk_msm_g1_multi_scratch_size(size_t nbases, size_t nsets, const czk_msm_opts *opts)
+{
+    return scratch_size_g1(nbases, nsets, opts);
 }
 
 czk_status czk_msm_g1_var(czk_g1_jac *out, const czk_g1_affine *bases, size_t nbases,
                           const czk_fr *scalars, size_t n, const uint64_t *density,
                           const czk_msm_opts *opts)
 {
-    return msm_g1(out, bases, nbases, scalars, n, density, opts);
+    if (!out) return czk_error(CZK_ERR_INVALID_ARG, "czk_msm_g1_var: out is NULL");
+    return msm_g1("czk_msm_g1_var", 0, out, 1, bases, nbases, &scalars, n, density, opts);
+}
+
+czk_status czk_msm_g1_var_multi(czk_g1_jac *out, size_t nsets, const czk_g1_affine *bases, size_t nbases,
+                                const czk_fr *const *scalars, size_t n, const uint64_t *density,
+                                const czk_msm_opts *opts)
+{
+    return msm_g1("czk_msm_g1_var_multi", 1, out, nsets, bases, nbases, scalars, n, density, opts);
 }
 
 czk_status czk_msm_g1_ref(czk_g1_jac *out, const czk_g1_affine *bases, size_t nbases,

@@ -40,10 +40,10 @@ CZK_INLINE int fp2_is_zero(const czk_fp2 *a)
 #define G(x) czk_g2_##x
 #define FN(x) x##_g2
 #define CURVE "g2"
-/* Fp2-multiplication units (3 Fp multiplications each); inv: one
+/* Fp2-multiplication units (3 Fp multiplications each); load: see msm_g1.c; inv: one
  * variable-time Fp inversion plus 4 Fp products, about 22 Fp2 products. */
 #define COSTS                                                                           \
-    {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = 120, .miss = 0.5,          \
+    {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = 120, .miss = 0.5, .load = 0.5,          \
      .xyzz_bytes = sizeof(czk_g2_xyzz), .aff_bytes = 2 * sizeof(czk_fp2),                \
      .fe_bytes = sizeof(czk_fp2), .entry_bytes = 16, .point_bytes = sizeof(czk_g2_affine)}
 
@@ -51,19 +51,37 @@ CZK_INLINE int fp2_is_zero(const czk_fp2 *a)
 
 void czk_msm_g2_plan(czk_msm_plan *plan, size_t nbases, const czk_msm_opts *opts)
 {
-    czk__msm_make_plan(plan, nbases, opts, costs_g2());
+    czk__msm_make_plan(plan, nbases, 1, opts, costs_g2());
+}
+
+void czk_msm_g2_multi_plan(czk_msm_plan *plan, size_t nbases, size_t nsets, const czk_msm_opts *opts)
+{
+    czk__msm_make_plan(plan, nbases, nsets, opts, costs_g2());
 }
 
 size_t czk_msm_g2_scratch_size(size_t nbases, const czk_msm_opts *opts)
 {
-    return scratch_size_g2(nbases, opts);
+    return scratch_size_g2(nbases, 1, opts);
+}
+
+size_t czk_msm_g2_multi_scratch_size(size_t nbases, size_t nsets, const czk_msm_opts *opts)
+{
+    return scratch_size_g2(nbases, nsets, opts);
 }
 
 czk_status czk_msm_g2_var(czk_g2_jac *out, const czk_g2_affine *bases, size_t nbases,
                           const czk_fr *scalars, size_t n, const uint64_t *density,
                           const czk_msm_opts *opts)
 {
-    return msm_g2(out, bases, nbases, scalars, n, density, opts);
+    if (!out) return czk_error(CZK_ERR_INVALID_ARG, "czk_msm_g2_var: out is NULL");
+    return msm_g2("czk_msm_g2_var", 0, out, 1, bases, nbases, &scalars, n, density, opts);
+}
+
+czk_status czk_msm_g2_var_multi(czk_g2_jac *out, size_t nsets, const czk_g2_affine *bases, size_t nbases,
+                                const czk_fr *const *scalars, size_t n, const uint64_t *density,
+                                const czk_msm_opts *opts)
+{
+    return msm_g2("czk_msm_g2_var_multi", 1, out, nsets, bases, nbases, scalars, n, density, opts);
 }
 
 czk_status czk_msm_g2_ref(czk_g2_jac *out, const czk_g2_affine *bases, size_t nbases,

@@ -246,38 +246,43 @@ static void FN(bucket_sum_xyzz)(XYZZ *res, const XYZZ *bk, size_t nb)
 }
 
 /* Look-ahead distances (points, batch entries) for prefetching. */
-#define MSM_PF 4
+#define MSM_PF CZK__MSM_PF
 #define FLUSH_PF 6
 
-/* One task of the XYZZ kernel: window w over points [lo, hi). */
-static void FN(task_xyzz)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t lo, size_t hi,
-                          unsigned w, unsigned c, XYZZ *bk)
+/* One task of the XYZZ kernel: window w over points [lo, hi), for the S
+ * scalar sets k[j S + s] (bucket set s at bk + s nb); res[s] its bucket sum.
+ * dq: MSM_PF x S look-ahead digits. */
+CZK_INLINE void FN(task_xyzz_s)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, size_t lo,
+                                size_t hi, unsigned w, unsigned c, XYZZ *bk, int *dq)
 {
     size_t nb = (size_t)1 << (c - 1);
-    memset(bk, 0, nb * sizeof *bk);
-    int dq[MSM_PF];
-    for (size_t j = lo; j < hi && j < lo + MSM_PF; j++) {
-        dq[(j - lo) % MSM_PF] = czk__msm_booth_digit(&k[j], w, c);
-    }
+    memset(bk, 0, S * nb * sizeof *bk);
+    for (size_t j = lo; j < hi && j < lo + MSM_PF; j++)
+        for (size_t t = 0; t < S; t++) dq[((j - lo) % MSM_PF) * S + t] = czk__msm_booth_digit(&k[j * S + t], w, c);
     for (size_t j = lo; j < hi; j++) {
-        int d = dq[(j - lo) % MSM_PF];
-        if (j + MSM_PF < hi) {
-            int dn = czk__msm_booth_digit(&k[j + MSM_PF], w, c);
-            dq[(j - lo) % MSM_PF] = dn;
-            if (dn) __builtin_prefetch(&bk[(dn < 0 ? -dn : dn) - 1], 1);
-            __builtin_prefetch(&bases[j + MSM_PF]);
-        }
-        if (d == 0 || bases[j].inf) continue;
-        if (czk__msm_scalar_neg(&k[j])) d = -d;
-        if (d > 0) {
-            FN(xyzz_madd)(&bk[d - 1], &bases[j].x, &bases[j].y);
-        } else {
-            FE ny;
-            FE_NEG(&ny, &bases[j].y);
-            FN(xyzz_madd)(&bk[-d - 1], &bases[j].x, &ny);
+        int *dj = &dq[((j - lo) % MSM_PF) * S];
+        const int ahead = j + MSM_PF < hi, inf = bases[j].inf;
+        if (ahead) __builtin_prefetch(&bases[j + MSM_PF]);
+        for (size_t t = 0; t < S; t++) {
+            int d = dj[t];
+            XYZZ *b = bk + t * nb;
+            if (ahead) {
+                int dn = czk__msm_booth_digit(&k[(j + MSM_PF) * S + t], w, c);
+                dj[t] = dn;
+                if (dn) __builtin_prefetch(&b[(dn < 0 ? -dn : dn) - 1], 1);
+            }
+            if (d == 0 || inf) continue;
+            if (czk__msm_scalar_neg(&k[j * S + t])) d = -d;
+            if (d > 0) {
+                FN(xyzz_madd)(&b[d - 1], &bases[j].x, &bases[j].y);
+            } else {
+                FE ny;
+                FE_NEG(&ny, &bases[j].y);
+                FN(xyzz_madd)(&b[-d - 1], &bases[j].x, &ny);
+            }
         }
     }
-    FN(bucket_sum_xyzz)(res, bk, nb);
+    for (size_t t = 0; t < S; t++) FN(bucket_sum_xyzz)(&res[t], bk + t * nb, nb);
 }
 
 /* Per-thread storage of the batch-affine kernel (carved from scratch). */
@@ -292,7 +297,8 @@ typedef struct FN(ba) {
     unsigned batch;   /* capacity of e and of q */
     size_t cnt, qn;   /* entries in e, in q */
     uint32_t epoch;   /* current batch number (mark[b] == epoch: b is pending) */
-    size_t nb;
+    size_t nb;        /* buckets of all sets */
+    size_t nbs;       /* buckets of one set (set t owns [t nbs, (t + 1) nbs)) */
     size_t twins;     /* XYZZ twins in use */
     unsigned lanes;   /* lanes of the batch-affine bucket sum (0: XYZZ running sum) */
     AFF *ls, *lt, *lo;            /* per lane: S, T, snapshot of S */
@@ -509,9 +515,10 @@ static void FN(lane_flush)(FN(ba) *s, size_t cnt)
     }
 }
 
-static void FN(lane_sum)(XYZZ *res, FN(ba) *s)
+/* Bucket sum of the set whose buckets start at `off`. */
+static void FN(lane_sum)(XYZZ *res, FN(ba) *s, size_t off)
 {
-    const size_t K = s->lanes, L = s->nb / K;
+    const size_t K = s->lanes, L = s->nbs / K;
     AFF *S = s->ls, *T = s->lt, *O = s->lo;
     for (size_t l = 0; l < K; l++) S[l].inf = T[l].inf = 1;
     for (size_t i = 0; i < L; i++) {
@@ -521,7 +528,7 @@ static void FN(lane_sum)(XYZZ *res, FN(ba) *s)
                 O[l] = S[l];
                 FN(lane_offer)(s, &cnt, &T[l], &O[l].x);
             }
-            size_t b = l * L + (L - 1 - i);
+            size_t b = off + l * L + (L - 1 - i);
             if (s->st[b] & ST_AFF) FN(lane_offer)(s, &cnt, &S[l], &s->A[b].x);
         }
         FN(lane_flush)(s, cnt);
@@ -548,7 +555,7 @@ static void FN(lane_sum)(XYZZ *res, FN(ba) *s)
     if (s->twins) {
         FN(bsum) z;
         FN(bsum_init)(&z);
-        for (size_t b = s->nb; b-- > 0;) {
+        for (size_t b = off + s->nbs; b-- > off;) {
             if (s->st[b] & ST_XYZZ) {
                 FN(bsum_flush)(&z);
                 FN(xyzz_add)(&z.s, &z.s, &s->X[b]);
@@ -561,57 +568,62 @@ static void FN(lane_sum)(XYZZ *res, FN(ba) *s)
     *res = tot;
 }
 
-/* One task of the batch-affine kernel: window w over points [lo, hi).
+/* One task of the batch-affine kernel: window w over points [lo, hi), for the
+ * S scalar sets k[j S + s] (set s owns buckets [s nb, (s + 1) nb)); res[s] is
+ * its bucket sum. The sets share the batch (and so its inversions).
  * A point whose bucket already has an addition pending in the batch is
  * deferred to a queue and re-offered after the next flush; when the queue is
  * full it goes to that bucket's XYZZ twin instead (all points in a few
  * buckets, e.g. boolean scalars, then cost what the XYZZ kernel costs). */
-static void FN(task_ba)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t lo, size_t hi,
-                        unsigned w, unsigned c, FN(ba) *s)
+CZK_INLINE void FN(task_ba_s)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, size_t lo,
+                              size_t hi, unsigned w, unsigned c, FN(ba) *s, int *dq)
 {
     size_t nb = (size_t)1 << (c - 1);
-    memset(s->st, 0, nb);
-    memset(s->mark, 0, nb * sizeof *s->mark);
-    s->nb = nb;
+    memset(s->st, 0, S * nb);
+    memset(s->mark, 0, S * nb * sizeof *s->mark);
+    s->nb = S * nb;
+    s->nbs = nb;
     s->epoch = 1;
     s->cnt = s->qn = s->twins = 0;
-    int dq[MSM_PF];
-    for (size_t j = lo; j < hi && j < lo + MSM_PF; j++) {
-        dq[(j - lo) % MSM_PF] = czk__msm_booth_digit(&k[j], w, c);
-    }
+    for (size_t j = lo; j < hi && j < lo + MSM_PF; j++)
+        for (size_t t = 0; t < S; t++) dq[((j - lo) % MSM_PF) * S + t] = czk__msm_booth_digit(&k[j * S + t], w, c);
     for (size_t j = lo; j < hi; j++) {
-        int d = dq[(j - lo) % MSM_PF];
-        if (j + MSM_PF < hi) {
-            int dn = czk__msm_booth_digit(&k[j + MSM_PF], w, c);
-            dq[(j - lo) % MSM_PF] = dn;
-            if (dn) __builtin_prefetch(&s->A[(dn < 0 ? -dn : dn) - 1]);
-            __builtin_prefetch(&bases[j + MSM_PF]);
-        }
+        int *dj = &dq[((j - lo) % MSM_PF) * S];
+        const int ahead = j + MSM_PF < hi;
         const AFF *p = &bases[j];
-        if (d == 0 || p->inf) continue;
-        uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
-        uint32_t neg = (uint32_t)(d < 0) ^ (uint32_t)czk__msm_scalar_neg(&k[j]);
-        if (FN(ba_offer)(s, p, b, neg)) {
-            if (s->qn < s->batch) {
-                FN(entry) *q = &s->q[s->qn++];
-                q->p = p;
-                q->bucket = b;
-                q->flags = neg;
-            } else {
-                FE y;
-                if (neg) FE_NEG(&y, &p->y);
-                else y = p->y;
-                if (s->st[b] & ST_XYZZ) {
-                    FN(xyzz_madd)(&s->X[b], &p->x, &y);
-                } else {
-                    FN(xyzz_set_aff)(&s->X[b], &p->x, &y);
-                    s->st[b] |= ST_XYZZ;
-                    s->twins++;
-                }
+        if (ahead) __builtin_prefetch(&bases[j + MSM_PF]);
+        for (size_t t = 0; t < S; t++) {
+            int d = dj[t];
+            if (ahead) {
+                int dn = czk__msm_booth_digit(&k[(j + MSM_PF) * S + t], w, c);
+                dj[t] = dn;
+                if (dn) __builtin_prefetch(&s->A[t * nb + (size_t)(dn < 0 ? -dn : dn) - 1]);
             }
-        } else if (s->cnt == s->batch) {
-            FN(ba_next)(s);
-            FN(ba_drain)(s);
+            if (d == 0 || p->inf) continue;
+            uint32_t b = (uint32_t)(t * nb) + (uint32_t)(d < 0 ? -d : d) - 1;
+            uint32_t neg = (uint32_t)(d < 0) ^ (uint32_t)czk__msm_scalar_neg(&k[j * S + t]);
+            if (FN(ba_offer)(s, p, b, neg)) {
+                if (s->qn < s->batch) {
+                    FN(entry) *q = &s->q[s->qn++];
+                    q->p = p;
+                    q->bucket = b;
+                    q->flags = neg;
+                } else {
+                    FE y;
+                    if (neg) FE_NEG(&y, &p->y);
+                    else y = p->y;
+                    if (s->st[b] & ST_XYZZ) {
+                        FN(xyzz_madd)(&s->X[b], &p->x, &y);
+                    } else {
+                        FN(xyzz_set_aff)(&s->X[b], &p->x, &y);
+                        s->st[b] |= ST_XYZZ;
+                        s->twins++;
+                    }
+                }
+            } else if (s->cnt == s->batch) {
+                FN(ba_next)(s);
+                FN(ba_drain)(s);
+            }
         }
     }
     while (s->cnt || s->qn) {
@@ -619,12 +631,15 @@ static void FN(task_ba)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, s
         FN(ba_drain)(s);
     }
 
-    if (s->lanes) {
-        FN(lane_sum)(res, s);
-    } else {
+    for (size_t t = 0; t < S; t++) {
+        size_t off = t * nb;
+        if (s->lanes) {
+            FN(lane_sum)(&res[t], s, off);
+            continue;
+        }
         FN(bsum) z;
         FN(bsum_init)(&z);
-        for (size_t b = nb; b-- > 0;) {
+        for (size_t b = off + nb; b-- > off;) {
             if (s->st[b]) {
                 FN(bsum_flush)(&z);
                 if (s->st[b] & ST_AFF) FN(xyzz_madd)(&z.s, &s->A[b].x, &s->A[b].y);
@@ -633,8 +648,24 @@ static void FN(task_ba)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, s
             z.gap++;
         }
         FN(bsum_flush)(&z);
-        *res = z.t;
+        res[t] = z.t;
     }
+}
+
+/* The task kernels compiled twice: for one scalar set (S = 1 constant, the
+ * plain MSM) and for any S. */
+static void FN(task_ba)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, size_t lo, size_t hi,
+                        unsigned w, unsigned c, FN(ba) *s, int *dq)
+{
+    if (S == 1) FN(task_ba_s)(res, bases, k, 1, lo, hi, w, c, s, dq);
+    else FN(task_ba_s)(res, bases, k, S, lo, hi, w, c, s, dq);
+}
+
+static void FN(task_xyzz)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, size_t lo,
+                          size_t hi, unsigned w, unsigned c, XYZZ *bk, int *dq)
+{
+    if (S == 1) FN(task_xyzz_s)(res, bases, k, 1, lo, hi, w, c, bk, dq);
+    else FN(task_xyzz_s)(res, bases, k, S, lo, hi, w, c, bk, dq);
 }
 
 static const czk__msm_costs *FN(costs)(void)
@@ -643,24 +674,37 @@ static const czk__msm_costs *FN(costs)(void)
     return &k;
 }
 
-static size_t FN(scratch_size)(size_t nbases, const czk_msm_opts *opts)
+static size_t FN(scratch_size)(size_t nbases, size_t nsets, const czk_msm_opts *opts)
 {
     czk_msm_plan plan;
-    czk__msm_make_plan(&plan, nbases, opts, FN(costs)());
+    czk__msm_make_plan(&plan, nbases, nsets, opts, FN(costs)());
     return plan.scratch;
 }
 
-static czk_status FN(msm)(JAC *out, const AFF *bases, size_t nbases, const czk_fr *scalars, size_t n,
-                          const uint64_t *density, const czk_msm_opts *opts)
+/* out[t] = sum_i scalars[t][i] bases[j(i)] for t < S; `what` names the
+ * public function in messages (multi: the _multi API, else S = 1). */
+static czk_status FN(msm)(const char *what, int multi, JAC *out, size_t S, const AFF *bases, size_t nbases,
+                          const czk_fr *const *scalars, size_t n, const uint64_t *density,
+                          const czk_msm_opts *opts)
 {
-    static const char *what = "czk_msm_" CURVE "_var";
-    if (out) G(jac_set_inf)(out);
-    CZK_TRY(czk__msm_check_args(what, out, bases, nbases, scalars, n, density, opts));
+    if (S > CZK_MSM_MAX_SETS)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: nsets = %zu exceeds CZK_MSM_MAX_SETS = %d", what, S,
+                         CZK_MSM_MAX_SETS);
+    if (out)
+        for (size_t t = 0; t < S; t++) G(jac_set_inf)(&out[t]);
+    if (!out && S) return czk_error(CZK_ERR_INVALID_ARG, "%s: out is NULL", what);
+    if (S == 0) return CZK_OK;
+    if (!scalars) return czk_error(CZK_ERR_INVALID_ARG, "%s: scalars is NULL but nsets = %zu", what, S);
+    for (size_t t = multi ? 0 : 1; t < S; t++) {
+        if (n && !scalars[t])
+            return czk_error(CZK_ERR_INVALID_ARG, "%s: scalars[%zu] is NULL but n = %zu", what, t, n);
+    }
+    CZK_TRY(czk__msm_check_args(what, out, bases, nbases, scalars[0], n, density, opts));
     if (nbases == 0) return CZK_OK;
 
     const czk__msm_costs *kc = FN(costs)();
     czk_msm_plan plan;
-    czk__msm_make_plan(&plan, nbases, opts, kc);
+    czk__msm_make_plan(&plan, nbases, S, opts, kc);
     czk__msm_layout lay;
     czk__msm_layout_of(&lay, &plan, nbases, kc);
 
@@ -689,8 +733,9 @@ static czk_status FN(msm)(JAC *out, const AFF *bases, size_t nbases, const czk_f
 #pragma omp parallel num_threads(plan.threads)
     {
         int tid = omp_get_thread_num(), nt = omp_get_num_threads();
-        czk__msm_prepare_scalars(plain, scalars, n, density, tid, nt);
+        for (size_t t = 0; t < S; t++) czk__msm_prepare_scalars(plain + t, S, scalars[t], n, density, tid, nt);
         uint8_t *tm = mem + lay.thread_off + (size_t)tid * lay.per_thread;
+        int *dq = (int *)(tm + lay.digit_off);
         FN(ba) ba;
         if (plan.algo == CZK_MSM_BATCH_AFFINE) {
             ba.A = (FN(aff) *)(tm + lay.aff_off);
@@ -713,20 +758,24 @@ static czk_status FN(msm)(JAC *out, const AFF *bases, size_t nbases, const czk_f
         for (long t = 0; t < ntasks; t++) {
             unsigned w = (unsigned)(t / P), p = (unsigned)(t % P);
             size_t lo = m * p / P, hi = m * (p + 1) / P;
-            if (plan.algo == CZK_MSM_BATCH_AFFINE) FN(task_ba)(&res[t], bases, plain, lo, hi, w, c, &ba);
-            else FN(task_xyzz)(&res[t], bases, plain, lo, hi, w, c, (XYZZ *)tm);
+            if (plan.algo == CZK_MSM_BATCH_AFFINE)
+                FN(task_ba)(&res[(size_t)t * S], bases, plain, S, lo, hi, w, c, &ba, dq);
+            else
+                FN(task_xyzz)(&res[(size_t)t * S], bases, plain, S, lo, hi, w, c, (XYZZ *)(tm + lay.xyzz_off), dq);
         }
     }
 
-    /* out = sum_w 2^(w c) R_w (Horner from the top window), R_w = sum_p res[w P + p]. */
-    XYZZ acc;
-    FN(xyzz_inf)(&acc);
-    for (unsigned w = W; w-- > 0;) {
-        if (w + 1 < W)
-            for (unsigned i = 0; i < c; i++) FN(xyzz_dbl)(&acc, &acc);
-        for (unsigned p = 0; p < P; p++) FN(xyzz_add)(&acc, &acc, &res[(size_t)w * P + p]);
+    /* out = sum_w 2^(w c) R_w (Horner from the top window), R_w = sum_p res[(w P + p) S + t]. */
+    for (size_t t = 0; t < S; t++) {
+        XYZZ acc;
+        FN(xyzz_inf)(&acc);
+        for (unsigned w = W; w-- > 0;) {
+            if (w + 1 < W)
+                for (unsigned i = 0; i < c; i++) FN(xyzz_dbl)(&acc, &acc);
+            for (unsigned p = 0; p < P; p++) FN(xyzz_add)(&acc, &acc, &res[((size_t)w * P + p) * S + t]);
+        }
+        FN(xyzz_to_jac)(&out[t], &acc);
     }
-    FN(xyzz_to_jac)(out, &acc);
     free(owned);
     return CZK_OK;
 }

@@ -46,16 +46,17 @@ CZK_INLINE int czk__msm_booth_digit(const czk__msm_scalar *k, unsigned j, unsign
 /* Number of windows for window size c: the least W with W c >= 255. */
 CZK_INLINE unsigned czk__msm_windows(unsigned c) { return (255 + c - 1) / c; }
 
-/* Validate the common arguments; on success *m_out is the number of bases
- * used (nbases). `what` names the function in messages. */
+/* Validate the common arguments (scalars: one vector of n scalars). `what`
+ * names the function in messages. */
 czk_status czk__msm_check_args(const char *what, const void *out, const void *bases, size_t nbases,
                                const void *scalars, size_t n, const uint64_t *density,
                                const czk_msm_opts *opts) CZK_WUR;
 
 /* Convert the scalars selected by density (all if NULL) from Montgomery Fr
- * to plain integers, compacted so plain[j] pairs with bases[j]. Called by
- * every thread of a parallel region (tid of nthreads); no barrier inside. */
-void czk__msm_prepare_scalars(czk__msm_scalar *plain, const czk_fr *scalars, size_t n,
+ * to plain integers, compacted so plain[j * stride] pairs with bases[j].
+ * Called by every thread of a parallel region (tid of nthreads); no barrier
+ * inside. */
+void czk__msm_prepare_scalars(czk__msm_scalar *plain, size_t stride, const czk_fr *scalars, size_t n,
                               const uint64_t *density, int tid, int nthreads);
 
 /* Curve-independent part of the cost model. Costs are in units of one
@@ -67,20 +68,27 @@ typedef struct czk__msm_costs {
     double ba_add;    /* one batch-affine addition, excluding the shared inversion */
     double inv;       /* one field inversion */
     double miss;      /* extra cost of a bucket access that misses the L2 cache */
+    double load;      /* reading a base and its digits once per task (shared by the scalar sets) */
     size_t xyzz_bytes, aff_bytes, fe_bytes, entry_bytes, point_bytes;
 } czk__msm_costs;
 
-void czk__msm_make_plan(czk_msm_plan *plan, size_t m, const czk_msm_opts *opts,
+/* Plan for m bases and nsets scalar vectors (nsets >= 1; the single MSM is
+ * nsets = 1): the buckets of all sets live side by side (nsets x 2^(c-1)). */
+void czk__msm_make_plan(czk_msm_plan *plan, size_t m, size_t nsets, const czk_msm_opts *opts,
                         const czk__msm_costs *k);
 
 /* Scratch layout derived from a plan. */
 typedef struct czk__msm_layout {
     size_t plain_off, res_off, thread_off, per_thread, total;
+    size_t digit_off; /* inside one thread's area: the look-ahead digits (MSM_PF x nsets ints) */
     /* inside one thread's area (batch-affine) */
     size_t aff_off, xyzz_off, state_off, mark_off, entry_off, queue_off, den_off, pre_off, lane_off;
 } czk__msm_layout;
 
 void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m,
                         const czk__msm_costs *k);
+
+/* Look-ahead distance (points) of the bucket kernels' prefetches. */
+#define CZK__MSM_PF 4
 
 #endif

@@ -4,13 +4,16 @@
  * and the batched prover against the verifier. */
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runner.h"
 
 #include "common/random_circuit.h"
+#include "engine/engine_internal.h"
 #include "czk/czk.h"
 #include "czk/engine.h"
 #include "czk/groth16.h"
@@ -26,6 +29,7 @@ typedef struct inst {
     uint64_t value_seed;
     int bad_witness; /* partition bad_part gets an unsatisfied extra constraint */
     int bad_inputs;  /* partition bad_part's public inputs are reported wrong */
+    int extra_mul;   /* another circuit: this many more multiplications than the parameters' */
     uint32_t bad_part;
     /* gate: synthesis of any partition waits until *gate != 0 */
     volatile int *gate;
@@ -35,11 +39,11 @@ typedef struct inst {
 
 static czk_status t_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
 {
-    (void)data;
+    const inst *in = data;
     (void)k;
     out->n_inputs = 1 + N_IN;
-    out->n_aux = N_FREE + n_mul();
-    out->n_constraints = n_mul() + N_FREE + 1 + N_IN;
+    out->n_aux = N_FREE + n_mul() + (size_t)in->extra_mul;
+    out->n_constraints = n_mul() + (size_t)in->extra_mul + N_FREE + 1 + N_IN;
     return CZK_OK;
 }
 
@@ -52,7 +56,8 @@ static czk_status t_synth(czk_cs *cs, const void *data, uint32_t k)
         pthread_mutex_unlock(in->gate_mu);
     }
     czk_fr pub[N_IN];
-    CZK_TRY(czk_test_random_circuit(cs, SHAPE_SEED, in->value_seed * 1000 + k, N_IN, N_FREE, n_mul(), pub));
+    CZK_TRY(czk_test_random_circuit(cs, SHAPE_SEED, in->value_seed * 1000 + k, N_IN, N_FREE,
+                                    n_mul() + (size_t)in->extra_mul, pub));
     if (in->bad_witness && k == in->bad_part) {
         /* ONE * ONE = 2 ONE: as a tampered label would, the witness breaks a constraint */
         czk_lc_vec a, c;
@@ -76,7 +81,8 @@ static czk_status t_inputs(czk_fr *out, size_t n, const void *data, uint32_t k)
     if (n != N_IN) return czk_error(CZK_ERR_INVALID_ARG, "want %d inputs, got %zu", N_IN, n);
     czk_cs *cs;
     CZK_TRY(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_LC_VEC, NULL));
-    czk_status s = czk_test_random_circuit(cs, SHAPE_SEED, in->value_seed * 1000 + k, N_IN, N_FREE, n_mul(), out);
+    czk_status s = czk_test_random_circuit(cs, SHAPE_SEED, in->value_seed * 1000 + k, N_IN, N_FREE,
+                                           n_mul() + (size_t)in->extra_mul, out);
     czk_cs_destroy(cs);
     if (in->bad_inputs && k == in->bad_part) czk_fr_add(&out[0], &out[0], &CZK_FR_ONE);
     return s;
@@ -159,6 +165,11 @@ CZK_TEST(batch_prover_matches_verifier)
             CHECK(czk_groth16_verify(&g_pvk, &pr[i], pub[(i + 1) % NB], N_IN) == CZK_ERR_VERIFY);
         }
     }
+    /* more witnesses than CZK_ENGINE_MAX_BATCH: an error, nothing written */
+    const czk_cs_assignment *many[CZK_ENGINE_MAX_BATCH + 1];
+    for (int i = 0; i <= CZK_ENGINE_MAX_BATCH; i++) many[i] = &w[0];
+    CHECK(czk_engine_prove_batch(pr, &g_params, many, CZK_ENGINE_MAX_BATCH + 1, 1, czk_test_rng()) ==
+          CZK_ERR_INVALID_ARG);
     /* a witness of another circuit is rejected, naming it */
     czk_cs *other;
     czk_cs_assignment wo;
@@ -171,6 +182,94 @@ CZK_TEST(batch_prover_matches_verifier)
     CHECK(czk_engine_prove_batch(pr, &g_params, wp, NB, 1, czk_test_rng()) != CZK_OK);
     CHECK(strstr(czk_last_error(), "witness 1") != NULL);
     czk_cs_destroy(other);
+    for (int i = 0; i < NB; i++) czk_cs_destroy(cs[i]);
+}
+
+static void proof_bytes(uint8_t out[CZK_GROTH16_PROOF_BYTES], const czk_groth16_proof *pr)
+{
+    czk_groth16_proof_encode(out, pr);
+}
+
+/* A batch of B proofs is B czk_groth16_prove calls: with r, s from the same
+ * stream (the batch draws r, s per witness in order, as B calls would) the
+ * proofs are equal bit for bit, through the multi-scalar-set MSMs (equal
+ * densities) and through the per-witness fallback (densities differ). */
+CZK_TEST(batch_equals_single_proofs)
+{
+    get_params();
+    enum { NB = 4 };
+    czk_cs *cs[NB];
+    czk_cs_assignment w[NB];
+    const czk_cs_assignment *wp[NB];
+    czk_fr pub[NB][N_IN];
+    for (int i = 0; i < NB; i++) {
+        REQUIRE_OK(czk_cs_create(&cs[i], CZK_CS_PROVE, CZK_LC_VEC, NULL));
+        REQUIRE_OK(czk_test_random_circuit(cs[i], SHAPE_SEED, 600 + (uint64_t)i, N_IN, N_FREE, n_mul(), pub[i]));
+        REQUIRE_OK(czk_cs_finalize(cs[i]));
+        REQUIRE_OK(czk_cs_prove_get(cs[i], &w[i]));
+        wp[i] = &w[i];
+    }
+    CHECK(czk__engine_batch_is_multi(wp, NB));
+    CHECK(!czk__engine_batch_is_multi(wp, 1));
+    uint64_t seed = czk_rng_u64(czk_test_rng());
+    czk_groth16_proof pb[NB], ps[NB];
+    uint8_t eb[CZK_GROTH16_PROOF_BYTES], es[CZK_GROTH16_PROOF_BYTES];
+    /* batch sizes 1 and 3 on one thread, 2 and 4 on two */
+    for (int threads = 1; threads <= 2; threads++) {
+        for (size_t n = (size_t)threads; n <= NB; n += 2) {
+            czk_rng r1, r2;
+            czk_rng_seed(&r1, seed + n);
+            czk_rng_seed(&r2, seed + n);
+            REQUIRE_OK(czk_engine_prove_batch(pb, &g_params, wp, n, threads, &r1));
+            czk_groth16_prove_opts po = {0};
+            po.threads = threads;
+            po.rng = &r2;
+            for (size_t i = 0; i < n; i++) REQUIRE_OK(czk_groth16_prove(&ps[i], &g_params, wp[i], &po));
+            for (size_t i = 0; i < n; i++) {
+                proof_bytes(eb, &pb[i]);
+                proof_bytes(es, &ps[i]);
+                CHECK_MSG(memcmp(eb, es, sizeof eb) == 0, "batch of %zu, %d threads: proof %zu differs", n,
+                          threads, i);
+                CHECK_OK(czk_groth16_verify(&g_pvk, &pb[i], pub[i], N_IN));
+            }
+        }
+    }
+    /* witness 1 with a different a-density mask (one bit moved, same
+     * popcount): the batch falls back to one MSM per witness and still
+     * equals the single prover on the same (now meaningless) witnesses */
+    size_t words = (w[1].n_aux + 63) / 64;
+    uint64_t *dens = malloc(words * sizeof *dens);
+    REQUIRE(dens);
+    memcpy(dens, w[1].a_aux_density, words * sizeof *dens);
+    size_t set = SIZE_MAX, clear = SIZE_MAX;
+    for (size_t i = 0; i < w[1].n_aux && (set == SIZE_MAX || clear == SIZE_MAX); i++) {
+        int bit = (int)((dens[i / 64] >> (i % 64)) & 1);
+        if (bit && set == SIZE_MAX) set = i;
+        if (!bit && clear == SIZE_MAX) clear = i;
+    }
+    REQUIRE(set != SIZE_MAX && clear != SIZE_MAX);
+    dens[set / 64] ^= UINT64_C(1) << (set % 64);
+    dens[clear / 64] ^= UINT64_C(1) << (clear % 64);
+    czk_cs_assignment moved = w[1];
+    moved.a_aux_density = dens;
+    wp[1] = &moved;
+    CHECK(!czk__engine_batch_is_multi(wp, 3));
+    czk_rng r1, r2;
+    czk_rng_seed(&r1, seed);
+    czk_rng_seed(&r2, seed);
+    REQUIRE_OK(czk_engine_prove_batch(pb, &g_params, wp, 3, 2, &r1));
+    czk_groth16_prove_opts po = {0};
+    po.threads = 2;
+    po.rng = &r2;
+    for (size_t i = 0; i < 3; i++) {
+        REQUIRE_OK(czk_groth16_prove(&ps[i], &g_params, wp[i], &po));
+        proof_bytes(eb, &pb[i]);
+        proof_bytes(es, &ps[i]);
+        CHECK_MSG(memcmp(eb, es, sizeof eb) == 0, "fallback batch: proof %zu differs", i);
+    }
+    CHECK(czk_groth16_verify(&g_pvk, &pb[1], pub[1], N_IN) == CZK_ERR_VERIFY);
+    CHECK_OK(czk_groth16_verify(&g_pvk, &pb[2], pub[2], N_IN));
+    free(dens);
     for (int i = 0; i < NB; i++) czk_cs_destroy(cs[i]);
 }
 
@@ -256,6 +355,7 @@ CZK_TEST(bad_job_fails_alone)
     }
     ins[2].bad_witness = 1; /* synthesis check fails */
     ins[4].bad_inputs = 1;  /* the proof does not verify */
+    ins[5].extra_mul = 5;   /* another circuit than the parameters': caught after synthesis */
     for (int i = 0; i < NJ; i++) {
         czk_engine_job j = make_job(&ins[i], 3, i % 2);
         REQUIRE_OK(czk_engine_submit(e, &ids[i], &j));
@@ -269,11 +369,22 @@ CZK_TEST(bad_job_fails_alone)
         } else if (i == 4) {
             CHECK(s == CZK_ERR_VERIFY);
             CHECK_MSG(strstr(czk_last_error(), "partition 1") != NULL, "message: %s", czk_last_error());
+        } else if (i == 5) {
+            CHECK(s == CZK_ERR_INVALID_ARG);
+            CHECK_MSG(strstr(czk_last_error(), "parameters: parameters have") != NULL, "message: %s",
+                      czk_last_error());
         } else {
             CHECK_OK(s);
             if (s == CZK_OK) check_proofs(&ins[i], pr, 3);
         }
     }
+    /* the mismatched job never reached a prover */
+    czk_engine_event *ev;
+    size_t nev;
+    REQUIRE_OK(czk_engine_events(e, &ev, &nev));
+    for (size_t i = 0; i < nev; i++)
+        if (ev[i].job == ids[5]) CHECK(ev[i].prove_worker == -1 && ev[i].status != CZK_OK);
+    free(ev);
     czk_engine_destroy(e);
 }
 
@@ -426,6 +537,147 @@ CZK_TEST(priorities_overtake)
     CHECK(low1_first < high_last);
     CHECK_MSG(high_last < low_first_after, "high job's last synthesis at %.0f us, a low task at %.0f us", high_last,
               low_first_after);
+}
+
+/* The progress callback runs outside the engine lock: it may query the
+ * engine and even submit a job. A watchdog turns a deadlock into a failure. */
+typedef struct reenter_ctx {
+    czk_engine *e;
+    inst *extra;
+    pthread_mutex_t mu; /* guards extra_id, submitted, submit_status for the main thread */
+    pthread_cond_t cv;
+    uint64_t extra_id;
+    int submitted, submit_status;
+    uint64_t calls, nested, query_fail, out_of_order;
+    uint64_t last_proven, last_synth, last_jobs_done;
+    double last_elapsed;
+    int depth;
+} reenter_ctx;
+
+static void reenter_progress(void *ctx, const czk_engine_progress *p)
+{
+    reenter_ctx *c = ctx;
+    c->calls++;
+    if (c->depth > 0) c->nested++;
+    if (p->tasks_proven < c->last_proven || p->tasks_synthesized < c->last_synth ||
+        p->jobs_done < c->last_jobs_done || p->elapsed_s < c->last_elapsed)
+        c->out_of_order++;
+    c->last_proven = p->tasks_proven;
+    c->last_synth = p->tasks_synthesized;
+    c->last_jobs_done = p->jobs_done;
+    c->last_elapsed = p->elapsed_s;
+    czk_engine_progress now;
+    czk_engine_progress_get(c->e, &now);
+    if (now.tasks_total < p->tasks_total || now.tasks_proven < p->tasks_proven) c->query_fail++;
+    czk_engine_event *ev = NULL;
+    size_t nev = 0;
+    if (czk_engine_events(c->e, &ev, &nev) != CZK_OK || nev < p->tasks_total) c->query_fail++;
+    free(ev);
+    if (czk_engine_peak_reserved(c->e) < now.memory_used) c->query_fail++;
+    /* once a task is synthesized, submit one more job from inside the callback */
+    if (c->depth == 0 && p->tasks_synthesized > 0) {
+        pthread_mutex_lock(&c->mu);
+        int first = !c->submitted;
+        pthread_mutex_unlock(&c->mu);
+        if (first) {
+            czk_engine_job j = make_job(c->extra, 2, 1);
+            uint64_t id = 0;
+            c->depth++;
+            czk_status st = czk_engine_submit(c->e, &id, &j);
+            c->depth--;
+            pthread_mutex_lock(&c->mu);
+            c->extra_id = id;
+            c->submit_status = st;
+            c->submitted = 1;
+            pthread_cond_broadcast(&c->cv);
+            pthread_mutex_unlock(&c->mu);
+        }
+    }
+}
+
+typedef struct watchdog {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    double seconds;
+} watchdog;
+
+static void *watchdog_main(void *arg)
+{
+    watchdog *w = arg;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += (time_t)w->seconds;
+    pthread_mutex_lock(&w->mu);
+    int rc = 0;
+    while (!w->done && rc == 0) rc = pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+    int done = w->done;
+    pthread_mutex_unlock(&w->mu);
+    if (!done) {
+        fprintf(stderr, "progress_callback_reenters_engine: no progress for %.0f s: deadlock\n", w->seconds);
+        abort();
+    }
+    return NULL;
+}
+
+CZK_TEST(progress_callback_reenters_engine)
+{
+    get_params();
+    enum { NJ = 3 };
+    inst ins[NJ + 1];
+    uint64_t ids[NJ];
+    memset(ins, 0, sizeof ins);
+    watchdog wd = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, getenv("CZK_TEST_ASAN") ? 600 : 120};
+    pthread_t wt;
+    REQUIRE(pthread_create(&wt, NULL, watchdog_main, &wd) == 0);
+    reenter_ctx c;
+    memset(&c, 0, sizeof c);
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    ins[NJ].value_seed = 2000;
+    c.extra = &ins[NJ];
+    czk_engine_opts o = {0};
+    o.synth_workers = 2;
+    o.prove_threads = 1;
+    o.batch = 2;
+    o.rng = czk_test_rng();
+    o.progress = reenter_progress;
+    o.progress_ctx = &c;
+    REQUIRE_OK(czk_engine_create(&c.e, &o));
+    for (int i = 0; i < NJ; i++) {
+        ins[i].value_seed = 1900 + (uint64_t)i;
+        czk_engine_job j = make_job(&ins[i], 2, 0);
+        REQUIRE_OK(czk_engine_submit(c.e, &ids[i], &j));
+    }
+    czk_groth16_proof pr[2];
+    for (int i = 0; i < NJ; i++) {
+        CHECK_OK(czk_engine_wait(c.e, ids[i], pr, 2));
+        check_proofs(&ins[i], pr, 2);
+    }
+    pthread_mutex_lock(&c.mu);
+    while (!c.submitted) pthread_cond_wait(&c.cv, &c.mu);
+    uint64_t extra_id = c.extra_id;
+    czk_status extra_st = c.submit_status;
+    pthread_mutex_unlock(&c.mu);
+    CHECK_OK(extra_st);
+    if (extra_st == CZK_OK) {
+        CHECK_OK(czk_engine_wait(c.e, extra_id, pr, 2));
+        check_proofs(&ins[NJ], pr, 2);
+    }
+    czk_engine_destroy(c.e); /* joins the threads: no callback runs after this */
+    pthread_mutex_lock(&wd.mu);
+    wd.done = 1;
+    pthread_cond_signal(&wd.cv);
+    pthread_mutex_unlock(&wd.mu);
+    pthread_join(wt, NULL);
+    CHECK_EQ_U64(c.last_proven, 2 * (NJ + 1));
+    CHECK_EQ_U64(c.last_jobs_done, NJ + 1);
+    CHECK(c.calls >= 2 * (NJ + 1));
+    CHECK_EQ_U64(c.nested, 1); /* the submit inside the callback called it once, directly */
+    CHECK_EQ_U64(c.query_fail, 0);
+    CHECK_EQ_U64(c.out_of_order, 0);
+    pthread_mutex_destroy(&c.mu);
+    pthread_cond_destroy(&c.cv);
 }
 
 CZK_TEST(shutdown_with_unwaited_jobs)

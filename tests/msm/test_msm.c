@@ -187,7 +187,7 @@ CZK_TEST(msm_booth_digits_reconstruct)
         czk_fr_to_limbs(raw, &s);
         mpz_import(k, 4, -1, 8, 0, 0, raw);
         czk__msm_scalar ks;
-        czk__msm_prepare_scalars(&ks, &s, 1, NULL, 0, 1);
+        czk__msm_prepare_scalars(&ks, 1, &s, 1, NULL, 0, 1);
         int neg = czk__msm_scalar_neg(&ks);
         uint64_t mag[4] = {ks.l[0], ks.l[1], ks.l[2], ks.l[3] & ~CZK__MSM_NEG_BIT};
         mpz_import(kp, 4, -1, 8, 0, 0, mag);
