@@ -3,24 +3,26 @@
 # Usage: cli_smoke.sh /path/to/czk
 set -u
 CZK="$1"
+T="$(mktemp -d "${TMPDIR:-/tmp}/czk-smoke.XXXXXX")" || exit 1
+trap 'rm -rf "$T"' EXIT
 pass=0
 fail=0
 
 expect() { # expect CODE DESCRIPTION -- ARGS...
     want="$1"; desc="$2"; shift 3
-    "$CZK" "$@" >/tmp/czk-smoke.out 2>/tmp/czk-smoke.err
+    "$CZK" "$@" >"$T/out" 2>"$T/err"
     got=$?
     if [ "$got" -eq "$want" ]; then
         pass=$((pass + 1))
     else
         fail=$((fail + 1))
         echo "FAIL: $desc: czk $* exited $got, wanted $want"
-        sed 's/^/  stderr: /' /tmp/czk-smoke.err | head -5
+        sed 's/^/  stderr: /' "$T/err" | head -5
     fi
 }
 
 expect_out() { # expect_out PATTERN DESCRIPTION (on the last command's stdout+stderr)
-    if grep -q -- "$1" /tmp/czk-smoke.out /tmp/czk-smoke.err; then
+    if grep -q -- "$1" "$T/out" "$T/err"; then
         pass=$((pass + 1))
     else
         fail=$((fail + 1))
@@ -62,6 +64,5 @@ for b in $("$CZK" bench --help | sed -n 's/^  \([a-z][a-z0-9-]*\) .*/\1/p'); do
     expect 2 "bench $b with an unknown flag" -- bench "$b" --no-such-flag
 done
 
-rm -f /tmp/czk-smoke.out /tmp/czk-smoke.err
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
