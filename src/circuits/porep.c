@@ -392,16 +392,19 @@ struct czk_porep_prover {
     int done;
 };
 
+/* Allocation writes the value in place; cs->impl starts with the partition's
+ * czk__cs_values (par_shared here, the bare values in the witness-only path). */
 static czk_status par_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
 {
     (void)idx;
-    par_shared *p = cs->impl;
+    czk__cs_values *v = cs->impl;
     uint32_t i = cs->n_aux;
     if (CZK_UNLIKELY(!value))
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of aux variable %u (%s): no value", i, name ? name : "");
-    if (CZK_UNLIKELY(i >= p->v.cap_aux))
-        return czk_error(CZK_ERR_INTERNAL, "porep prover: aux variable %u beyond the partition's %zu", i, p->v.cap_aux);
-    p->v.aux[i] = *value;
+    if (CZK_UNLIKELY(i >= v->cap_aux))
+        return czk_error(CZK_ERR_INTERNAL, "porep partition: aux variable %u beyond the partition's %zu", i,
+                         v->cap_aux);
+    v->aux[i] = *value;
     cs->n_aux = i + 1;
     *out = czk_var_aux(i);
     return CZK_OK;
@@ -410,12 +413,12 @@ static czk_status par_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const
 static czk_status par_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
 {
     (void)idx;
-    par_shared *p = cs->impl;
+    czk__cs_values *v = cs->impl;
     uint32_t i = cs->n_inputs;
     if (!value) return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of input %u (%s): no value", i, name ? name : "");
-    if (i >= p->v.cap_input)
-        return czk_error(CZK_ERR_INTERNAL, "porep prover: input %u beyond the partition's %zu", i, p->v.cap_input);
-    p->v.input[i] = *value;
+    if (i >= v->cap_input)
+        return czk_error(CZK_ERR_INTERNAL, "porep partition: input %u beyond the partition's %zu", i, v->cap_input);
+    v->input[i] = *value;
     cs->n_inputs = i + 1;
     *out = czk_var_input(i);
     return CZK_OK;
@@ -701,35 +704,6 @@ czk_status czk_porep_prover_check(const czk_porep_prover *p, int threads)
  * value in place; no LC is built and nothing is evaluated. The vectors equal
  * the sequential WITNESS backend's bit for bit (tests/pce/test_pce_porep.c). */
 
-static czk_status pw_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
-{
-    (void)idx;
-    czk__cs_values *v = cs->impl;
-    uint32_t i = cs->n_aux;
-    if (CZK_UNLIKELY(!value))
-        return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of aux variable %u (%s): no value", i, name ? name : "");
-    if (CZK_UNLIKELY(i >= v->cap_aux))
-        return czk_error(CZK_ERR_INTERNAL, "porep witness: aux variable %u beyond the partition's %zu", i, v->cap_aux);
-    v->aux[i] = *value;
-    cs->n_aux = i + 1;
-    *out = czk_var_aux(i);
-    return CZK_OK;
-}
-
-static czk_status pw_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
-{
-    (void)idx;
-    czk__cs_values *v = cs->impl;
-    uint32_t i = cs->n_inputs;
-    if (!value) return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of input %u (%s): no value", i, name ? name : "");
-    if (i >= v->cap_input)
-        return czk_error(CZK_ERR_INTERNAL, "porep witness: input %u beyond the partition's %zu", i, v->cap_input);
-    v->input[i] = *value;
-    cs->n_inputs = i + 1;
-    *out = czk_var_input(i);
-    return CZK_OK;
-}
-
 static czk_status pw_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
                              const char *name, uint64_t idx)
 {
@@ -738,7 +712,7 @@ static czk_status pw_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view
     return CZK_OK;
 }
 
-static const czk_cs_ops pw_ops = {pw_alloc, pw_alloc_input, pw_enforce, cnt_ns_push, cnt_ns_pop};
+static const czk_cs_ops pw_ops = {par_alloc, par_alloc_input, pw_enforce, cnt_ns_push, cnt_ns_pop};
 
 static void pw_cs_init(czk_cs *cs, czk__cs_values *v, czk_lc_kind lc, void *scratch)
 {
