@@ -17,7 +17,8 @@ static const char usage[] =
     "usage: czk bench synth-only (--c1 FILE | --sector-size S [--seed N] | CUSTOM SHAPE)\n"
     "                            [--partition K | --all] [-i ITER] [--lc vec|inline1|inline2|inline4]\n"
     "                            [--backend prove|witness|shape] [--seq] [--no-nnz] [--no-check]\n"
-    "                            [--pce off|on|auto|both] [--validate] [--stream] [--threads T] [--json]\n\n"
+    "                            [--pce off|on|auto|both] [--validate] [--stream] [--threads T] [--json]\n"
+    "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n\n"
     "Synthesize PoRep partition circuits (FACTS.md §5) from a C1 file or a generated\n"
     "consistent sector, and time it. Per iteration: wall time (reset + synthesis +\n"
     "finalize), synthesis time, circuits, constraints, aux, inputs, constraints/s,\n"
@@ -62,7 +63,21 @@ static const char usage[] =
     "  --stream          (pce on) stream a, b, c through 3 x 2^20-row buffers instead of\n"
     "                    holding the full assignment (chosen automatically when the full\n"
     "                    assignment does not fit: 32GiB needs 4.8 GiB PCE + 3.9 GiB witness\n"
-    "                    + 11.6 GiB a/b/c); the output says which mode ran.\n";
+    "                    + 11.6 GiB a/b/c); the output says which mode ran.\n"
+    "  --r1cs-digest     after the timed runs, synthesize the partition once more through\n"
+    "                    the streaming digester (docs/r1cs-digest.md; WITNESS values) and\n"
+    "                    print the counts and the two digests as the reference oracle\n"
+    "                    does: lines 'inputs N', 'aux N', 'constraints M' (the circuit's\n"
+    "                    own, without the input constraints), 'r1cs digest HEX',\n"
+    "                    'assignment digest HEX' (and fields in --json). The timed run's\n"
+    "                    assignment must have the same digest. One partition, --pce off.\n"
+    "  --r1cs-dump FILE  (implies --r1cs-digest) write every constraint's hash h_c to FILE\n"
+    "                    (\"CZKR1CS1\" dump; temporary name, then renamed)\n"
+    "  --r1cs-compare REFDUMP  (implies --r1cs-digest) compare with a dump written by the\n"
+    "                    reference (czk-oracle r1cs-digest --dump) or by czk: the counts\n"
+    "                    that differ, the first constraint whose h_c differs, czk's terms\n"
+    "                    of it and its namespace path (a second pass with names kept);\n"
+    "                    exit 1 on any difference, 0 when identical.\n";
 
 #define CMD "bench synth-only"
 
@@ -78,7 +93,10 @@ enum {
     OPT_SEQ,
     OPT_PCE,
     OPT_VALIDATE,
-    OPT_STREAM
+    OPT_STREAM,
+    OPT_R1CS_DIGEST,
+    OPT_R1CS_DUMP,
+    OPT_R1CS_COMPARE
 };
 
 enum { PCE_OFF, PCE_ON, PCE_AUTO, PCE_BOTH };
@@ -92,6 +110,8 @@ typedef struct opts {
     int pce, validate, stream;
     czk_lc_kind lc;
     czk_cs_backend backend;
+    int r1cs; /* --r1cs-digest (or implied) */
+    const char *r1cs_dump, *r1cs_compare;
 } opts;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -117,6 +137,9 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_SEQ: o->seq = 1; return 0;
     case OPT_VALIDATE: o->validate = 1; return 0;
     case OPT_STREAM: o->stream = 1; return 0;
+    case OPT_R1CS_DIGEST: o->r1cs = 1; return 0;
+    case OPT_R1CS_DUMP: o->r1cs = 1; o->r1cs_dump = arg; return 0;
+    case OPT_R1CS_COMPARE: o->r1cs = 1; o->r1cs_compare = arg; return 0;
     case OPT_PCE:
         if (!strcmp(arg, "off")) o->pce = PCE_OFF;
         else if (!strcmp(arg, "on")) o->pce = PCE_ON;
@@ -250,6 +273,199 @@ typedef struct run_summary {
     double wall_min, cpu_min;
     int ok;
 } run_summary;
+
+/* ---- --r1cs-digest / --r1cs-dump / --r1cs-compare ------------------------------ */
+
+static void hex32(char out[65], const uint8_t h[32])
+{
+    for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", h[i]);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+typedef struct r1cs_result {
+    czk_r1cs_digest d;
+    uint8_t asg[32];
+    double seconds;
+    czk_r1cs_diff diff;  /* pass 1 (names off: the prover's code paths) */
+    czk_r1cs_diff named; /* pass 2, only when pass 1 found a differing constraint */
+    int have_named;
+    double named_s;
+} r1cs_result;
+
+/* One synthesis of the partition through the streaming digester, WITNESS
+ * values (the C1's), names kept or not. */
+static czk_status r1cs_pass(czk_r1cs_digest *out, uint8_t asg[32], czk_r1cs_diff *diff, const opts *o,
+                            const czk_fc_shape *shape, const czk_fc_c1 *c1, const czk_cs_sizes *z, int names,
+                            const char *dump)
+{
+    czk_cs *vals = NULL, *cs = NULL;
+    czk_r1cs_digester *d = NULL;
+    czk_r1cs_digest_opts dopt = {dump, o->r1cs_compare, 1, names};
+    CZK_TRY(czk_cs_create(&vals, CZK_CS_WITNESS, o->lc, z));
+    czk_status s = czk_cs_r1cs_digester_create(&d, &cs, vals, o->lc, &dopt);
+    if (s == CZK_OK) s = czk_porep_synthesize(cs, shape, c1, (uint32_t)o->partition);
+    if (s == CZK_OK) s = czk_cs_r1cs_digester_finish(d, out, diff);
+    if (s == CZK_OK) s = czk_cs_r1cs_digest_values(asg, vals);
+    czk_cs_r1cs_digester_destroy(d);
+    czk_cs_destroy(vals);
+    return s;
+}
+
+/* The digest pass, its checks (counts, the timed run's assignment), and a
+ * second pass with names when the comparison found a differing constraint. */
+static czk_status r1cs_run(r1cs_result *r, const opts *o, const czk_fc_shape *shape, const czk_fc_c1 *c1,
+                           const czk_cs_sizes *z, const uint8_t *timed_asg)
+{
+    double t0 = czk_bench_now();
+    CZK_TRY(r1cs_pass(&r->d, r->asg, &r->diff, o, shape, c1, z, 0, o->r1cs_dump));
+    r->seconds = czk_bench_now() - t0;
+    if (r->d.n_inputs != z->n_inputs || r->d.n_aux != z->n_aux || r->d.n_constraints + z->n_inputs != z->n_constraints)
+        return czk_error(CZK_ERR_INTERNAL,
+                         "digest pass: %llu inputs, %llu aux, %llu constraints; czk_porep_sizes says %llu, %llu, %llu "
+                         "(with the input constraints)",
+                         (unsigned long long)r->d.n_inputs, (unsigned long long)r->d.n_aux,
+                         (unsigned long long)r->d.n_constraints, (unsigned long long)z->n_inputs,
+                         (unsigned long long)z->n_aux, (unsigned long long)z->n_constraints);
+    if (timed_asg && memcmp(timed_asg, r->asg, 32) != 0) {
+        char a[65], b[65];
+        hex32(a, timed_asg);
+        hex32(b, r->asg);
+        return czk_error(CZK_ERR_INTERNAL, "the timed synthesis' assignment digest %s differs from the digest pass' %s",
+                         a, b);
+    }
+    if (o->r1cs_compare && r->diff.first >= 0) {
+        czk_r1cs_digest d2;
+        uint8_t a2[32];
+        t0 = czk_bench_now();
+        CZK_TRY(r1cs_pass(&d2, a2, &r->named, o, shape, c1, z, 1, NULL));
+        r->named_s = czk_bench_now() - t0;
+        r->have_named = 1;
+    }
+    return CZK_OK;
+}
+
+static void print_lc(FILE *f, const char *name, const czk_lc_view *v)
+{
+    fprintf(f, "  %s (%u terms)\n", name, v->n_in + v->n_aux);
+    for (int part = 0; part < 2; part++) {
+        const czk_lc_term *t = part ? v->aux : v->in;
+        uint32_t n = part ? v->n_aux : v->n_in;
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t be[32];
+            char hx[65];
+            czk_fr_to_bytes_be(be, &t[i].coeff);
+            hex32(hx, be);
+            fprintf(f, "    %s %u 0x%s\n", part ? "aux" : "input", t[i].index, hx);
+        }
+    }
+}
+
+/* Human-readable comparison result (the constraint in the oracle's --show layout). */
+static void r1cs_print_diff(FILE *f, const r1cs_result *r, const opts *o)
+{
+    const czk_r1cs_diff *df = &r->diff;
+    const char *ref = o->r1cs_compare;
+    if (df->identical) {
+        fprintf(f, "r1cs compare %s: identical (%llu inputs, %llu aux, %llu constraints, every h_c equal)\n", ref,
+                (unsigned long long)r->d.n_inputs, (unsigned long long)r->d.n_aux,
+                (unsigned long long)r->d.n_constraints);
+        return;
+    }
+    fprintf(f, "r1cs compare %s: DIFFERENT\n", ref);
+    static const char *const what[3] = {"inputs", "aux", "constraints"};
+    const uint64_t ours[3] = {r->d.n_inputs, r->d.n_aux, r->d.n_constraints};
+    const uint64_t theirs[3] = {df->ref_n_inputs, df->ref_n_aux, df->ref_n_constraints};
+    for (int i = 0; i < 3; i++)
+        if (df->counts_differ & (1u << i))
+            fprintf(f, "  count of %s differs: czk %llu, dump %llu\n", what[i], (unsigned long long)ours[i],
+                    (unsigned long long)theirs[i]);
+    uint64_t common = ours[2] < theirs[2] ? ours[2] : theirs[2];
+    if (df->first < 0) {
+        fprintf(f, "  the first %llu constraint hashes (all both sides have) are equal\n", (unsigned long long)common);
+        return;
+    }
+    char a[65], b[65];
+    hex32(a, df->h_ours);
+    hex32(b, df->h_ref);
+    fprintf(f, "  first differing constraint: %lld (h_c czk %s, dump %s)\n", (long long)df->first, a, b);
+    const czk_r1cs_diff *nm = r->have_named ? &r->named : NULL;
+    const char *path = nm && nm->first == df->first ? nm->path : NULL;
+    fprintf(f, "constraint %lld %s\n", (long long)df->first, path ? path : "(no namespace path)");
+    print_lc(f, "A", &df->lc[0]);
+    print_lc(f, "B", &df->lc[1]);
+    print_lc(f, "C", &df->lc[2]);
+    if (nm && nm->first != df->first) {
+        if (nm->first >= 0)
+            fprintf(f, "  note: with names kept (gadgets' named code paths) the first differing constraint is %lld (%s)\n",
+                    (long long)nm->first, nm->path ? nm->path : "?");
+        else
+            fprintf(f, "  note: with names kept (gadgets' named code paths) no constraint hash differs\n");
+    } else if (nm && memcmp(nm->h_ours, df->h_ours, 32) != 0)
+        fprintf(f, "  note: with names kept this constraint hashes differently (the named code path builds it otherwise)\n");
+    if (o->c1)
+        fprintf(f, "  the reference's terms: czk-oracle r1cs-digest --c1 %s --partition %lld --show %lld\n", o->c1,
+                o->partition, (long long)df->first);
+}
+
+static void r1cs_print_text(FILE *f, const r1cs_result *r, const opts *o)
+{
+    char h[65];
+    fprintf(f, "# r1cs digest pass: partition %lld synthesized through the streaming digester (WITNESS values) "
+               "in %.3f s\n", o->partition, r->seconds);
+    fprintf(f, "inputs %llu\naux %llu\nconstraints %llu\n", (unsigned long long)r->d.n_inputs,
+            (unsigned long long)r->d.n_aux, (unsigned long long)r->d.n_constraints);
+    hex32(h, r->d.r1cs);
+    fprintf(f, "r1cs digest %s\n", h);
+    hex32(h, r->asg);
+    fprintf(f, "assignment digest %s\n", h);
+    if (o->r1cs_dump) fprintf(f, "dump %s\n", o->r1cs_dump);
+    if (o->r1cs_compare) r1cs_print_diff(f, r, o);
+}
+
+/* JSON fields (leading comma). */
+static void r1cs_print_json(FILE *f, const r1cs_result *r, const opts *o)
+{
+    char h[65];
+    hex32(h, r->d.r1cs);
+    fprintf(f, ",\"r1cs\":{\"inputs\":%llu,\"aux\":%llu,\"constraints\":%llu,\"r1cs_digest\":\"%s\",",
+            (unsigned long long)r->d.n_inputs, (unsigned long long)r->d.n_aux, (unsigned long long)r->d.n_constraints,
+            h);
+    hex32(h, r->asg);
+    fprintf(f, "\"assignment_digest\":\"%s\",\"digest_s\":%.6f", h, r->seconds);
+    if (o->r1cs_dump) {
+        fprintf(f, ",\"dump\":");
+        json_str(f, o->r1cs_dump);
+    }
+    if (o->r1cs_compare) {
+        const czk_r1cs_diff *df = &r->diff;
+        fprintf(f, ",\"compare\":{\"file\":");
+        json_str(f, o->r1cs_compare);
+        fprintf(f, ",\"identical\":%s,\"dump_inputs\":%llu,\"dump_aux\":%llu,\"dump_constraints\":%llu,"
+                   "\"inputs_differ\":%s,\"aux_differ\":%s,\"constraints_differ\":%s,\"first_differing\":%lld",
+                df->identical ? "true" : "false", (unsigned long long)df->ref_n_inputs,
+                (unsigned long long)df->ref_n_aux, (unsigned long long)df->ref_n_constraints,
+                df->counts_differ & CZK_R1CS_DIFF_INPUTS ? "true" : "false",
+                df->counts_differ & CZK_R1CS_DIFF_AUX ? "true" : "false",
+                df->counts_differ & CZK_R1CS_DIFF_CONSTRAINTS ? "true" : "false", (long long)df->first);
+        if (r->have_named && r->named.first == df->first && r->named.path) {
+            fprintf(f, ",\"path\":");
+            json_str(f, r->named.path);
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "}");
+}
 
 /* --pce off: the constraint-system synthesis (PROVE / WITNESS / SHAPE backend
  * or the parallel prover). */
@@ -437,12 +653,46 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
         }
         fflush(out);
     }
+    /* --r1cs-digest: the timed run's assignment digest, before its memory goes */
+    uint8_t timed_asg[32];
+    int have_timed = 0;
+    if (o.r1cs && !failed) {
+        czk_cs_assignment asg;
+        const czk_fr *in, *aux;
+        size_t ni, na;
+        if (par && czk_porep_prover_get(pp, &asg) == CZK_OK) {
+            czk_cs_r1cs_digest_assignment(timed_asg, asg.input, asg.n_input, asg.aux, asg.n_aux);
+            have_timed = 1;
+        } else if (!par && o.backend == CZK_CS_PROVE && czk_cs_prove_get(w[0].cs, &asg) == CZK_OK) {
+            czk_cs_r1cs_digest_assignment(timed_asg, asg.input, asg.n_input, asg.aux, asg.n_aux);
+            have_timed = 1;
+        } else if (!par && o.backend == CZK_CS_WITNESS && czk_cs_witness_get(w[0].cs, &in, &ni, &aux, &na) == CZK_OK) {
+            czk_cs_r1cs_digest_assignment(timed_asg, in, ni, aux, na);
+            have_timed = 1;
+        }
+    }
     pthread_t bg[64];
     int have_bg[64] = {0};
     czk_porep_prover_destroy(pp);
     for (int i = 0; i < nw && !par; i++) {
         if (i < 64) destroy_background(w[i].cs, &bg[i], &have_bg[i]);
         else czk_cs_destroy(w[i].cs);
+    }
+    r1cs_result rr;
+    memset(&rr, 0, sizeof rr);
+    rr.diff.first = rr.named.first = -1;
+    int r1cs_bad = 0; /* the digest pass failed or the comparison found a difference */
+    int r1cs_show = 0;
+    if (o.r1cs && !failed) {
+        for (int i = 0; i < nw && i < 64 && !par; i++)
+            if (have_bg[i]) {
+                pthread_join(bg[i], NULL); /* the digest pass needs the memory */
+                have_bg[i] = 0;
+            }
+        s = r1cs_run(&rr, &o, &shape, c1, &z, have_timed ? timed_asg : NULL);
+        if (s != CZK_OK) fprintf(stderr, "czk " CMD ": r1cs digest: %s\n", czk_last_error());
+        r1cs_bad = s != CZK_OK || (o.r1cs_compare && !rr.diff.identical);
+        r1cs_show = s == CZK_OK;
     }
     if (!failed) {
         qsort(wall, (size_t)o.iters, sizeof(double), cmp_double);
@@ -454,11 +704,14 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
         wall_min = wall[0];
         cpu_min = cpu[0];
         double cons = (double)(z.n_constraints - z.n_inputs) * nparts;
-        if (com.json)
+        if (com.json) {
             fprintf(out, "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"synth_min_s\":%.6f,\"synth_median_s\":%.6f,"
-                         "\"cpu_min_s\":%.6f,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu,\"ok\":true}\n",
+                         "\"cpu_min_s\":%.6f,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu",
                     wall[0], wmed, syn[0], smed, cpu[0], cons / wmed, czk_bench_peak_rss());
-        else {
+            if (r1cs_show) r1cs_print_json(out, &rr, &o);
+            fprintf(out, ",\"ok\":%s}\n", r1cs_bad ? "false" : "true");
+            if (r1cs_show && o.r1cs_compare && !rr.diff.identical) r1cs_print_diff(stderr, &rr, &o);
+        } else {
             char a1[32], a2[32], a3[32], a4[32];
             char a5[32];
             fprintf(out, "min    %10s %10s %10s   median wall %s / synth %s   %.0f constraints/s (median wall)   peak RSS %.2f GiB\n",
@@ -468,16 +721,20 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
             fprintf(out, "checks: counts = czk_porep_sizes%s%s: ok\n",
                     o.backend == CZK_CS_SHAPE ? "" : ", public inputs",
                     o.backend == CZK_CS_PROVE && !o.no_check ? ", a*b = c on every row" : "");
+            if (r1cs_show) r1cs_print_text(out, &rr, &o);
         }
     } else if (com.json) {
         fprintf(out, "],\"ok\":false}\n");
     }
     for (int i = 0; i < nw && i < 64 && !par; i++)
         if (have_bg[i]) pthread_join(bg[i], NULL);
+    czk_cs_r1cs_diff_clear(&rr.diff);
+    czk_cs_r1cs_diff_clear(&rr.named);
     free(w);
     free(wall);
     free(syn);
     free(cpu);
+    if (r1cs_bad) failed = 1;
     if (sum) {
         sum->ok = !failed;
         sum->wall = wall_med;
@@ -747,6 +1004,9 @@ static int bench_synth_main(int argc, char **argv)
         {"pce", required_argument, 0, OPT_PCE},
         {"validate", no_argument, 0, OPT_VALIDATE},
         {"stream", no_argument, 0, OPT_STREAM},
+        {"r1cs-digest", no_argument, 0, OPT_R1CS_DIGEST},
+        {"r1cs-dump", required_argument, 0, OPT_R1CS_DUMP},
+        {"r1cs-compare", required_argument, 0, OPT_R1CS_COMPARE},
         {0, 0, 0, 0},
     };
     czk_cli_common com;
@@ -760,8 +1020,20 @@ static int bench_synth_main(int argc, char **argv)
         return czk_cli_usage_error(CMD, usage, "--all and --partition exclude each other");
     if ((o.validate || o.stream) && o.pce == PCE_OFF)
         return czk_cli_usage_error(CMD, usage, "--validate and --stream need --pce on, auto or both");
+    if (o.r1cs && o.all) return czk_cli_usage_error(CMD, usage, "--r1cs-digest works on one partition: --partition K, not --all");
+    if (o.r1cs && o.pce != PCE_OFF)
+        return czk_cli_usage_error(CMD, usage, "--r1cs-digest/--r1cs-dump/--r1cs-compare need --pce off");
     czk_cli_apply_common(&com);
     czk_init();
+    if (o.r1cs_compare) {
+        /* a malformed or missing dump fails now, not after the timed runs */
+        czk_r1cs_digester *d;
+        czk_cs *dcs;
+        czk_r1cs_digest_opts vo = {NULL, o.r1cs_compare, 1, 0};
+        czk_status vs = czk_cs_r1cs_digester_create(&d, &dcs, NULL, o.lc, &vo);
+        if (vs != CZK_OK) return czk_cli_fail(CMD, vs, "--r1cs-compare");
+        czk_cs_r1cs_digester_destroy(d);
+    }
 
     czk_fc_c1 c1;
     czk_fc_shape shape;

@@ -380,6 +380,111 @@ czk_status czk_cs_test_constraint(const czk_cs *cs, uint64_t i, czk_lc_view *a, 
 czk_status czk_cs_witness_get(const czk_cs *cs, const czk_fr **input, size_t *n_input,
                               const czk_fr **aux, size_t *n_aux) CZK_WUR;
 
+/* ---- R1CS and assignment digests (docs/r1cs-digest.md) ----------------------
+ * Two SHA-256 digests of one synthesized circuit that czk and the reference
+ * (tests/oracle, bellpepper) both print: equal digests mean equal constraint
+ * matrices (order and every coefficient) and an equal witness.
+ *
+ *   h_c  = SHA-256(LC(A_c) || LC(B_c) || LC(C_c)), LC = u32le n || n x (u64le var
+ *          || 32-byte canonical little-endian coefficient); inputs ascending, then
+ *          aux ascending (var = i, or 2^63 | j); repeated variables summed, zero
+ *          coefficients left out
+ *   r1cs = SHA-256(h_0 .. h_{m-1} || u64le n_inputs || u64le n_aux || u64le m)
+ *   assignment = SHA-256(input_0 .. || aux_0 .. || u64le n_inputs || u64le n_aux)
+ *
+ * m counts the circuit's own constraints: the (input_i) * 0 = 0 rows that
+ * czk_cs_finalize appends (PROVE, SHAPE) are not hashed. n_inputs counts ONE.
+ * The dump ("CZKR1CS1" || u64le n_inputs || n_aux || m || h_0 .. h_{m-1}) lists
+ * every h_c, so that two sides can find the first constraint where they part. */
+
+#define CZK_R1CS_DUMP_MAGIC "CZKR1CS1"
+#define CZK_R1CS_DUMP_HEADER 32 /* magic and the three counts; h_c follow */
+
+typedef struct czk_r1cs_digest {
+    uint8_t r1cs[32];
+    uint64_t n_inputs; /* including ONE */
+    uint64_t n_aux;
+    uint64_t n_constraints; /* m */
+} czk_r1cs_digest;
+
+typedef struct czk_r1cs_digest_opts {
+    const char *dump_path;    /* write the dump there (temporary name, fsync, rename); NULL: none */
+    const char *compare_path; /* compare every h_c with this dump (*diff); NULL: none */
+    int threads;              /* row hashes in parallel (czk_cs_r1cs_digest*, not the digester); < 1: 1 */
+    int names;                /* digester only: keep namespace paths (the czk_cs it gives has
+                               * wants_names = 1, so gadgets take their named code paths) so
+                               * that the diff names its constraint */
+} czk_r1cs_digest_opts;
+
+/* counts_differ bits */
+#define CZK_R1CS_DIFF_INPUTS 1u
+#define CZK_R1CS_DIFF_AUX 2u
+#define CZK_R1CS_DIFF_CONSTRAINTS 4u
+
+/* Result of a comparison with a dump (opts->compare_path). */
+typedef struct czk_r1cs_diff {
+    int identical;           /* 1: equal counts and every h_c equal */
+    unsigned counts_differ;  /* CZK_R1CS_DIFF_* */
+    uint64_t ref_n_inputs, ref_n_aux, ref_n_constraints; /* the dump's counts */
+    int64_t first;           /* first index < min(m, dump's m) whose h_c differs; -1: none */
+    uint8_t h_ours[32], h_ref[32]; /* h_first on both sides */
+    czk_lc_view lc[3];       /* czk's A, B, C of constraint `first`, canonical order, zero terms
+                              * left out, coefficients in Montgomery form (owned) */
+    char *path;              /* its namespace path when the source keeps names (TEST backend,
+                              * digester with opts.names), else NULL (owned) */
+    czk_lc_term *terms_;     /* storage behind lc */
+} czk_r1cs_diff;
+
+/* Free what a diff owns (safe on a zeroed or cleared diff). */
+void czk_cs_r1cs_diff_clear(czk_r1cs_diff *d);
+
+/* h_c of one constraint. The views may be in any order and hold repeated
+ * indices and zero coefficients (the encoding sorts, sums, drops). Input
+ * indices are input numbers (ONE = 0), aux indices aux numbers. */
+czk_status czk_cs_r1cs_digest_row(uint8_t h[32], const czk_lc_view *a, const czk_lc_view *b,
+                                   const czk_lc_view *c) CZK_WUR;
+
+/* Digest of a synthesized TEST or SHAPE constraint system (PROVE and WITNESS
+ * keep no constraints: use the digester). finalized: 1 when czk_cs_finalize
+ * was called on a SHAPE backend (its last n_inputs rows are checked to be the
+ * input constraints and left out; TEST appends none, finalized is ignored).
+ * SHAPE goes through czk_cs_shape_csr (a copy of the matrices: for the
+ * largest circuits use the digester). diff: filled when opts->compare_path is
+ * set (clear it with czk_cs_r1cs_diff_clear), may be NULL otherwise. A
+ * malformed dump is CZK_ERR_FORMAT naming the file and offset. */
+czk_status czk_cs_r1cs_digest(czk_r1cs_digest *out, czk_r1cs_diff *diff, const czk_cs *cs, int finalized,
+                              const czk_r1cs_digest_opts *opts) CZK_WUR;
+
+/* The same over CSR matrices with columns [inputs | aux] (czk_cs_shape_csr's
+ * layout; n_aux = n_cols - n_inputs): rows [0, m) are hashed, later ones (the
+ * input constraints) ignored. */
+czk_status czk_cs_r1cs_digest_csr(czk_r1cs_digest *out, czk_r1cs_diff *diff, const czk_csr *a, const czk_csr *b,
+                                  const czk_csr *c, uint64_t n_inputs, uint64_t m,
+                                  const czk_r1cs_digest_opts *opts) CZK_WUR;
+
+/* Assignment digest of values in Montgomery form (input[0] = ONE). */
+void czk_cs_r1cs_digest_assignment(uint8_t out[32], const czk_fr *input, size_t n_input, const czk_fr *aux,
+                                   size_t n_aux);
+/* Assignment digest of a PROVE, TEST or WITNESS backend's values. */
+czk_status czk_cs_r1cs_digest_values(uint8_t out[32], const czk_cs *cs) CZK_WUR;
+
+/* Streaming digester: a constraint system that hashes every constraint as it
+ * is enforced (nothing kept per constraint but the dump's buffered writes),
+ * for circuits too large to record. create gives *cs (ONE allocated, owned by
+ * the digester: synthesize into it; never czk_cs_finalize / reset / destroy
+ * it). values: NULL (no values: gadgets run as for SHAPE), or a freshly
+ * created PROVE, WITNESS or TEST backend (nothing allocated but ONE) that
+ * receives every allocation (and every constraint when it wants them); its
+ * values are then readable through *cs and after finish (finalize it, if
+ * needed, after czk_cs_r1cs_digester_finish). finish gives the digest, writes
+ * the dump and fills *diff (when comparing; may be NULL otherwise). */
+typedef struct czk_r1cs_digester czk_r1cs_digester;
+czk_status czk_cs_r1cs_digester_create(czk_r1cs_digester **out, czk_cs **cs, czk_cs *values, czk_lc_kind lc,
+                                       const czk_r1cs_digest_opts *opts) CZK_WUR;
+czk_status czk_cs_r1cs_digester_finish(czk_r1cs_digester *d, czk_r1cs_digest *out, czk_r1cs_diff *diff) CZK_WUR;
+/* Frees the digester (a dump not finished is removed); values is not touched. */
+void czk_cs_r1cs_digester_destroy(czk_r1cs_digester *d);
+
 /* ---- evaluation helper (shared by backends and tests) ---------------------- */
 
 /* sum coeff * value over a view, skipping zero coefficients (and multiplying
