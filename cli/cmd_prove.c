@@ -8,7 +8,7 @@
 #include "common/fileio.h"
 
 static const char usage[] =
-    "usage: czk prove --c1 C1.json --params FILE.params -o PROOF.bin\n"
+    "usage: czk prove --c1 C1.json (--params FILE.params | --param-cache DIR) -o PROOF.bin\n"
     "                 [--partition K] [--no-verify] [--lc vec|inline1|inline2|inline4]\n"
     "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--threads N] [--quiet] [--json]\n\n"
     "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
@@ -18,6 +18,10 @@ static const char usage[] =
     "the file is written, unless --no-verify. Several partitions go through the\n"
     "pipelined engine (synthesis of one overlaps proving of the previous; the\n"
     "proofs are batch-verified), unless PCE is used.\n"
+    "--param-cache DIR: use Filecoin's parameter file for the C1's registered proof,\n"
+    "DIR/v28-stacked-proof-of-replication-...params, as filecoin-proofs names it (default\n"
+    "DIR when neither flag is given: $FIL_PROOFS_PARAMETER_CACHE, else\n"
+    "/var/tmp/filecoin-proof-parameters).\n"
     "--pce: synthesize through the\n"
     "pre-compiled matrices (witness + sparse mat-vec); auto (default) uses them\n"
     "when the shape's PCE file is cached (czk pce build), on builds it if needed.\n"
@@ -27,10 +31,10 @@ static const char usage[] =
     "full always checks every point (on curve, in subgroup, not identity);\n"
     "curve skips the subgroup checks (unsafe for files from elsewhere).\n";
 
-enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE };
+enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE };
 
 typedef struct {
-    const char *c1, *params, *out;
+    const char *c1, *params, *param_cache, *out;
     long long partition;
     int no_verify;
     czk_lc_kind lc;
@@ -44,6 +48,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     switch (opt) {
     case OPT_C1: a->c1 = arg; return 0;
     case OPT_PARAMS: a->params = arg; return 0;
+    case OPT_PARAM_CACHE: a->param_cache = arg; return 0;
     case 'o': a->out = arg; return 0;
     case OPT_PARTITION:
         if (czk_cli_parse_int(arg, 0, 1000, &a->partition))
@@ -129,6 +134,7 @@ static int run(int argc, char **argv)
 {
     static const struct option opts[] = {{"c1", required_argument, 0, OPT_C1},
                                          {"params", required_argument, 0, OPT_PARAMS},
+                                         {"param-cache", required_argument, 0, OPT_PARAM_CACHE},
                                          {"output", required_argument, 0, 'o'},
                                          {"partition", required_argument, 0, OPT_PARTITION},
                                          {"no-verify", no_argument, 0, OPT_NO_VERIFY},
@@ -145,8 +151,9 @@ static int run(int argc, char **argv)
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "prove", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
-    if (!a.c1 || !a.params || !a.out)
-        return czk_cli_usage_error("prove", usage, "--c1, --params and -o are required");
+    if (!a.c1 || !a.out) return czk_cli_usage_error("prove", usage, "--c1 and -o are required");
+    if (a.params && a.param_cache)
+        return czk_cli_usage_error("prove", usage, "--params and --param-cache exclude each other");
 
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(&c));
@@ -161,6 +168,16 @@ static int run(int argc, char **argv)
     }
     uint32_t first = a.partition >= 0 ? (uint32_t)a.partition : 0;
     uint32_t count = a.partition >= 0 ? 1 : parts;
+    char params_path[1024];
+    if (!a.params) {
+        s = czk_fc_param_path(params_path, sizeof params_path, a.param_cache ? a.param_cache : czk_fc_param_cache_dir(),
+                              c1.shape.proof, ".params");
+        if (s != CZK_OK) {
+            czk_fc_c1_free(&c1);
+            return czk_cli_fail("prove", s, "no parameter file for this sector");
+        }
+        a.params = params_path;
+    }
 
     czk_progress_fraction(&pg, "reading parameters", 0);
     czk_groth16_params p;

@@ -6,16 +6,19 @@
 #include "porep_run.h"
 
 static const char usage[] =
-    "usage: czk verify --vk FILE.vk --c1 C1.json --proof PROOF.bin [--partition K] [--json]\n\n"
+    "usage: czk verify (--vk FILE.vk | --param-cache DIR) --c1 C1.json --proof PROOF.bin [--partition K] [--json]\n\n"
     "Verify a PoRep proof file (192 bytes per partition, in order) against the\n"
     "public inputs derived from the C1 data. Several partitions are checked\n"
     "together with one multi-pairing over a random linear combination.\n"
+    "--param-cache DIR: Filecoin's verifying key for the C1's registered proof,\n"
+    "DIR/v28-stacked-proof-of-replication-...vk (default DIR when neither flag is\n"
+    "given: $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters).\n"
     "Exit status 0: valid; 1: invalid or unreadable (the reason is printed).\n";
 
-enum { OPT_VK = CZK_OPT_FIRST_FREE, OPT_C1, OPT_PROOF, OPT_PARTITION };
+enum { OPT_VK = CZK_OPT_FIRST_FREE, OPT_C1, OPT_PROOF, OPT_PARTITION, OPT_PARAM_CACHE };
 
 typedef struct {
-    const char *vk, *c1, *proof;
+    const char *vk, *c1, *proof, *param_cache;
     long long partition;
 } args;
 
@@ -24,6 +27,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     args *a = ctx;
     switch (opt) {
     case OPT_VK: a->vk = arg; return 0;
+    case OPT_PARAM_CACHE: a->param_cache = arg; return 0;
     case OPT_C1: a->c1 = arg; return 0;
     case OPT_PROOF: a->proof = arg; return 0;
     case OPT_PARTITION:
@@ -72,22 +76,35 @@ static int run(int argc, char **argv)
                                          {"c1", required_argument, 0, OPT_C1},
                                          {"proof", required_argument, 0, OPT_PROOF},
                                          {"partition", required_argument, 0, OPT_PARTITION},
+                                         {"param-cache", required_argument, 0, OPT_PARAM_CACHE},
                                          {0, 0, 0, 0}};
     args a = {0};
     a.partition = -1;
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "verify", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
-    if (!a.vk || !a.c1 || !a.proof) return czk_cli_usage_error("verify", usage, "--vk, --c1 and --proof are required");
-    czk_groth16_vk vk;
-    czk_status s = czk_groth16_vk_read(&vk, a.vk);
-    if (s != CZK_OK) return czk_cli_fail("verify", s, "reading the verifying key failed");
+    if (!a.c1 || !a.proof) return czk_cli_usage_error("verify", usage, "--c1 and --proof are required");
+    if (a.vk && a.param_cache)
+        return czk_cli_usage_error("verify", usage, "--vk and --param-cache exclude each other");
     czk_fc_c1 c1;
     memset(&c1, 0, sizeof c1);
-    s = czk_fc_c1_read(&c1, a.c1);
+    czk_status s = czk_fc_c1_read(&c1, a.c1);
+    if (s != CZK_OK) return czk_cli_fail("verify", s, "reading the C1 file failed");
+    char vk_path[1024];
+    if (!a.vk) {
+        s = czk_fc_param_path(vk_path, sizeof vk_path, a.param_cache ? a.param_cache : czk_fc_param_cache_dir(),
+                              c1.shape.proof, ".vk");
+        if (s != CZK_OK) {
+            czk_fc_c1_free(&c1);
+            return czk_cli_fail("verify", s, "no verifying key for this sector");
+        }
+        a.vk = vk_path;
+    }
+    czk_groth16_vk vk;
+    s = czk_groth16_vk_read(&vk, a.vk);
     if (s != CZK_OK) {
-        czk_groth16_vk_clear(&vk);
-        return czk_cli_fail("verify", s, "reading the C1 file failed");
+        czk_fc_c1_free(&c1);
+        return czk_cli_fail("verify", s, "reading the verifying key failed");
     }
     uint8_t *bytes = NULL;
     size_t len = 0;

@@ -81,6 +81,22 @@ const char *czk_fc_proof_vanilla_key(czk_fc_proof p);
 czk_status czk_fc_proof_from_name(czk_fc_proof *p, const char *name) CZK_WUR;
 /* porep_id: registered-proof id u64 LE || nonce 0 u64 LE || 16 zero bytes. */
 void czk_fc_porep_id(uint8_t out[32], czk_fc_proof p);
+
+/* ---- Filecoin's parameter files ---------------------------------------- */
+
+/* The v28 parameter identity of a registered seal proof's partition circuit:
+ * the file stem that filecoin-proofs uses in its parameter cache,
+ * "v28-stacked-proof-of-replication-...-<sha256 of the parameter set>"
+ * (docs/filecoin-params.md). V1, V1_1 and V1_1 synthetic share one circuit
+ * per sector size; NULL for custom shapes and NI-PoRep (no known file). */
+const char *czk_fc_porep_param_id(czk_fc_proof p);
+/* The parameter cache directory filecoin-proofs uses: $FIL_PROOFS_PARAMETER_CACHE,
+ * else /var/tmp/filecoin-proof-parameters. */
+const char *czk_fc_param_cache_dir(void);
+/* dir/<id><ext> for the registered proof p (ext ".params" or ".vk") into out;
+ * CZK_ERR_INVALID_ARG naming the proof when it has no v28 identity, or when
+ * the path does not fit. */
+czk_status czk_fc_param_path(char *out, size_t cap, const char *dir, czk_fc_proof p, const char *ext) CZK_WUR;
 /* Number of levels (path elements) of a tree C / R_last inclusion path. */
 uint32_t czk_fc_shape_tree_levels(const czk_fc_shape *s);
 /* Arity of level i (0 = leaves' parents) of tree C / R_last. */

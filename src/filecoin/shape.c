@@ -2,6 +2,8 @@
  * LAYERS, POREP_PARTITIONS, get_porep_interactive_minimum_challenges,
  * SectorShape*; rust-filecoin-proofs-api registry.rs: REGISTERED_PROOF_IDS,
  * porep_id). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "czk/filecoin.h"
@@ -180,3 +182,42 @@ uint32_t czk_fc_shape_tree_siblings(const czk_fc_shape *s)
 }
 
 int czk_fc_proof_is_ni(czk_fc_proof p) { return p >= CZK_FC_2KIB_V1_2_NI && p < CZK_FC_PROOF_COUNT; }
+
+/* Parameter set identities of the PoRep partition circuits, by sector size
+ * (filecoin-proofs parameters.json; the hash is SHA-256 of the public
+ * parameters' identifier string). */
+static const char *const porep_param_ids[5] = {
+    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+    "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f",
+    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+    "ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb",
+    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+    "6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472",
+    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+    "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820",
+    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-2-sha256_hasher-"
+    "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2",
+};
+
+const char *czk_fc_porep_param_id(czk_fc_proof p)
+{
+    if ((unsigned)p >= CZK_FC_PROOF_COUNT || czk_fc_proof_is_ni(p)) return NULL;
+    return porep_param_ids[p % 5];
+}
+
+const char *czk_fc_param_cache_dir(void)
+{
+    const char *d = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    return d && *d ? d : "/var/tmp/filecoin-proof-parameters";
+}
+
+czk_status czk_fc_param_path(char *out, size_t cap, const char *dir, czk_fc_proof p, const char *ext)
+{
+    const char *id = czk_fc_porep_param_id(p);
+    if (!id)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s has no Filecoin (v28) parameter file; pass the file itself",
+                         czk_fc_proof_name(p));
+    int n = snprintf(out, cap, "%s/%s%s", dir, id, ext);
+    if (n < 0 || (size_t)n >= cap) return czk_error(CZK_ERR_INVALID_ARG, "parameter path under %s is too long", dir);
+    return CZK_OK;
+}

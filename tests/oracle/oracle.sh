@@ -1,0 +1,236 @@
+#!/bin/sh
+# czk judged by Filecoin's own implementation (ctest label "oracle").
+#
+#   oracle.sh CZK build            build czk-oracle (tests/oracle, Cargo.lock)
+#   oracle.sh CZK params           filecoin-proofs' 2KiB and 8MiB PoRep parameters
+#   oracle.sh CZK porep SIZE       real seal -> czk prove with filecoin-proofs'
+#                                  parameters -> verify_seal; bellperson's proof
+#                                  -> czk verify; R1CS and assignment digests
+#   oracle.sh CZK czk-params       czk setup's parameters -> bellperson proves
+#                                  with them -> both verifiers accept
+#   oracle.sh CZK digest SIZE      digests only (512MiB: a real seal; 32GiB: czk gen-c1)
+#
+# Every step prints what it runs and how long it took. The oracle's build
+# directory and filecoin-proofs' parameters live in czk's cache directory
+# ($CZK_CACHE_DIR, else $XDG_CACHE_HOME/czk, else ~/.cache/czk), so later runs
+# reuse them. Exit 77 (ctest: skipped) with one line only when cargo is absent.
+set -u
+CZK="$1"
+CASE="$2"
+SIZE="${3:-}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+CACHE="${CZK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/czk}"
+export CARGO_TARGET_DIR="$CACHE/oracle-target"
+ORACLE="$CARGO_TARGET_DIR/release/czk-oracle"
+FILPARAMS="$CACHE/oracle-params"
+export FIL_PROOFS_PARAMETER_CACHE="$FILPARAMS"
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "oracle: skipped: cargo is not installed (the reference crates cannot be built)"
+    exit 77
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/czk-oracle.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+
+# run NAME CMD...: run a command, show its output on failure, time it
+run() {
+    name="$1"; shift
+    t0=$(date +%s.%N)
+    "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    t1=$(date +%s.%N)
+    printf '  [%6.1f s] %s (exit %d)\n' "$(echo "$t1 - $t0" | bc)" "$name" "$rc"
+    if [ "$rc" -ne 0 ] && [ "${QUIET_FAIL:-0}" = 0 ]; then
+        sed 's/^/    | /' "$T/out" | tail -8
+        sed 's/^/    ! /' "$T/err" | tail -8
+    fi
+    return "$rc"
+}
+
+# expect_rc WANT DESC CMD...
+expect_rc() {
+    want="$1"; desc="$2"; shift 2
+    QUIET_FAIL=1 run "$desc" "$@"
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok "$desc"; else
+        bad "$desc: exit $got, wanted $want"
+        sed 's/^/    | /' "$T/out" | tail -8
+        sed 's/^/    ! /' "$T/err" | tail -8
+    fi
+}
+
+finish() {
+    echo "oracle $CASE $SIZE: $pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit $?
+}
+
+need_oracle() {
+    if [ ! -x "$ORACLE" ]; then
+        echo "oracle: $ORACLE is missing (the oracle/build test builds it)"
+        exit 1
+    fi
+}
+
+porep_param() { # porep_param SIZE -> the v28 stem
+    case "$1" in
+    2KiB) echo "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f" ;;
+    8MiB) echo "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb" ;;
+    512MiB) echo "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472" ;;
+    esac
+}
+
+ensure_params() { # ensure_params SIZE: filecoin-proofs' parameters in $FILPARAMS
+    stem=$(porep_param "$1")
+    if [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]; then return 0; fi
+    run "czk-oracle params --sector-size $1 (random toxic waste, filecoin-proofs' test path)" \
+        "$ORACLE" params --sector-size "$1" --cache "$FILPARAMS" || return 1
+    grep '^step\|^porep' "$T/out" | sed 's/^/    /'
+    [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]
+}
+
+# digests_equal DESC C1 [PARTITION]: czk's and the reference's digests agree;
+# on a difference czk names the first differing constraint
+digests_equal() {
+    desc="$1"; c1="$2"; k="${3:-0}"
+    if ! run "czk-oracle r1cs-digest ($desc)" "$ORACLE" r1cs-digest --c1 "$c1" --partition "$k" --dump "$T/ref.dump"; then
+        bad "$desc: the reference could not synthesize the C1"
+        return
+    fi
+    grep '^inputs\|^aux\|^constraints\|digest' "$T/out" | sed 's/^/    ref: /'
+    ref_r1cs=$(sed -n 's/^r1cs digest //p' "$T/out")
+    ref_asg=$(sed -n 's/^assignment digest //p' "$T/out")
+    run "czk bench synth-only --r1cs-digest ($desc)" "$CZK" bench synth-only --c1 "$c1" --partition "$k" -i 1 \
+        --no-nnz --r1cs-digest --r1cs-compare "$T/ref.dump"
+    rc=$?
+    grep -i 'digest\|differ\|identical' "$T/out" "$T/err" | sed 's/^[^:]*:/    czk: /' | head -12
+    czk_r1cs=$(sed -n 's/.*r1cs digest \([0-9a-f]\{64\}\).*/\1/p' "$T/out" | head -1)
+    czk_asg=$(sed -n 's/.*assignment digest \([0-9a-f]\{64\}\).*/\1/p' "$T/out" | head -1)
+    if [ "$rc" -eq 0 ] && [ -n "$ref_r1cs" ] && [ "$czk_r1cs" = "$ref_r1cs" ]; then
+        ok "$desc: R1CS digest equals the reference's ($ref_r1cs)"
+    else
+        bad "$desc: R1CS digest czk '$czk_r1cs' vs reference '$ref_r1cs' (compare exit $rc)"
+    fi
+    if [ -n "$ref_asg" ] && [ "$czk_asg" = "$ref_asg" ]; then
+        ok "$desc: assignment digest equals the reference's"
+    else
+        bad "$desc: assignment digest czk '$czk_asg' vs reference '$ref_asg'"
+    fi
+}
+
+seal() { # seal SIZE DIR
+    run "czk-oracle seal --sector-size $1 (add_piece, PC1, PC2, C1)" "$ORACLE" seal --sector-size "$1" --seed 7 -o "$2" || return 1
+    grep '^step\|^comm' "$T/out" | sed 's/^/    /'
+}
+
+flip_byte() { # flip_byte IN OUT OFFSET
+    cp "$1" "$2"
+    b=$(od -An -tu1 -j "$3" -N1 "$1" | tr -d ' ')
+    printf "$(printf '\\%03o' $(( b ^ 1 )))" | dd of="$2" bs=1 seek="$3" conv=notrunc 2>/dev/null
+}
+
+case "$CASE" in
+build)
+    echo "cargo: $(cargo --version)"
+    run "cargo build --release --locked (tests/oracle -> $CARGO_TARGET_DIR)" \
+        cargo build --release --locked --manifest-path "$HERE/Cargo.toml"
+    if [ $? -eq 0 ] && [ -x "$ORACLE" ]; then ok "czk-oracle built"; else bad "czk-oracle did not build"; fi
+    finish
+    ;;
+params)
+    need_oracle
+    for s in 2KiB 8MiB; do
+        if ensure_params "$s"; then ok "filecoin-proofs' $s PoRep parameters in $FILPARAMS"; else bad "$s parameters"; fi
+    done
+    finish
+    ;;
+porep)
+    need_oracle
+    D="$T/sector"
+    if ! seal "$SIZE" "$D"; then bad "seal $SIZE"; finish; fi
+    ok "sealed a $SIZE sector with filecoin-proofs"
+    digests_equal "$SIZE real C1 (envelope)" "$D/c1.json"
+    stem=$(porep_param "$SIZE")
+    if [ -z "${CZK_TEST_ASAN:-}" ]; then
+        # czk proves with filecoin-proofs' parameters, found by their v28 name
+        run "czk prove --param-cache (filecoin-proofs' $SIZE parameters)" "$CZK" prove --c1 "$D/c1.json" \
+            --param-cache "$FILPARAMS" -o "$T/czk.proof" --quiet
+        if [ $? -eq 0 ]; then ok "czk proved the real $SIZE C1"; else bad "czk prove"; fi
+        expect_rc 0 "filecoin-proofs verify_seal accepts czk's proof" "$ORACLE" verify-seal "$D" "$T/czk.proof"
+        for off in 0 100 191; do
+            flip_byte "$T/czk.proof" "$T/flip.proof" "$off"
+            expect_rc 1 "verify_seal rejects czk's proof with byte $off flipped" "$ORACLE" verify-seal "$D" "$T/flip.proof"
+        done
+        expect_rc 0 "czk verify accepts its own proof with filecoin-proofs' vk" "$CZK" verify --param-cache "$FILPARAMS" \
+            --c1 "$D/c1-inner.json" --proof "$T/czk.proof"
+        # the same inputs through the other C1 form
+        run "czk prove (inner C1 JSON)" "$CZK" prove --c1 "$D/c1-inner.json" --params "$FILPARAMS/$stem.params" \
+            -o "$T/czk2.proof" --quiet
+        expect_rc 0 "verify_seal accepts czk's proof from the inner C1 form" "$ORACLE" verify-seal "$D" "$T/czk2.proof"
+    else
+        echo "  (ASan build: czk's proving of $SIZE is left to the Release run)"
+    fi
+    # bellperson's own C2 of the same C1, verified by czk
+    run "czk-oracle prove-c2 (bellperson, CPU)" "$ORACLE" prove-c2 "$D" -o "$T/bp.proof"
+    if [ $? -eq 0 ]; then ok "bellperson proved the $SIZE C1"; grep '^step' "$T/out" | sed 's/^/    /'; else bad "bellperson C2"; fi
+    expect_rc 0 "czk verify accepts bellperson's proof" "$CZK" verify --param-cache "$FILPARAMS" --c1 "$D/c1.json" \
+        --proof "$T/bp.proof"
+    flip_byte "$T/bp.proof" "$T/bpflip.proof" 150
+    expect_rc 1 "czk verify rejects bellperson's proof with a flipped byte" "$CZK" verify --param-cache "$FILPARAMS" \
+        --c1 "$D/c1.json" --proof "$T/bpflip.proof"
+    finish
+    ;;
+czk-params)
+    need_oracle
+    if [ -n "${CZK_TEST_ASAN:-}" ]; then
+        echo "oracle czk-params: skipped under ASan (a 2.7M-constraint setup); the Release run covers it"
+        exit 0
+    fi
+    D="$T/sector"
+    if ! seal 2KiB "$D"; then bad "seal 2KiB"; finish; fi
+    P="$T/czkparams"
+    mkdir -p "$P"
+    stem=$(porep_param 2KiB)
+    # czk's own parameters, put where filecoin-proofs looks for its own
+    run "czk setup --circuit porep --sector-size 2KiB" "$CZK" setup --circuit porep --sector-size 2KiB \
+        -o "$P/$stem.params" --vk "$P/$stem.vk" --quiet
+    if [ $? -eq 0 ]; then ok "czk setup wrote 2KiB parameters"; else bad "czk setup"; finish; fi
+    run "czk-oracle prove-c2 with czk's parameters (bellperson)" "$ORACLE" prove-c2 "$D" --cache "$P" -o "$T/bp.proof"
+    if [ $? -eq 0 ]; then ok "bellperson proved with czk's parameters"; else bad "bellperson could not prove with czk's parameters"; fi
+    expect_rc 0 "filecoin-proofs verify_seal (czk's vk) accepts bellperson's proof" "$ORACLE" verify-seal "$D" "$T/bp.proof" --cache "$P"
+    expect_rc 0 "czk verify accepts bellperson's proof made with czk's parameters" "$CZK" verify --vk "$P/$stem.vk" \
+        --c1 "$D/c1.json" --proof "$T/bp.proof"
+    run "czk prove with its own parameters" "$CZK" prove --c1 "$D/c1.json" --param-cache "$P" -o "$T/czk.proof" --quiet
+    expect_rc 0 "filecoin-proofs verify_seal (czk's vk) accepts czk's proof" "$ORACLE" verify-seal "$D" "$T/czk.proof" --cache "$P"
+    expect_rc 1 "verify_seal with filecoin-proofs' own vk rejects a proof made with czk's parameters" \
+        "$ORACLE" verify-seal "$D" "$T/czk.proof" --cache "$FILPARAMS"
+    finish
+    ;;
+digest)
+    need_oracle
+    case "$SIZE" in
+    32GiB)
+        # a 32GiB-shaped C1 from czk's generator, with fewer challenges
+        run "czk gen-c1 --sector-size 32GiB" "$CZK" gen-c1 --sector-size 32GiB --seed 3 -o "$T/c1.json" --quiet
+        if [ $? -ne 0 ]; then bad "czk gen-c1 32GiB"; finish; fi
+        digests_equal "32GiB partition from czk gen-c1" "$T/c1.json" 0
+        ;;
+    *)
+        D="$T/sector"
+        if ! seal "$SIZE" "$D"; then bad "seal $SIZE"; finish; fi
+        digests_equal "$SIZE real C1" "$D/c1.json"
+        ;;
+    esac
+    finish
+    ;;
+*)
+    echo "oracle.sh: unknown case '$CASE'"
+    exit 2
+    ;;
+esac

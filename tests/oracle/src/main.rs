@@ -1,0 +1,684 @@
+//! czk-oracle: Filecoin's own implementation (filecoin-proofs-api,
+//! filecoin-proofs, storage-proofs-*, bellperson) driven from the command line,
+//! as the judge of czk's proofs and R1CS. Test-only: it calls the published
+//! crates' APIs and nothing else of theirs.
+//!
+//! Every command prints `step <name> <seconds>` for each timed step and
+//! `key value` result lines; exit 0 on success, 1 when a check fails (a proof
+//! is invalid, digests differ), 2 on bad usage or input.
+
+mod digest;
+mod util;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::exit;
+use std::time::Instant;
+
+use anyhow::{bail, ensure, Context, Result};
+use bellpepper_core::{Circuit, ConstraintSystem};
+use blstrs::Scalar as Fr;
+use ff::Field;
+use filecoin_hashers::Domain;
+use filecoin_proofs::constants::{
+    DefaultPieceDomain, DefaultPieceHasher, SectorShape2KiB, SectorShape32GiB, SectorShape512MiB,
+    SectorShape64GiB, SectorShape8MiB,
+};
+use filecoin_proofs::types::MerkleTreeTrait;
+use filecoin_proofs_api::seal::{self, SealCommitPhase1Output};
+use filecoin_proofs_api::{PieceInfo, RegisteredSealProof, SectorId, UnpaddedBytesAmount};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use serde::{Deserialize, Serialize};
+use storage_proofs_core::compound_proof::CompoundProof;
+use storage_proofs_porep::stacked::{self, StackedCompound, StackedDrg};
+
+use crate::util::{arg_value, has_flag, parse_size, step};
+
+const USAGE: &str = "usage: czk-oracle <command> [options]
+
+  seal --sector-size 2KiB|8MiB|512MiB [--seed N] -o DIR
+        random piece data, then add_piece, PC1, PC2 and C1 through
+        filecoin-proofs-api; writes DIR/c1.json (Curio's envelope),
+        DIR/c1-inner.json (SealCommitPhase1Output), DIR/sector.json (public
+        data), and keeps the replica and cache in DIR for later steps
+  params --sector-size S --cache DIR [--circuit porep]
+        the v28 parameter and verifying-key files filecoin-proofs uses, generated
+        with random toxic waste (its test path) where missing; prints their names
+  load-params --sector-size S [--cache DIR] [-i N]
+        time reading the PoRep parameters from the cache as C2 does (bellperson's
+        mapped parameters), N times
+  prove-c2 DIR [--cache DIR] [-o PROOF]
+        bellperson's C2 (CPU) of DIR's C1 through filecoin-proofs-api
+  verify-seal DIR PROOF [--cache DIR]
+        filecoin-proofs verify_seal of PROOF's bytes; exit 0 only when valid
+  vanilla-post --kind window|winning DIR [--seed N] -o OUT
+        real vanilla PoSt proof of DIR's sealed sector (challenges derived by
+        filecoin-proofs-api), as the bincode bytes the FFI passes:
+        OUT/vanilla-KIND.bin and OUT/post-KIND.json (proof type, randomness,
+        prover id, sector id, comm_r)
+  vanilla-snap DIR [--seed N] -o OUT
+        a SnapDeals update of DIR's sealed sector with random new data
+        (encode_into), its vanilla partition proofs (generate_partition_proofs,
+        checked by verify_partition_proofs): OUT/snap-partition-K.bin and
+        OUT/snap.json (proof type, comm_r_old, comm_r_new, comm_d_new)
+  r1cs-digest --c1 FILE [--partition K] [--dump FILE] [--show C]
+        synthesize partition K with bellpepper and print the R1CS and assignment
+        digests (docs/r1cs-digest.md); --show prints constraint C's terms and
+        namespace path
+  synth-bench --c1 FILE [--partition K] [-i N]
+        time the synthesis of one partition into a constraint system that does
+        bellperson's prover work (a, b, c evaluations and densities)
+
+--cache DIR sets FIL_PROOFS_PARAMETER_CACHE (default: the environment's).
+";
+
+#[derive(Serialize, Deserialize)]
+struct SectorInfo {
+    registered_proof: RegisteredSealProof,
+    sector_size: u64,
+    miner_id: u64,
+    prover_id: [u8; 32],
+    sector_id: u64,
+    ticket: [u8; 32],
+    seed: [u8; 32],
+    comm_r: [u8; 32],
+    comm_d: [u8; 32],
+}
+
+/// Dispatch on the sector size to a function generic over the tree shape.
+macro_rules! with_tree {
+    ($size:expr, $f:ident, $($args:expr),*) => {
+        match $size {
+            2048 => $f::<SectorShape2KiB>($($args),*),
+            8388608 => $f::<SectorShape8MiB>($($args),*),
+            536870912 => $f::<SectorShape512MiB>($($args),*),
+            34359738368 => $f::<SectorShape32GiB>($($args),*),
+            68719476736 => $f::<SectorShape64GiB>($($args),*),
+            s => bail!("unsupported sector size {}", s),
+        }
+    };
+}
+
+fn seal_proof_of_size(size: u64) -> Result<RegisteredSealProof> {
+    Ok(match size {
+        2048 => RegisteredSealProof::StackedDrg2KiBV1_1,
+        8388608 => RegisteredSealProof::StackedDrg8MiBV1_1,
+        536870912 => RegisteredSealProof::StackedDrg512MiBV1_1,
+        34359738368 => RegisteredSealProof::StackedDrg32GiBV1_1,
+        68719476736 => RegisteredSealProof::StackedDrg64GiBV1_1,
+        s => bail!("unsupported sector size {}", s),
+    })
+}
+
+/// prover_id as Curio builds it: the LEB128 varint of the miner id,
+/// left-aligned in 32 zero bytes.
+fn prover_id_of_miner(mut miner: u64) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    let mut i = 0;
+    loop {
+        let b = (miner & 0x7f) as u8;
+        miner >>= 7;
+        if miner == 0 {
+            out[i] = b;
+            break;
+        }
+        out[i] = b | 0x80;
+        i += 1;
+    }
+    out
+}
+
+fn set_cache(args: &[String]) {
+    if let Some(dir) = arg_value(args, "--cache") {
+        std::env::set_var("FIL_PROOFS_PARAMETER_CACHE", dir);
+    }
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
+}
+
+fn cmd_seal(args: &[String]) -> Result<()> {
+    let size = parse_size(arg_value(args, "--sector-size").context("--sector-size is required")?)?;
+    let seed: u64 = arg_value(args, "--seed").unwrap_or("1").parse().context("--seed wants a number")?;
+    let dir = PathBuf::from(arg_value(args, "-o").context("-o DIR is required")?);
+    let proof = seal_proof_of_size(size)?;
+    ensure!(size <= 536870912, "seal: sector sizes up to 512MiB only (the machine seals on the CPU)");
+    fs::create_dir_all(&dir)?;
+    let cache = dir.join("cache");
+    if cache.exists() {
+        fs::remove_dir_all(&cache)?;
+    }
+    fs::create_dir_all(&cache)?;
+
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let miner_id = 1000 + (seed % 100000);
+    let prover_id = prover_id_of_miner(miner_id);
+    let sector_id = 1 + (rng.next_u64() % 1_000_000);
+    let mut ticket = [0u8; 32];
+    let mut pseed = [0u8; 32];
+    rng.fill_bytes(&mut ticket);
+    rng.fill_bytes(&mut pseed);
+    // Randomness from the chain is a canonical field element.
+    ticket[31] &= 0x3f;
+    pseed[31] &= 0x3f;
+
+    let unpadded = UnpaddedBytesAmount(size * 127 / 128);
+    let mut data = vec![0u8; unpadded.0 as usize];
+    rng.fill_bytes(&mut data);
+    let staged = dir.join("staged");
+    let sealed = dir.join("sealed");
+    fs::write(&staged, b"")?;
+    fs::write(&sealed, b"")?;
+
+    let piece: PieceInfo = step("add_piece", || {
+        let target = fs::OpenOptions::new().read(true).write(true).open(&staged)?;
+        let (info, _) = seal::add_piece(proof, &data[..], target, unpadded, &[])?;
+        Ok(info)
+    })?;
+    let pieces = [piece];
+    let p1 = step("pc1", || {
+        seal::seal_pre_commit_phase1(
+            proof,
+            &cache,
+            &staged,
+            &sealed,
+            prover_id,
+            SectorId::from(sector_id),
+            ticket,
+            &pieces,
+        )
+    })?;
+    let p2 = step("pc2", || seal::seal_pre_commit_phase2(p1, &cache, &sealed))?;
+    let (comm_r, comm_d) = (p2.comm_r, p2.comm_d);
+    let c1 = step("c1", || {
+        seal::seal_commit_phase1(
+            &cache,
+            &sealed,
+            prover_id,
+            SectorId::from(sector_id),
+            ticket,
+            pseed,
+            p2,
+            &pieces,
+        )
+    })?;
+
+    let inner = serde_json::to_vec(&c1)?;
+    write_atomic(&dir.join("c1-inner.json"), &inner)?;
+    let envelope = serde_json::json!({
+        "SectorNum": sector_id,
+        "Phase1Out": base64::encode(&inner),
+        "SectorSize": size,
+    });
+    write_atomic(&dir.join("c1.json"), &serde_json::to_vec(&envelope)?)?;
+    let info = SectorInfo {
+        registered_proof: proof,
+        sector_size: size,
+        miner_id,
+        prover_id,
+        sector_id,
+        ticket,
+        seed: pseed,
+        comm_r,
+        comm_d,
+    };
+    write_atomic(&dir.join("sector.json"), &serde_json::to_vec_pretty(&info)?)?;
+    let _ = fs::remove_file(&staged);
+    println!("registered_proof {:?}", proof);
+    println!("sector_id {}", sector_id);
+    println!("comm_r {}", hex::encode(comm_r));
+    println!("comm_d {}", hex::encode(comm_d));
+    println!("c1 {}", dir.join("c1.json").display());
+    Ok(())
+}
+
+fn gen_porep_params<Tree: 'static + MerkleTreeTrait>(proof: RegisteredSealProof) -> Result<()> {
+    let config = proof.as_v1_config();
+    let pp = filecoin_proofs::parameters::public_params::<Tree>(&config)?;
+    let mut rng = rand::rngs::OsRng;
+    step("porep params", || {
+        <StackedCompound<Tree, DefaultPieceHasher> as CompoundProof<
+            StackedDrg<'_, Tree, DefaultPieceHasher>,
+            _,
+        >>::groth_params(Some(&mut rng), &pp)?;
+        Ok(())
+    })?;
+    step("porep vk", || {
+        <StackedCompound<Tree, DefaultPieceHasher> as CompoundProof<
+            StackedDrg<'_, Tree, DefaultPieceHasher>,
+            _,
+        >>::verifying_key(Some(&mut rng), &pp)?;
+        Ok(())
+    })?;
+    let id = <StackedCompound<Tree, DefaultPieceHasher> as storage_proofs_core::parameter_cache::CacheableParameters<
+        stacked::StackedCircuit<Tree, DefaultPieceHasher>,
+        _,
+    >>::cache_identifier(&pp);
+    println!("porep {}", util::param_file_name(&id));
+    Ok(())
+}
+
+fn cmd_params(args: &[String]) -> Result<()> {
+    let size = parse_size(arg_value(args, "--sector-size").context("--sector-size is required")?)?;
+    ensure!(arg_value(args, "--cache").is_some(), "--cache DIR is required");
+    set_cache(args);
+    fs::create_dir_all(arg_value(args, "--cache").unwrap())?;
+    let circuit = arg_value(args, "--circuit").unwrap_or("porep");
+    match circuit {
+        "porep" => {
+            let proof = seal_proof_of_size(size)?;
+            with_tree!(size, gen_porep_params, proof)
+        }
+        c => bail!("--circuit: only porep so far, got '{}'", c),
+    }
+}
+
+fn load_porep_params<Tree: 'static + MerkleTreeTrait>(proof: RegisteredSealProof, iters: usize) -> Result<()> {
+    let config = proof.as_v1_config();
+    let pp = filecoin_proofs::parameters::public_params::<Tree>(&config)?;
+    for i in 0..iters {
+        let t = Instant::now();
+        let cpu0 = util::cpu_seconds();
+        let p = <StackedCompound<Tree, DefaultPieceHasher> as CompoundProof<
+            StackedDrg<'_, Tree, DefaultPieceHasher>,
+            _,
+        >>::groth_params::<rand::rngs::OsRng>(None, &pp)?;
+        println!(
+            "iter {} load {:.3} s cpu {:.3} s (h {} l {} a {} b_g1 {} b_g2 {})",
+            i,
+            t.elapsed().as_secs_f64(),
+            util::cpu_seconds() - cpu0,
+            p.h.len(),
+            p.l.len(),
+            p.a.len(),
+            p.b_g1.len(),
+            p.b_g2.len()
+        );
+    }
+    Ok(())
+}
+
+fn cmd_load_params(args: &[String]) -> Result<()> {
+    let size = parse_size(arg_value(args, "--sector-size").context("--sector-size is required")?)?;
+    let iters: usize = arg_value(args, "-i").unwrap_or("1").parse().context("-i wants a number")?;
+    set_cache(args);
+    let proof = seal_proof_of_size(size)?;
+    with_tree!(size, load_porep_params, proof, iters)
+}
+
+fn post_proof_of(kind: &str, size: u64) -> Result<filecoin_proofs_api::RegisteredPoStProof> {
+    use filecoin_proofs_api::RegisteredPoStProof::*;
+    Ok(match (kind, size) {
+        ("window", 2048) => StackedDrgWindow2KiBV1_2,
+        ("window", 8388608) => StackedDrgWindow8MiBV1_2,
+        ("window", 536870912) => StackedDrgWindow512MiBV1_2,
+        ("window", 34359738368) => StackedDrgWindow32GiBV1_2,
+        ("window", 68719476736) => StackedDrgWindow64GiBV1_2,
+        ("winning", 2048) => StackedDrgWinning2KiBV1,
+        ("winning", 8388608) => StackedDrgWinning8MiBV1,
+        ("winning", 536870912) => StackedDrgWinning512MiBV1,
+        ("winning", 34359738368) => StackedDrgWinning32GiBV1,
+        ("winning", 68719476736) => StackedDrgWinning64GiBV1,
+        _ => bail!("--kind wants window or winning (got '{}', sector size {})", kind, size),
+    })
+}
+
+fn random32(seed: u64, salt: u64) -> [u8; 32] {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed ^ salt.rotate_left(32));
+    let mut r = [0u8; 32];
+    rng.fill_bytes(&mut r);
+    r[31] &= 0x3f; // a canonical field element, as Curio passes it
+    r
+}
+
+fn cmd_vanilla_post(args: &[String]) -> Result<()> {
+    use filecoin_proofs_api::post;
+    let dir = PathBuf::from(args.last().context("vanilla-post ... DIR")?);
+    let kind = arg_value(args, "--kind").context("--kind window|winning is required")?;
+    let seed: u64 = arg_value(args, "--seed").unwrap_or("1").parse().context("--seed wants a number")?;
+    let out = PathBuf::from(arg_value(args, "-o").context("-o OUT is required")?);
+    let dir = if dir == out { bail!("vanilla-post: the sector DIR comes last") } else { dir };
+    fs::create_dir_all(&out)?;
+    let info: SectorInfo = read_json(&dir.join("sector.json"))?;
+    let proof = post_proof_of(kind, info.sector_size)?;
+    let randomness = random32(seed, 0x9057);
+    let sid = SectorId::from(info.sector_id);
+    let replica = filecoin_proofs_api::PrivateReplicaInfo::new(proof, info.comm_r, dir.join("cache"), dir.join("sealed"));
+    if kind == "winning" {
+        let chosen = step("winning sector choice", || {
+            post::generate_winning_post_sector_challenge(proof, &randomness, 1, info.prover_id)
+        })?;
+        ensure!(chosen.iter().all(|&i| i == 0), "winning sector choice out of a set of one: {:?}", chosen);
+    }
+    let challenges = step("challenges", || {
+        post::generate_fallback_sector_challenges(proof, &randomness, &[sid], info.prover_id)
+    })?;
+    let ch = challenges.get(&sid).context("no challenges for the sector")?;
+    let bytes = step("vanilla proof", || post::generate_single_vanilla_proof(proof, sid, &replica, ch))?;
+    write_atomic(&out.join(format!("vanilla-{}.bin", kind)), &bytes)?;
+    let meta = serde_json::json!({
+        "registered_post_proof": proof,
+        "randomness": randomness,
+        "prover_id": info.prover_id,
+        "miner_id": info.miner_id,
+        "sector_ids": [info.sector_id],
+        "comm_r": [info.comm_r],
+        "challenges": ch,
+    });
+    write_atomic(&out.join(format!("post-{}.json", kind)), &serde_json::to_vec_pretty(&meta)?)?;
+    println!("vanilla {} ({} bytes, {} challenges)", out.join(format!("vanilla-{}.bin", kind)).display(), bytes.len(), ch.len());
+    Ok(())
+}
+
+fn update_proof_of(size: u64) -> Result<filecoin_proofs_api::RegisteredUpdateProof> {
+    use filecoin_proofs_api::RegisteredUpdateProof::*;
+    Ok(match size {
+        2048 => StackedDrg2KiBV1,
+        8388608 => StackedDrg8MiBV1,
+        536870912 => StackedDrg512MiBV1,
+        34359738368 => StackedDrg32GiBV1,
+        68719476736 => StackedDrg64GiBV1,
+        s => bail!("unsupported sector size {}", s),
+    })
+}
+
+fn cmd_vanilla_snap(args: &[String]) -> Result<()> {
+    use filecoin_proofs_api::update;
+    let dir = PathBuf::from(args.last().context("vanilla-snap ... DIR")?);
+    let seed: u64 = arg_value(args, "--seed").unwrap_or("1").parse().context("--seed wants a number")?;
+    let out = PathBuf::from(arg_value(args, "-o").context("-o OUT is required")?);
+    ensure!(dir != out, "vanilla-snap: the sector DIR comes last");
+    fs::create_dir_all(&out)?;
+    let info: SectorInfo = read_json(&dir.join("sector.json"))?;
+    let proof = update_proof_of(info.sector_size)?;
+    let unpadded = UnpaddedBytesAmount(info.sector_size * 127 / 128);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x5a4b);
+    let mut data = vec![0u8; unpadded.0 as usize];
+    rng.fill_bytes(&mut data);
+    let staged = out.join("staged-new");
+    let new_replica = out.join("sealed-new");
+    let new_cache = out.join("cache-new");
+    fs::write(&staged, b"")?;
+    fs::write(&new_replica, b"")?;
+    if new_cache.exists() {
+        fs::remove_dir_all(&new_cache)?;
+    }
+    fs::create_dir_all(&new_cache)?;
+    let seal_proof = info.registered_proof;
+    let piece = step("add_piece", || {
+        let target = fs::OpenOptions::new().read(true).write(true).open(&staged)?;
+        let (p, _) = seal::add_piece(seal_proof, &data[..], target, unpadded, &[])?;
+        Ok(p)
+    })?;
+    let enc = step("encode_into", || {
+        update::empty_sector_update_encode_into(
+            proof,
+            &new_replica,
+            &new_cache,
+            dir.join("sealed"),
+            dir.join("cache"),
+            &staged,
+            &[piece],
+        )
+    })?;
+    let parts = step("partition proofs", || {
+        update::generate_partition_proofs(
+            proof,
+            info.comm_r,
+            enc.comm_r_new,
+            enc.comm_d_new,
+            dir.join("sealed"),
+            dir.join("cache"),
+            &new_replica,
+            &new_cache,
+        )
+    })?;
+    let ok = step("verify partition proofs", || {
+        update::verify_partition_proofs(proof, &parts, info.comm_r, enc.comm_r_new, enc.comm_d_new)
+    })?;
+    ensure!(ok, "filecoin-proofs rejected its own partition proofs");
+    for (k, p) in parts.iter().enumerate() {
+        write_atomic(&out.join(format!("snap-partition-{}.bin", k)), &p.0)?;
+    }
+    let meta = serde_json::json!({
+        "registered_update_proof": proof,
+        "comm_r_old": info.comm_r,
+        "comm_r_new": enc.comm_r_new,
+        "comm_d_new": enc.comm_d_new,
+        "partitions": parts.len(),
+    });
+    write_atomic(&out.join("snap.json"), &serde_json::to_vec_pretty(&meta)?)?;
+    let _ = fs::remove_file(&staged);
+    println!("comm_r_new {}", hex::encode(enc.comm_r_new));
+    println!("comm_d_new {}", hex::encode(enc.comm_d_new));
+    println!("partitions {} ({} bytes each)", parts.len(), parts.first().map(|p| p.0.len()).unwrap_or(0));
+    Ok(())
+}
+
+fn read_sector(dir: &Path) -> Result<(SectorInfo, SealCommitPhase1Output)> {
+    let info: SectorInfo = read_json(&dir.join("sector.json"))?;
+    let c1: SealCommitPhase1Output = read_json(&dir.join("c1-inner.json"))?;
+    Ok((info, c1))
+}
+
+fn cmd_prove_c2(args: &[String]) -> Result<()> {
+    let dir = PathBuf::from(args.first().context("prove-c2 DIR")?);
+    set_cache(args);
+    let out = arg_value(args, "-o").map(PathBuf::from).unwrap_or_else(|| dir.join("proof-bellperson.bin"));
+    let (info, c1) = read_sector(&dir)?;
+    util::capture_bellperson_log();
+    let proof = step("c2", || seal::seal_commit_phase2(c1, info.prover_id, SectorId::from(info.sector_id)))?;
+    if let Some(s) = util::logged_synthesis_seconds() {
+        println!("step c2.synthesis {:.3}", s);
+    }
+    write_atomic(&out, &proof.proof)?;
+    println!("proof {} ({} bytes)", out.display(), proof.proof.len());
+    Ok(())
+}
+
+fn cmd_verify_seal(args: &[String]) -> Result<bool> {
+    let dir = PathBuf::from(args.first().context("verify-seal DIR PROOF")?);
+    let proof_path = PathBuf::from(args.get(1).context("verify-seal DIR PROOF")?);
+    set_cache(args);
+    let (info, _) = read_sector(&dir)?;
+    let proof = fs::read(&proof_path).with_context(|| format!("reading {}", proof_path.display()))?;
+    let ok = step("verify_seal", || {
+        seal::verify_seal(
+            info.registered_proof,
+            info.comm_r,
+            info.comm_d,
+            info.prover_id,
+            SectorId::from(info.sector_id),
+            info.ticket,
+            info.seed,
+            &proof,
+        )
+    });
+    match ok {
+        Ok(true) => {
+            println!("valid {}", proof_path.display());
+            Ok(true)
+        }
+        Ok(false) => {
+            println!("INVALID {}", proof_path.display());
+            Ok(false)
+        }
+        Err(e) => {
+            // filecoin-proofs refuses some malformed proofs with an error
+            // rather than `false`: either way the proof is not accepted.
+            println!("INVALID {}: {:#}", proof_path.display(), e);
+            Ok(false)
+        }
+    }
+}
+
+/// The partition circuit for partition k of a C1, exactly as
+/// seal_commit_phase2 builds it.
+fn porep_circuit<Tree: 'static + MerkleTreeTrait>(
+    c1: SealCommitPhase1Output,
+    k: usize,
+) -> Result<stacked::StackedCircuit<Tree, DefaultPieceHasher>> {
+    let config = c1.registered_proof.as_v1_config();
+    let vanilla: Vec<Vec<filecoin_proofs::types::VanillaSealProof<Tree>>> = c1.vanilla_proofs.try_into()?;
+    ensure!(k < vanilla.len(), "partition {} out of range (C1 has {})", k, vanilla.len());
+    let replica_id: Fr = c1.replica_id.into();
+    let public_inputs = stacked::PublicInputs {
+        replica_id: replica_id.into(),
+        tau: Some(stacked::Tau {
+            comm_d: DefaultPieceDomain::try_from_bytes(&c1.comm_d)?,
+            comm_r: filecoin_proofs::as_safe_commitment(&c1.comm_r, "comm_r")?,
+        }),
+        k: Some(k),
+        seed: Some(c1.seed),
+    };
+    let pp = filecoin_proofs::parameters::public_params::<Tree>(&config)?;
+    <StackedCompound<Tree, DefaultPieceHasher> as CompoundProof<StackedDrg<'_, Tree, DefaultPieceHasher>, _>>::circuit(
+        &public_inputs,
+        (),
+        &vanilla[k],
+        &pp,
+        Some(k),
+    )
+}
+
+fn read_c1_any(path: &Path) -> Result<SealCommitPhase1Output> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let v: serde_json::Value = serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))?;
+    if let Some(p1) = v.get("Phase1Out") {
+        let b64 = p1.as_str().context("Phase1Out is not a string")?;
+        let inner = base64::decode(b64).context("Phase1Out is not base64")?;
+        return serde_json::from_slice(&inner).context("parsing Phase1Out");
+    }
+    serde_json::from_value(v).with_context(|| format!("parsing {} as SealCommitPhase1Output", path.display()))
+}
+
+fn digest_tree<Tree: 'static + MerkleTreeTrait>(c1: SealCommitPhase1Output, args: &[String]) -> Result<bool> {
+    let k: usize = arg_value(args, "--partition").unwrap_or("0").parse().context("--partition wants a number")?;
+    let show: Option<u64> = match arg_value(args, "--show") {
+        Some(s) => Some(s.parse().context("--show wants a constraint index")?),
+        None => None,
+    };
+    let circuit = step("circuit", || porep_circuit::<Tree>(c1, k))?;
+    let mut cs = digest::DigestCs::new(arg_value(args, "--dump").is_some(), show);
+    let t = Instant::now();
+    cs.alloc_input(|| "one", || Ok(Fr::ONE))?;
+    circuit.synthesize(&mut cs).map_err(|e| anyhow::anyhow!("synthesis failed: {:?}", e))?;
+    println!("step synthesize+digest {:.3}", t.elapsed().as_secs_f64());
+    let d = cs.finish();
+    println!("inputs {}", d.n_inputs);
+    println!("aux {}", d.n_aux);
+    println!("constraints {}", d.n_constraints);
+    println!("r1cs digest {}", hex::encode(d.r1cs));
+    println!("assignment digest {}", hex::encode(d.assignment));
+    if let Some(text) = &d.shown {
+        print!("{}", text);
+    } else if let Some(c) = show {
+        println!("constraint {} does not exist ({} constraints)", c, d.n_constraints);
+    }
+    if let Some(path) = arg_value(args, "--dump") {
+        let mut buf = Vec::with_capacity(32 + 32 * d.hashes.len());
+        buf.extend_from_slice(b"CZKR1CS1");
+        for v in [d.n_inputs, d.n_aux, d.n_constraints] {
+            buf.extend_from_slice(&v.to_le_bytes());
+        }
+        for h in &d.hashes {
+            buf.extend_from_slice(h);
+        }
+        write_atomic(Path::new(path), &buf)?;
+        println!("dump {}", path);
+    }
+    Ok(d.unsatisfied.is_none() || {
+        println!("UNSATISFIED constraint {}", d.unsatisfied.unwrap());
+        false
+    })
+}
+
+fn cmd_r1cs_digest(args: &[String]) -> Result<bool> {
+    let path = PathBuf::from(arg_value(args, "--c1").context("--c1 FILE is required")?);
+    let c1 = step("read c1", || read_c1_any(&path))?;
+    let size = u64::from(c1.registered_proof.sector_size());
+    with_tree!(size, digest_tree, c1, args)
+}
+
+fn bench_tree<Tree: 'static + MerkleTreeTrait>(c1: SealCommitPhase1Output, args: &[String]) -> Result<()> {
+    let k: usize = arg_value(args, "--partition").unwrap_or("0").parse().context("--partition wants a number")?;
+    let iters: usize = arg_value(args, "-i").unwrap_or("3").parse().context("-i wants a number")?;
+    let mut times = Vec::new();
+    for it in 0..iters {
+        let circuit = porep_circuit::<Tree>(c1.clone(), k)?;
+        let mut cs = digest::ProverCs::default();
+        let cpu0 = util::cpu_seconds();
+        let t = Instant::now();
+        cs.alloc_input(|| "", || Ok(Fr::ONE))?;
+        circuit.synthesize(&mut cs).map_err(|e| anyhow::anyhow!("synthesis failed: {:?}", e))?;
+        cs.finish_inputs();
+        let wall = t.elapsed().as_secs_f64();
+        let cpu = util::cpu_seconds() - cpu0;
+        ensure!(cs.satisfied(), "bench: the witness does not satisfy the circuit (a*b != c)");
+        println!(
+            "iter {} synth {:.3} s cpu {:.3} s constraints {} aux {} inputs {}",
+            it,
+            wall,
+            cpu,
+            cs.a.len(),
+            cs.aux.len(),
+            cs.inputs.len()
+        );
+        times.push((wall, cpu));
+    }
+    times.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+    let med = times[times.len() / 2];
+    println!("median synth {:.3} s cpu {:.3} s", med.0, med.1);
+    Ok(())
+}
+
+fn cmd_synth_bench(args: &[String]) -> Result<()> {
+    let path = PathBuf::from(arg_value(args, "--c1").context("--c1 FILE is required")?);
+    let c1 = read_c1_any(&path)?;
+    let size = u64::from(c1.registered_proof.sector_size());
+    with_tree!(size, bench_tree, c1, args)
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.len() < 2 || has_flag(&argv, "--help") || has_flag(&argv, "-h") {
+        print!("{}", USAGE);
+        exit(if argv.len() < 2 { 2 } else { 0 });
+    }
+    let rest = &argv[2..];
+    let r: Result<bool> = match argv[1].as_str() {
+        "seal" => cmd_seal(rest).map(|_| true),
+        "params" => cmd_params(rest).map(|_| true),
+        "prove-c2" => cmd_prove_c2(rest).map(|_| true),
+        "load-params" => cmd_load_params(rest).map(|_| true),
+        "vanilla-post" => cmd_vanilla_post(rest).map(|_| true),
+        "vanilla-snap" => cmd_vanilla_snap(rest).map(|_| true),
+        "verify-seal" => cmd_verify_seal(rest),
+        "r1cs-digest" => cmd_r1cs_digest(rest),
+        "synth-bench" => cmd_synth_bench(rest).map(|_| true),
+        c => {
+            eprintln!("czk-oracle: unknown command '{}'\n{}", c, USAGE);
+            exit(2);
+        }
+    };
+    let _ = std::io::stdout().flush();
+    match r {
+        Ok(true) => exit(0),
+        Ok(false) => exit(1),
+        Err(e) => {
+            eprintln!("czk-oracle {}: {:#}", argv[1], e);
+            exit(2);
+        }
+    }
+}
