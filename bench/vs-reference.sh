@@ -43,6 +43,7 @@ export CARGO_TARGET_DIR="$CACHE/oracle-target"
 ORACLE="$CARGO_TARGET_DIR/release/czk-oracle"
 export FIL_PROOFS_PARAMETER_CACHE="$CACHE/oracle-params"
 [ -x "$CZK" ] || { echo "vs-reference: $CZK missing (make build)"; exit 1; }
+[ -x /usr/bin/time ] || { echo "vs-reference: needs GNU time (apt-get install time)"; exit 1; }
 if [ ! -x "$ORACLE" ]; then
     cargo build --release --locked --manifest-path "$ROOT/tests/oracle/Cargo.toml" >&2
 fi
@@ -76,7 +77,7 @@ timed() {
     /usr/bin/time -f "%e %U %S" -o "$W/t" "$@" >"$W/last" 2>"$W/last.err" || {
         echo "vs-reference: $label failed:"; tail -5 "$W/last" "$W/last.err"; exit 1; }
     set -- $(cat "$W/t")
-    cpu=$(echo "$2 + $3" | bc)
+    cpu=$(awk -v u="$2" -v s="$3" 'BEGIN {print u + s}')
     echo "$label $1 $cpu" >>"$W/times"
     printf '  %-34s wall %8.3f s  cpu %8.3f s\n' "$label" "$1" "$cpu"
 }
@@ -93,7 +94,7 @@ median() { # median LABEL FIELD(2=wall,3=cpu)
     grep "^$1 " "$W/times" | awk -v f="$2" '{print $f}' | sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
 }
 
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 : >"$W/times"
 for CASE in "$@"; do
