@@ -169,6 +169,21 @@ porep)
     ok "sealed a $SIZE sector with filecoin-proofs"
     digests_equal "$SIZE real C1 (envelope)" "$D/c1.json"
     stem=$(porep_param "$SIZE")
+    if [ "$SIZE" = 2KiB ]; then
+        # real vanilla PoSt and SnapDeals proofs of the sealed sector (for the
+        # PoSt and SnapDeals work); 2KiB bincode sizes: a Single Merkle proof
+        # is 4 + 32 + 32 + 8 + 2 x (8 + 7 x 32 + 8) = 556 bytes, a sector proof
+        # 8 + 32 + 8 + 8 + n x 556 + 32 + 32
+        for kind in window:10 winning:66; do
+            k=${kind%:*}; n=${kind#*:}
+            expect_rc 0 "czk-oracle vanilla-post --kind $k" "$ORACLE" vanilla-post --kind "$k" -o "$T/vanilla" "$D"
+            got=$(wc -c <"$T/vanilla/vanilla-$k.bin" 2>/dev/null || echo 0)
+            want=$((8 + 32 + 8 + 8 + n * 556 + 32 + 32))
+            if [ "$got" -eq "$want" ]; then ok "vanilla $k proof is $want bytes"; else bad "vanilla $k proof: $got bytes, wanted $want"; fi
+        done
+        expect_rc 0 "czk-oracle vanilla-snap (encode_into, partition proofs verified by filecoin-proofs)" \
+            "$ORACLE" vanilla-snap -o "$T/snap" "$D"
+    fi
     if [ -z "${CZK_TEST_ASAN:-}" ]; then
         # czk proves with filecoin-proofs' parameters, found by their v28 name.
         # --params-check curve: the files come from filecoin-proofs itself, and

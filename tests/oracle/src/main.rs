@@ -410,7 +410,8 @@ fn cmd_vanilla_snap(args: &[String]) -> Result<()> {
     let new_replica = out.join("sealed-new");
     let new_cache = out.join("cache-new");
     fs::write(&staged, b"")?;
-    fs::write(&new_replica, b"")?;
+    // encode_into writes into a replica file of the sector key's size
+    fs::File::create(&new_replica)?.set_len(info.sector_size)?;
     if new_cache.exists() {
         fs::remove_dir_all(&new_cache)?;
     }
