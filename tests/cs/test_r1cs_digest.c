@@ -23,7 +23,7 @@ static int asan(void) { return getenv("CZK_TEST_ASAN") != NULL; }
 
 /* ---- the spec, independently: byte strings and OpenSSL ------------------------- */
 
-/* r, little-endian bytes (FACTS.md §1: 0x73eda753...00000001) */
+/* r, the BLS12-381 scalar field modulus 0x73eda753...00000001, little-endian bytes */
 static void r_minus(uint8_t out[32], uint64_t k)
 {
     static const char *r_be = "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
