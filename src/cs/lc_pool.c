@@ -4,6 +4,7 @@
  * goes on its size class's free list, threaded through its first word, and
  * the next request of that class takes it back. After warm-up a synthesis
  * therefore performs no malloc per term or per constraint. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,30 @@ typedef struct lc_pool {
 
 static _Thread_local lc_pool tl_pool;
 _Thread_local int czk__lc_oom;
+
+/* A thread's pooled buffers are freed when it exits (an OpenMP or engine
+ * worker that released buffers would otherwise lose them with its TLS): the
+ * first put of a thread registers it with a key whose destructor trims. */
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static int exit_key_ok;
+static _Thread_local int exit_registered;
+
+static void pool_exit(void *arg)
+{
+    (void)arg;
+    czk_lc_pool_trim();
+}
+
+static void exit_key_init(void) { exit_key_ok = pthread_key_create(&exit_key, pool_exit) == 0; }
+
+static void register_exit(void)
+{
+    exit_registered = 1;
+    pthread_once(&exit_once, exit_key_init);
+    /* any non-NULL value makes the destructor run */
+    if (exit_key_ok) (void)pthread_setspecific(exit_key, &tl_pool);
+}
 
 static unsigned class_of(uint32_t min_cap)
 {
@@ -64,6 +89,7 @@ void czk__lc_buf_put(czk_lc_term *p, uint32_t cap)
         free(p);
         return;
     }
+    if (CZK_UNLIKELY(!exit_registered)) register_exit();
     pool_node *n = (pool_node *)(void *)p;
     n->next = pl->head[k];
     pl->head[k] = n;

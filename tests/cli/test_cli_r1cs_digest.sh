@@ -54,14 +54,7 @@ expect_out "^assignment digest [0-9a-f]\{64\}$" "assignment digest line"
 expect_out "^constraints 2687921$" "the circuit's own constraints (no input rows)"
 expect_out "^inputs 40$" "inputs, ONE counted"
 # shellcheck disable=SC2086
-# Known defect, not of the digest: `bench synth-only --seq` leaks the LC buffers
-# of the Poseidon template recording (src/gadgets/poseidon_circuit.c, record())
-# with or without --r1cs-digest; LeakSanitizer is off for this one run until
-# that is fixed (ASan's other checks stay on).
-SEQ_ASAN="${ASAN_OPTIONS:-}"
-[ -n "${CZK_TEST_ASAN:-}" ] && export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 expect 0 "digest run b (sequential PROVE backend)" -- $B --seq --r1cs-digest --r1cs-dump "$T/b.dump"
-export ASAN_OPTIONS="$SEQ_ASAN"
 cp "$T/out" "$T/b.out"
 digests "$T/a.out" > "$T/a.dig"
 digests "$T/b.out" > "$T/b.dig"
