@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "bench.h"
-#include "porep_run.h"
+#include "cli.h"
 #include "progress.h"
+#include "czk/porep_kind.h"
 #include "shape_opts.h"
 
 #include "czk/czk.h"
@@ -19,7 +20,7 @@ static const char usage[] =
     "                          [--partitions P]] [--jobs N] [-j CONCURRENCY] [--batch B[,B...]]\n"
     "                          [--batch-timeout S] [--synth-workers W] [--prove-workers P]\n"
     "                          [--prove-threads T] [--memory SIZE] [--trace FILE] [--no-sequential]\n"
-    "                          [--no-warmup] [--threads T] [--json] [--quiet]\n\n"
+    "                          [--no-warmup] [--pce off|on|auto[,...]] [--threads T] [--json] [--quiet]\n\n"
     "Prove N synthetic sectors (czk gen-c1 data, seeds 1..N) through the pipelined engine\n"
     "(synthesis workers || batched provers || verifying assembler), once per --batch value,\n"
     "then the same sectors strictly sequentially (synthesize, prove, one partition at a\n"
@@ -45,6 +46,11 @@ static const char usage[] =
     "  --memory SIZE           memory budget, e.g. 16GiB (default: physical memory - margin)\n"
     "  --trace FILE            write the pipelined run's timeline (Chrome trace JSON); with\n"
     "                          several --batch values, FILE.batchB for each\n"
+    "  --pce MODE[,MODE...]    witnesses of the pipelined runs: off (default: full synthesis,\n"
+    "                          one partition per synthesis worker), on (pre-compiled\n"
+    "                          matrices, built and cached if needed; one worker on every\n"
+    "                          thread), auto (on if cached); a list runs each mode, e.g.\n"
+    "                          --pce off,on (the sequential run is always full synthesis)\n"
     "  --no-sequential         skip the sequential run\n"
     "  --no-warmup             skip the warm-up proof\n";
 
@@ -61,6 +67,7 @@ enum {
     OPT_NOSEQ,
     OPT_NOWARM,
     OPT_BTIMEOUT,
+    OPT_PCE,
 };
 
 typedef struct bopts {
@@ -68,6 +75,8 @@ typedef struct bopts {
     long long jobs, conc, synth, provew, provet;
     long long batch[MAX_RUNS];
     int n_batch;
+    czk_pce_mode pce[3];
+    int n_pce;
     double batch_timeout;
     unsigned long long memory;
     const char *trace;
@@ -101,6 +110,19 @@ static int on_opt(void *ctx, int opt, const char *arg)
         }
         if (o->n_batch == 0)
             return czk_cli_usage_error("bench pipeline", usage, "--batch wants a value, got '%s'", arg);
+        return 0;
+    }
+    case OPT_PCE: {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", arg);
+        o->n_pce = 0;
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (o->n_pce == 3 || czk_pce_mode_parse(&o->pce[o->n_pce], tok) != CZK_OK)
+                return czk_cli_usage_error("bench pipeline", usage,
+                                           "--pce wants up to 3 of off, on, auto separated by commas, got '%s'", arg);
+            o->n_pce++;
+        }
+        if (o->n_pce == 0) return czk_cli_usage_error("bench pipeline", usage, "--pce wants a mode, got '%s'", arg);
         return 0;
     }
     case OPT_BTIMEOUT: {
@@ -189,27 +211,6 @@ static double overlap_len(const ival *x, size_t nx, const ival *y, size_t ny)
     return s;
 }
 
-static czk_status cached_params_fast(czk_groth16_params *out, const czk_fc_shape *shape, char path[512])
-{
-    const char *d = getenv("CZK_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-    char dir[400];
-    if (d && *d)
-        snprintf(dir, sizeof dir, "%s", d);
-    else if (x && *x)
-        snprintf(dir, sizeof dir, "%s/czk", x);
-    else if (h && *h)
-        snprintf(dir, sizeof dir, "%s/.cache/czk", h);
-    else
-        return CZK_ERR_IO;
-    if (shape->proof == CZK_FC_PROOF_CUSTOM)
-        snprintf(path, 512, "%s/porep-custom-n%llu-l%u-c%u-t%u.%u.%u-czk%s.params", dir,
-                 (unsigned long long)shape->nodes, shape->layers, shape->challenges, shape->base_arity,
-                 shape->sub_arity, shape->top_arity, CZK_VERSION_STRING);
-    else
-        snprintf(path, 512, "%s/porep-%s-czk%s.params", dir, czk_fc_proof_name(shape->proof), CZK_VERSION_STRING);
-    return czk_groth16_params_read(out, path, CZK_GROTH16_CHECK_PINNED);
-}
-
 static void on_progress(void *ctx, const czk_engine_progress *p)
 {
     czk_progress *pg = ctx;
@@ -222,6 +223,8 @@ static void on_progress(void *ctx, const czk_engine_progress *p)
 /* One pipelined measurement. */
 typedef struct pipe_run {
     int batch;
+    const char *witness; /* the witness source that ran */
+    int synth_workers;
     double seconds, proofs_per_min;
     double synth_busy, prove_any, overlap, span; /* seconds */
     double passes;                               /* prover passes */
@@ -231,8 +234,9 @@ typedef struct pipe_run {
 
 /* N jobs through an engine with opts eo, at most conc in flight; proofs
  * into pp (njobs x np). */
-static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_fc_c1 *c1, size_t njobs, size_t np,
-                            size_t conc, const czk_groth16_params *params, czk_groth16_proof *pp)
+static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_witness_source *src,
+                            const czk_fc_c1 *c1, size_t njobs, size_t np, size_t conc,
+                            const czk_groth16_params *params, czk_groth16_proof *pp)
 {
     uint64_t *ids = calloc(njobs, sizeof *ids);
     if (!ids) return czk_error(CZK_ERR_NOMEM, "job ids");
@@ -243,7 +247,8 @@ static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_fc
     while (st == CZK_OK && waited < njobs) {
         while (submitted < njobs && submitted - waited < conc && st == CZK_OK) {
             czk_engine_job j = {0};
-            j.circuit = &czk_engine_porep;
+            j.circuit = czk_kind_porep.circuit;
+            j.source = src;
             j.data = &c1[submitted];
             j.params = params;
             j.n_partitions = (uint32_t)np;
@@ -323,6 +328,9 @@ static int run(int argc, char **argv)
     if (rc != CZK_CLI_CONTINUE) return rc;
     czk_cli_apply_common(&common);
     if (o.n_batch == 0) o.batch[o.n_batch++] = 1;
+    if (o.n_pce == 0) o.pce[o.n_pce++] = CZK_PCE_MODE_OFF;
+    if (o.n_batch * o.n_pce > MAX_RUNS)
+        return czk_cli_usage_error("bench pipeline", usage, "--pce x --batch: at most %d pipelined runs", MAX_RUNS);
     czk_fc_shape shape;
     if (!o.shape.have_size && !o.shape.have_custom) {
         o.shape.layers = 2;
@@ -376,11 +384,9 @@ static int run(int argc, char **argv)
     }
     char ppath[512];
     int generated = 0;
-    /* the cache file of czk_porep_cached_params: this benchmark's own data,
-     * read with the curve check only (the full subgroup check of millions of
-     * points takes minutes on few cores); generated and cached when absent */
-    czk_status st = cached_params_fast(&params, &shape, ppath);
-    if (st != CZK_OK) st = czk_porep_cached_params(&params, &shape, &pg, ppath, &generated);
+    /* czk's parameter cache: generated and cached (with its sidecar, so the
+     * pinned read skips the subgroup checks) when absent */
+    czk_status st = czk_porep_cached_params(&params, &shape, czk_progress_cb, &pg, ppath, &generated);
     if (st != CZK_OK) {
         czk_cli_fail("bench pipeline", st, "parameters");
         goto done;
@@ -420,36 +426,61 @@ static int run(int argc, char **argv)
         }
     }
 
-    /* ---- pipelined, once per batch size; every proof checked ---- */
-    for (int k = 0; k < o.n_batch; k++) {
-        char trace[600];
-        eo.batch = (int)o.batch[k];
-        eo.trace_path = NULL;
-        if (o.trace) {
-            if (o.n_batch > 1)
-                snprintf(trace, sizeof trace, "%s.batch%d", o.trace, eo.batch);
-            else
-                snprintf(trace, sizeof trace, "%s", o.trace);
-            eo.trace_path = trace;
-        }
-        runs[k].batch = eo.batch;
-        memset(pp, 0, njobs * np * sizeof *pp);
-        st = pipelined(&runs[k], &eo, c1, njobs, np, (size_t)o.conc, &params, pp);
+    /* ---- pipelined, once per witness mode and batch size; every proof checked ---- */
+    int n_runs = 0;
+    for (int m = 0; m < o.n_pce; m++) {
+        czk_witness_source src;
+        czk_source_opts so;
+        memset(&so, 0, sizeof so);
+        so.pce = o.pce[m];
+        so.lc = CZK_LC_DEFAULT;
+        so.progress = czk_progress_cb;
+        so.progress_ctx = &pg;
+        st = czk_kind_porep.source_open(&src, &c1[0], &so);
         czk_progress_done(&pg);
-        char what[96];
         if (st != CZK_OK) {
-            snprintf(what, sizeof what, "pipelined run (batch %d)", eo.batch);
-            czk_cli_fail("bench pipeline", st, what);
+            czk_cli_fail("bench pipeline", st, "opening the witness source");
             goto done;
         }
-        for (size_t i = 0; i < njobs; i++) {
-            st = czk_porep_verify(&params.vk, &c1[i], pp + i * np, (uint32_t)np);
-            if (st != CZK_OK) {
-                snprintf(what, sizeof what, "checking the pipelined proofs (batch %d, job %zu)", eo.batch, i);
-                czk_cli_fail("bench pipeline", st, what);
-                goto done;
+        czk_engine_opts em = eo;
+        /* a multithreaded source: one synthesis worker on every thread */
+        if (src.ops->multithreaded && o.synth == 0) em.synth_workers = 1;
+        for (int k = 0; k < o.n_batch && st == CZK_OK; k++) {
+            char trace[600];
+            pipe_run *r = &runs[n_runs];
+            em.batch = (int)o.batch[k];
+            em.trace_path = NULL;
+            if (o.trace) {
+                if (o.n_batch * o.n_pce > 1)
+                    snprintf(trace, sizeof trace, "%s.%s.batch%d", o.trace, src.ops->name, em.batch);
+                else
+                    snprintf(trace, sizeof trace, "%s", o.trace);
+                em.trace_path = trace;
             }
+            r->batch = em.batch;
+            r->witness = src.ops->name;
+            r->synth_workers = em.synth_workers > 0 ? em.synth_workers : r_synth;
+            memset(pp, 0, njobs * np * sizeof *pp);
+            st = pipelined(r, &em, &src, c1, njobs, np, (size_t)o.conc, &params, pp);
+            czk_progress_done(&pg);
+            char what[96];
+            if (st != CZK_OK) {
+                snprintf(what, sizeof what, "pipelined run (%s, batch %d)", src.ops->name, em.batch);
+                czk_cli_fail("bench pipeline", st, what);
+                break;
+            }
+            for (size_t i = 0; i < njobs && st == CZK_OK; i++) {
+                st = czk_porep_verify(&params.vk, &c1[i], pp + i * np, (uint32_t)np);
+                if (st != CZK_OK) {
+                    snprintf(what, sizeof what, "checking the pipelined proofs (%s, batch %d, job %zu)", src.ops->name,
+                             em.batch, i);
+                    czk_cli_fail("bench pipeline", st, what);
+                }
+            }
+            n_runs++;
         }
+        czk_witness_source_close(&src);
+        if (st != CZK_OK) goto done;
     }
 
     /* ---- sequential ---- */
@@ -505,15 +536,16 @@ static int run(int argc, char **argv)
                 "\"constraints\":%llu,\"jobs\":%zu,\"proofs\":%zu,\"params\":\"%s\",\"pipelined\":[",
                 r_synth, r_provew, r_provet, r_timeout, o.conc, (unsigned long long)budget,
                 (unsigned long long)sz.n_constraints, njobs, njobs * np, ppath);
-        for (int k = 0; k < o.n_batch; k++) {
+        for (int k = 0; k < n_runs; k++) {
             const pipe_run *r = &runs[k];
             fprintf(out,
-                    "%s{\"batch\":%d,\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_busy_s\":%.6f,"
+                    "%s{\"witness\":\"%s\",\"synth_workers\":%d,\"batch\":%d,\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_busy_s\":%.6f,"
                     "\"prove_busy_s\":%.6f,\"synth_utilization\":%.4f,\"prove_utilization\":%.4f,"
                     "\"overlap\":%.4f,\"prover_passes\":%.0f,\"mean_batch\":%.3f,\"peak_reserved\":%llu,"
                     "\"peak_rss_so_far\":%llu,\"speedup\":%.4f,\"bound_fraction\":%.4f}",
-                    k ? "," : "", r->batch, r->seconds, r->proofs_per_min, r->synth_busy, r->prove_any,
-                    r->span > 0 ? r->synth_busy / (r->span * r_synth) : 0, r->span > 0 ? r->prove_any / r->span : 0,
+                    k ? "," : "", r->witness, r->synth_workers, r->batch, r->seconds, r->proofs_per_min, r->synth_busy, r->prove_any,
+                    r->span > 0 ? r->synth_busy / (r->span * r->synth_workers) : 0,
+                    r->span > 0 ? r->prove_any / r->span : 0,
                     r->span > 0 ? r->overlap / r->span : 0, r->passes, r->passes > 0 ? n_proofs / r->passes : 0,
                     (unsigned long long)r->peak_reserved, r->rss, t_seq > 0 ? t_seq / r->seconds : 0,
                     bound > 0 && !o.no_seq ? bound / r->seconds : 0);
@@ -531,28 +563,30 @@ static int run(int argc, char **argv)
         fprintf(out, "# %zu jobs x %zu partitions of %llu constraints; every proof verified\n", njobs, np,
                 (unsigned long long)sz.n_constraints);
         if (!o.no_seq)
-            fprintf(out, "sequential        %10s  %8.2f proofs/min  (synthesis %s, proving %s, verification %s)\n",
+            fprintf(out, "sequential             %10s  %8.2f proofs/min  (synthesis %s, proving %s, verification %s)\n",
                     czk_bench_fmt_time(b1, t_seq), tp_seq, czk_bench_fmt_time(b2, seq_synth),
                     czk_bench_fmt_time(b3, seq_prove), czk_bench_fmt_time(b4, seq_verify));
         if (!o.no_seq)
-            fprintf(out, "pipeline bound    %10s  (max of synthesis/%d, proving, verification)\n",
+            fprintf(out, "pipeline bound         %10s  (max of synthesis/%d, proving, verification)\n",
                     czk_bench_fmt_time(b1, bound), r_synth);
-        for (int k = 0; k < o.n_batch; k++) {
+        for (int k = 0; k < n_runs; k++) {
             const pipe_run *r = &runs[k];
-            fprintf(out, "pipelined b=%-3d   %10s  %8.2f proofs/min", r->batch, czk_bench_fmt_time(b1, r->seconds),
+            char label[40];
+            snprintf(label, sizeof label, "pipelined %s b=%d", r->witness, r->batch);
+            fprintf(out, "%-22s %10s  %8.2f proofs/min", label, czk_bench_fmt_time(b1, r->seconds),
                     r->proofs_per_min);
             if (!o.no_seq)
                 fprintf(out, "  %.2fx sequential, %.1f%% of the bound", t_seq / r->seconds, 100 * bound / r->seconds);
             fprintf(out, "\n");
             fprintf(out, "  stages          synthesis busy %.1f%% of %d worker(s), prover busy %.1f%%, both at once %.1f%% "
                          "of the %s span; %.0f prover passes (mean batch %.2f)\n",
-                    r->span > 0 ? 100 * r->synth_busy / (r->span * r_synth) : 0, r_synth,
+                    r->span > 0 ? 100 * r->synth_busy / (r->span * r->synth_workers) : 0, r->synth_workers,
                     r->span > 0 ? 100 * r->prove_any / r->span : 0, r->span > 0 ? 100 * r->overlap / r->span : 0,
                     czk_bench_fmt_time(b2, r->span), r->passes, r->passes > 0 ? n_proofs / r->passes : 0);
             fprintf(out, "  memory          peak RSS so far %.1f MiB, peak engine reservation %.1f MiB\n",
                     (double)r->rss / (1 << 20), (double)r->peak_reserved / (1 << 20));
         }
-        fprintf(out, "memory            peak RSS %.1f MiB\n", (double)rss / (1 << 20));
+        fprintf(out, "memory                 peak RSS %.1f MiB\n", (double)rss / (1 << 20));
     }
     exit_code = CZK_EXIT_OK;
 done:

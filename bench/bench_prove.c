@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "bench.h"
-#include "porep_run.h"
+#include "cli.h"
+#include "progress.h"
+#include "czk/porep_kind.h"
 #include "shape_opts.h"
 
 static const char usage[] =
@@ -97,7 +99,7 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
         snprintf(ppath, sizeof ppath, "%s", params_path);
         s = czk_groth16_params_read(&p, params_path, CZK_GROTH16_CHECK_PINNED);
     } else {
-        s = czk_porep_cached_params(&p, &c1.shape, &pg, ppath, &generated);
+        s = czk_porep_cached_params(&p, &c1.shape, czk_progress_cb, &pg, ppath, &generated);
     }
     t_setup = czk_bench_now() - t_setup;
     if (s != CZK_OK) {
@@ -111,7 +113,14 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
     int code = CZK_EXIT_OK;
     czk_groth16_pvk pvk;
     czk_porep_times last = {0};
-    czk_porep_synth synth = {0};
+    czk_witness_source synth;
+    memset(&synth, 0, sizeof synth);
+    czk_source_opts so;
+    memset(&so, 0, sizeof so);
+    so.pce = pce;
+    so.lc = lc;
+    so.progress = czk_progress_cb;
+    so.progress_ctx = &pg;
     if (!inputs || !samples) {
         code = czk_cli_fail(cmd, czk_error(CZK_ERR_NOMEM, "buffers"), "out of memory");
         goto out;
@@ -122,7 +131,7 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
         code = czk_cli_fail(cmd, s, "public inputs");
         goto out;
     }
-    s = czk_porep_synth_open(&synth, &c1.shape, pce, &pg);
+    s = czk_kind_porep.source_open(&synth, &c1, &so);
     if (s != CZK_OK) {
         code = czk_cli_fail(cmd, s, "pre-compiled constraint evaluation");
         goto out;
@@ -134,13 +143,13 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
         czk_bench_print_config(stdout, 0, "lc", czk_lc_kind_name(lc));
         printf("# sector %s, partition %lld, params %s%s (%.1f s), synthesis %s\n",
                czk_fc_proof_name(c1.shape.proof), partition, ppath, generated ? " (generated now)" : "", t_setup,
-               synth.work ? "PCE (witness + mat-vec)" : "full (PROVE backend)");
+               !strcmp(synth.ops->name, "pce") ? "PCE (witness + mat-vec)" : "full (PROVE backend)");
     }
     for (long long it = -1; it < iters; it++) { /* it = -1: warm-up */
         czk_groth16_proof pr;
         czk_porep_times t;
         double t0 = czk_bench_now();
-        s = czk_porep_prove_partition(&pr, &p, &c1, (uint32_t)partition, lc, &synth, &t);
+        s = czk_porep_prove_partition(&pr, &p, &c1, (uint32_t)partition, &synth, &t);
         double total = czk_bench_now() - t0;
         if (s == CZK_OK) s = czk_groth16_verify(&pvk, &pr, inputs, n_in);
         if (s != CZK_OK) {
@@ -190,7 +199,7 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
         }
     }
 out:
-    czk_porep_synth_close(&synth);
+    czk_witness_source_close(&synth);
     free(inputs);
     free(samples);
     czk_groth16_params_clear(&p);

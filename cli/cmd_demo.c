@@ -1,7 +1,9 @@
 #include <string.h>
 
 #include "bench.h"
-#include "porep_run.h"
+#include "cli.h"
+#include "progress.h"
+#include "czk/porep_kind.h"
 
 static const char usage[] =
     "usage: czk demo [--threads N] [--json] [--quiet]\n\n"
@@ -32,7 +34,7 @@ static int run(int argc, char **argv)
     char ppath[512];
     int generated = 0;
     t0 = czk_bench_now();
-    s = czk_porep_cached_params(&p, &shape, &pg, ppath, &generated);
+    s = czk_porep_cached_params(&p, &shape, czk_progress_cb, &pg, ppath, &generated);
     double t_setup = czk_bench_now() - t0;
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);
@@ -41,7 +43,7 @@ static int run(int argc, char **argv)
     czk_groth16_proof pr;
     czk_porep_times t;
     t0 = czk_bench_now();
-    s = czk_porep_prove_partition(&pr, &p, &c1, 0, CZK_LC_DEFAULT, NULL, &t);
+    s = czk_porep_prove_partition(&pr, &p, &c1, 0, NULL, &t);
     double t_prove = czk_bench_now() - t0;
     double t_verify = 0;
     if (s == CZK_OK) {

@@ -3,21 +3,24 @@
 #include <string.h>
 
 #include "bench.h"
-#include "porep_run.h"
+#include "cli.h"
+#include "progress.h"
+#include "czk/porep_kind.h"
 #include "czk/engine.h"
 #include "common/fileio.h"
 
 static const char usage[] =
     "usage: czk prove --c1 C1.json (--params FILE.params | --param-cache DIR) -o PROOF.bin\n"
     "                 [--partition K] [--no-verify] [--lc vec|inline1|inline2|inline4]\n"
-    "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--threads N] [--quiet] [--json]\n\n"
+    "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--parallel]\n"
+    "                 [--threads N] [--quiet] [--json]\n\n"
     "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
     "JSON): every partition (or only --partition K), one 192-byte Groth16 proof\n"
     "each, concatenated in partition order into PROOF.bin (written atomically).\n"
-    "Each proof is verified with the verifying key inside the parameters before\n"
-    "the file is written, unless --no-verify. Several partitions go through the\n"
-    "pipelined engine (synthesis of one overlaps proving of the previous; the\n"
-    "proofs are batch-verified), unless PCE is used.\n"
+    "The partitions go through the pipelined engine (synthesis of one overlaps\n"
+    "proving of the previous). The proofs are verified once, in one batch, with\n"
+    "the verifying key inside the parameters before the file is written, unless\n"
+    "--no-verify.\n"
     "--param-cache DIR: use Filecoin's parameter file for the C1's registered proof,\n"
     "DIR/v28-stacked-proof-of-replication-...params, as filecoin-proofs names it (default\n"
     "DIR when neither flag is given: $FIL_PROOFS_PARAMETER_CACHE, else\n"
@@ -25,18 +28,21 @@ static const char usage[] =
     "--pce: synthesize through the\n"
     "pre-compiled matrices (witness + sparse mat-vec); auto (default) uses them\n"
     "when the shape's PCE file is cached (czk pce build), on builds it if needed.\n"
+    "--parallel: without PCE, synthesize one partition at a time with its\n"
+    "challenges on every thread (the parallel prover) instead of one partition\n"
+    "per synthesis worker.\n"
     "--params-check: pinned (default) skips the subgroup checks when FILE.params.czkcheck,\n"
     "recorded by an earlier full validation, matches the file's size, mtime and\n"
     "SHA-256 block checksum, and runs the full validation (and records it) otherwise;\n"
     "full always checks every point (on curve, in subgroup, not identity);\n"
     "curve skips the subgroup checks (unsafe for files from elsewhere).\n";
 
-enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE };
+enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE, OPT_PARALLEL };
 
 typedef struct {
     const char *c1, *params, *param_cache, *out;
     long long partition;
-    int no_verify;
+    int no_verify, parallel;
     czk_lc_kind lc;
     czk_groth16_check check;
     czk_pce_mode pce;
@@ -55,6 +61,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
             return czk_cli_usage_error("prove", usage, "--partition wants a partition number, got '%s'", arg);
         return 0;
     case OPT_NO_VERIFY: a->no_verify = 1; return 0;
+    case OPT_PARALLEL: a->parallel = 1; return 0;
     case OPT_LC:
         if (czk_lc_kind_parse(&a->lc, arg) != CZK_OK)
             return czk_cli_usage_error("prove", usage, "--lc wants vec, inline1, inline2 or inline4, got '%s'", arg);
@@ -71,65 +78,6 @@ static int on_opt(void *ctx, int opt, const char *arg)
     return czk_cli_usage_error("prove", usage, "unexpected option");
 }
 
-static void engine_progress(void *ctx, const czk_engine_progress *p)
-{
-    char st[64];
-    snprintf(st, sizeof st, "proving: %llu/%llu partitions synthesized, %llu proven",
-             (unsigned long long)p->tasks_synthesized, (unsigned long long)p->tasks_total,
-             (unsigned long long)p->tasks_proven);
-    czk_progress_fraction(ctx, st, p->tasks_total ? (double)p->tasks_proven / (double)p->tasks_total : 0);
-}
-
-/* Partitions 0..count-1 through the pipelined engine (one job), verified
- * by the engine unless --no-verify; times[i] from its timeline. */
-static czk_status prove_with_engine(czk_groth16_proof *proofs, czk_porep_times *times, const czk_fc_c1 *c1,
-                                    uint32_t count, const czk_groth16_params *p, const args *a, czk_progress *pg)
-{
-    czk_engine_opts eo;
-    memset(&eo, 0, sizeof eo);
-    eo.lc = a->lc;
-    eo.no_verify = a->no_verify;
-    int nt = czk_threads();
-    eo.synth_workers = nt / 2 > 1 ? nt / 2 : 1;
-    if ((uint32_t)eo.synth_workers > count) eo.synth_workers = (int)count;
-    if (pg->enabled) {
-        eo.progress = engine_progress;
-        eo.progress_ctx = pg;
-    }
-    czk_cs_sizes sz;
-    if (czk_porep_sizes(&sz, &c1->shape) != CZK_OK) memset(&sz, 0, sizeof sz);
-    czk_engine *e;
-    CZK_TRY(czk_engine_create(&e, &eo));
-    czk_engine_job job;
-    memset(&job, 0, sizeof job);
-    job.circuit = &czk_engine_porep;
-    job.data = c1;
-    job.params = p;
-    job.n_partitions = count;
-    job.name = "porep";
-    uint64_t id;
-    czk_status st = czk_engine_submit(e, &id, &job);
-    if (st == CZK_OK) st = czk_engine_wait(e, id, proofs, count);
-    char msg[700] = "";
-    if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
-    czk_engine_event *ev = NULL;
-    size_t nev = 0;
-    if (st == CZK_OK && czk_engine_events(e, &ev, &nev) == CZK_OK) {
-        for (size_t i = 0; i < nev && i < count; i++) {
-            memset(&times[i], 0, sizeof times[i]);
-            times[i].synth_s = ev[i].synth_end - ev[i].synth_start;
-            times[i].g.total_s = ev[i].prove_end - ev[i].prove_start;
-            times[i].constraints = sz.n_constraints;
-            times[i].aux = sz.n_aux;
-            times[i].inputs = sz.n_inputs;
-        }
-    }
-    free(ev);
-    czk_engine_destroy(e);
-    if (st != CZK_OK) return czk_error(st, "%s", msg);
-    return CZK_OK;
-}
-
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {{"c1", required_argument, 0, OPT_C1},
@@ -141,6 +89,7 @@ static int run(int argc, char **argv)
                                          {"lc", required_argument, 0, OPT_LC},
                                          {"params-check", required_argument, 0, OPT_CHECK},
                                          {"pce", required_argument, 0, OPT_PCE},
+                                         {"parallel", no_argument, 0, OPT_PARALLEL},
                                          {0, 0, 0, 0}};
     args a;
     memset(&a, 0, sizeof a);
@@ -196,75 +145,52 @@ static int run(int argc, char **argv)
     }
     czk_groth16_proof *proofs = calloc(count, sizeof *proofs);
     uint8_t *bytes = malloc((size_t)count * CZK_GROTH16_PROOF_BYTES);
-    czk_porep_times *times = calloc(count, sizeof *times);
+    czk_kind_partition_times *times = calloc(count, sizeof *times);
+    uint32_t *partitions = malloc(count * sizeof *partitions);
     int exit_code = CZK_EXIT_OK;
-    if (!proofs || !bytes || !times) {
+    if (!proofs || !bytes || !times || !partitions) {
         s = czk_error(CZK_ERR_NOMEM, "proof buffers");
         exit_code = czk_cli_fail("prove", s, "out of memory");
         goto out;
     }
-    czk_porep_synth synth;
-    s = czk_porep_synth_open(&synth, &c1.shape, a.pce, &pg);
+    for (uint32_t i = 0; i < count; i++) partitions[i] = first + i;
+    czk_cs_sizes sz;
+    if (czk_porep_sizes(&sz, &c1.shape) != CZK_OK) memset(&sz, 0, sizeof sz);
+    /* one job through the pipelined engine (n = 1 included): synthesis of
+     * partition N+1 overlaps proving of N; the engine verifies the proofs
+     * once (batch verification) unless --no-verify */
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = &czk_kind_porep;
+    job.data = &c1;
+    job.params = &p;
+    job.partitions = partitions;
+    job.n = count;
+    job.source.pce = a.pce;
+    job.source.parallel = a.parallel;
+    job.source.lc = a.lc;
+    job.source.progress = czk_progress_cb;
+    job.source.progress_ctx = &pg;
+    job.engine.lc = a.lc;
+    job.engine.no_verify = a.no_verify;
+    if (pg.enabled) {
+        job.progress = czk_progress_cb;
+        job.progress_ctx = &pg;
+    }
+    czk_kind_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.parts = times;
+    s = czk_kind_prove(proofs, &job, &rep);
+    czk_progress_done(&pg);
     if (s != CZK_OK) {
-        exit_code = czk_cli_fail("prove", s, "pre-compiled constraint evaluation");
+        exit_code = czk_cli_fail("prove", s, s == CZK_ERR_VERIFY ? "the new proof does not verify (not written)"
+                                                                 : "proving failed");
         goto out;
     }
-    double t0 = czk_bench_now();
-    int via_engine = 0;
-    if (count > 1 && !synth.work) {
-        /* several partitions: the pipelined engine (synthesis of partition
-         * N+1 overlaps proving of N; proofs verified in one batch) */
-        czk_porep_synth_close(&synth);
-        via_engine = 1;
-        s = prove_with_engine(proofs, times, &c1, count, &p, &a, &pg);
-        czk_progress_done(&pg);
-        if (s != CZK_OK) {
-            exit_code = czk_cli_fail("prove", s, "proving failed");
-            goto out;
-        }
-        for (uint32_t i = 0; i < count; i++)
-            czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
-        goto proved;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        if (pg.enabled) {
-            char st[64];
-            snprintf(st, sizeof st, "proving partition %u/%u", first + i + 1, parts);
-            czk_progress_fraction(&pg, st, (double)i / count);
-        }
-        s = czk_porep_prove_partition(&proofs[i], &p, &c1, first + i, a.lc, &synth, &times[i]);
-        if (s != CZK_OK) {
-            czk_porep_synth_close(&synth);
-            czk_progress_done(&pg);
-            exit_code = czk_cli_fail("prove", s, "proving failed");
-            goto out;
-        }
+    for (uint32_t i = 0; i < count; i++)
         czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
-    }
-    czk_porep_synth_close(&synth);
-proved:
-    czk_progress_done(&pg);
-    double t_prove = czk_bench_now() - t0;
-    int verified = 0;
-    if (!a.no_verify) {
-        if (first == 0) {
-            s = czk_porep_verify(&p.vk, &c1, proofs, count);
-        } else {
-            /* a single later partition: verify it alone */
-            size_t n = czk_porep_num_inputs(&c1.shape) - 1;
-            czk_fr *in = malloc(n * sizeof *in);
-            czk_groth16_pvk pvk;
-            s = in ? czk_porep_public_inputs(in, &c1, first) : czk_error(CZK_ERR_NOMEM, "inputs");
-            if (s == CZK_OK) s = czk_groth16_pvk_prepare(&pvk, &p.vk);
-            if (s == CZK_OK) s = czk_groth16_verify(&pvk, &proofs[0], in, n);
-            free(in);
-        }
-        if (s != CZK_OK) {
-            exit_code = czk_cli_fail("prove", s, "the new proof does not verify (not written)");
-            goto out;
-        }
-        verified = 1;
-    }
+    double t_prove = rep.wall_s;
+    int verified = rep.verified;
     const void *chunks[1] = {bytes};
     size_t len = (size_t)count * CZK_GROTH16_PROOF_BYTES;
     s = czk__write_atomic(a.out, chunks, &len, 1);
@@ -273,26 +199,24 @@ proved:
         goto out;
     }
     if (c.json) {
-        printf("{\"proof\":\"%s\",\"sector\":\"%s\",\"engine\":%s,\"partitions\":[", a.out,
-               czk_fc_proof_name(c1.shape.proof), via_engine ? "true" : "false");
-        for (uint32_t i = 0; i < count; i++) {
-            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,", i ? "," : "", first + i,
-                   (unsigned long long)times[i].constraints, times[i].synth_s);
-            if (!via_engine) /* the engine's prover runs whole passes: no per-stage split */
-                printf("\"h_s\":%.4f,\"msm_s\":%.4f,", times[i].g.h_s,
-                       times[i].g.msm_h_s + times[i].g.msm_l_s + times[i].g.msm_a_s + times[i].g.msm_b_g1_s);
-            printf("\"prove_s\":%.4f}", times[i].g.total_s);
-        }
-        printf("],\"verified\":%s,\"seconds\":%.3f}\n", verified ? "true" : "false", t_prove);
+        printf("{\"proof\":\"%s\",\"sector\":\"%s\",\"witness\":\"%s\",\"partitions\":[", a.out,
+               czk_fc_proof_name(c1.shape.proof), rep.source);
+        for (uint32_t i = 0; i < count; i++)
+            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"batch\":%d}",
+                   i ? "," : "", times[i].partition, (unsigned long long)sz.n_constraints, times[i].synth_s,
+                   times[i].prove_s, times[i].batch);
+        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu}\n", verified ? "true" : "false",
+               t_prove, (unsigned long long)rep.peak_reserved);
     } else if (!c.quiet) {
-        printf("proved %u partition%s of %s in %.2f s%s%s; wrote %s (%zu bytes)\n", count, count > 1 ? "s" : "",
-               czk_fc_proof_name(c1.shape.proof), t_prove, via_engine ? " (pipelined engine)" : "",
+        printf("proved %u partition%s of %s in %.2f s (witness: %s)%s; wrote %s (%zu bytes)\n", count,
+               count > 1 ? "s" : "", czk_fc_proof_name(c1.shape.proof), t_prove, rep.source,
                verified ? ", verified" : "", a.out, len);
     }
 out:
     free(proofs);
     free(bytes);
     free(times);
+    free(partitions);
     czk_groth16_params_clear(&p);
     czk_fc_c1_free(&c1);
     return exit_code;

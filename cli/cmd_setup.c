@@ -1,7 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "porep_run.h"
+#include "cli.h"
+#include "progress.h"
+#include "czk/porep_kind.h"
 #include "shape_opts.h"
 #include "bench.h"
 
@@ -66,7 +68,7 @@ static int run(int argc, char **argv)
     czk_groth16_params p;
     uint64_t seed = a.seed;
     double t0 = czk_bench_now();
-    czk_status s = czk_porep_setup_params(&p, &shape, a.have_seed ? &seed : NULL, &pg);
+    czk_status s = czk_porep_setup_params(&p, &shape, a.have_seed ? &seed : NULL, czk_progress_cb, &pg);
     if (s != CZK_OK) return czk_cli_fail("setup", s, "parameter generation failed");
     s = czk_groth16_params_write(a.out, &p);
     if (s == CZK_OK) s = czk_groth16_vk_write(a.vk, &p.vk);

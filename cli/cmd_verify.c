@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "porep_run.h"
+#include "cli.h"
+#include "progress.h"
+#include "czk/porep_kind.h"
 
 static const char usage[] =
     "usage: czk verify (--vk FILE.vk | --param-cache DIR) --c1 C1.json --proof PROOF.bin [--partition K] [--json]\n\n"

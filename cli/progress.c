@@ -78,3 +78,11 @@ void czk_progress_done(czk_progress *p)
     fprintf(stderr, "\r\033[K");
     fflush(stderr);
 }
+
+void czk_progress_cb(void *ctx, const char *stage, double fraction)
+{
+    czk_progress *p = ctx;
+    if (!p) return;
+    if (fraction >= 1) czk_progress_done(p);
+    else czk_progress_fraction(p, stage, fraction);
+}

@@ -22,5 +22,8 @@ void czk_progress_update(czk_progress *p, uint64_t done);
 void czk_progress_fraction(czk_progress *p, const char *stage, double fraction);
 /* Erase the line. */
 void czk_progress_done(czk_progress *p);
+/* The library's progress callback (czk_progress_fn, czk/kind.h) drawing on
+ * ctx, a czk_progress: a fraction of 1 ends the stage. */
+void czk_progress_cb(void *ctx, const char *stage, double fraction);
 
 #endif

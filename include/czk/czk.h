@@ -19,6 +19,11 @@ void czk_init(void);
 int czk_threads(void);
 void czk_set_threads(int n);
 
+/* czk's cache directory ($CZK_CACHE_DIR, else $XDG_CACHE_HOME/czk, else
+ * ~/.cache/czk), made (with its parents) if missing: cached parameters and
+ * PCE files live there. */
+czk_status czk_cache_dir(char *out, size_t n) CZK_WUR;
+
 /* CPU description: vendor, family/model, brand string. */
 typedef struct czk_cpu_info {
     char vendor[16];

@@ -6,8 +6,9 @@
  * running at the same time on their own pthreads:
  *
  *   synthesis workers  pending tasks (highest priority first, then submission
- *                      order) -> PROVE backend witness (a/b/c, aux, inputs,
- *                      densities), checked (a*b = c) -> bounded ready queue
+ *                      order) -> a witness from the job's source (czk/witness.h:
+ *                      PROVE backend, parallel prover, PCE): a/b/c, aux,
+ *                      inputs, densities, checked (a*b = c) -> bounded ready queue
  *   prover workers     ready queue -> NTT (H) + MSMs; up to `batch` ready
  *                      tasks with the same parameters are proven in one pass
  *                      (shared NTT domain; one multi-scalar-set MSM per
@@ -24,7 +25,7 @@
  * parameters are being synthesized, and at most batch_timeout_s.
  *
  * Memory budget: each task reserves, before anything of it is allocated, its
- * witness (czk_engine_witness_bytes) plus its prover scratch
+ * witness (its source's bytes(): czk_witness_cs_bytes for the PROVE backend) plus its prover scratch
  * (czk_engine_prove_bytes: padded a/b/c, NTT domain, MSM scratch), and keeps
  * the reservation until it is proven; a job's parameters are charged once
  * while any job using them is live. A task waits while the budget is full;
@@ -55,8 +56,8 @@
 #define CZK_ENGINE_H
 
 #include "czk/cs.h"
-#include "czk/filecoin.h"
 #include "czk/groth16.h"
+#include "czk/witness.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,9 +65,11 @@ extern "C" {
 
 /* ---- circuit providers ------------------------------------------------------ */
 
-/* How the engine synthesizes a partition of a job. `data` is the job's
- * circuit data (borrowed from submission until czk_engine_wait returns). The
- * functions are called from several threads at once with different cs. */
+/* A job's circuit: its partitions' sizes and public inputs, and the full
+ * synthesis the engine runs when the job brings no witness source. `data`
+ * is the job's circuit data (borrowed from submission until
+ * czk_engine_wait returns). The functions are called from several threads
+ * at once with different cs. Proof kinds (czk/kind.h) provide one each. */
 typedef struct czk_engine_circuit {
     const char *name;
     /* Counts of partition k (inputs incl. ONE, aux, constraints incl. the
@@ -74,15 +77,12 @@ typedef struct czk_engine_circuit {
      * Exact or an upper bound. */
     czk_status (*sizes)(czk_cs_sizes *out, const void *data, uint32_t k);
     /* Synthesize partition k into cs (a reset PROVE backend); without
-     * czk_cs_finalize. */
+     * czk_cs_finalize. May be NULL when every job brings a source. */
     czk_status (*synthesize)(czk_cs *cs, const void *data, uint32_t k);
     /* Public inputs of partition k without ONE, as a verifier derives them
      * (n_inputs - 1 values). */
     czk_status (*public_inputs)(czk_fr *out, size_t n, const void *data, uint32_t k);
 } czk_engine_circuit;
-
-/* The StackedDRG PoRep partition circuit; data is a const czk_fc_c1 *. */
-extern const czk_engine_circuit czk_engine_porep;
 
 #define CZK_ENGINE_MAX_BATCH 64
 
@@ -110,13 +110,15 @@ typedef struct czk_engine_progress {
 
 typedef struct czk_engine_opts {
     int synth_workers;      /* 0: max(1, czk_threads() / 2) */
+    int synth_threads;      /* threads a multithreaded witness source gets per partition
+                               (parallel prover, PCE); 0: max(1, czk_threads() / synth_workers) */
     int prove_workers;      /* 0: 1 */
     int prove_threads;      /* OpenMP threads per prover; 0: czk_threads() */
     int batch;              /* partitions per prover pass, 1..CZK_ENGINE_MAX_BATCH; 0: 1 */
     double batch_timeout_s; /* longest wait for a fuller batch; <= 0: 0.05 s */
     int queue_depth;        /* witnesses ready + in synthesis; 0: synth_workers + prove_workers * batch */
     uint64_t memory_budget; /* bytes; 0: physical memory minus max(1 GiB, 1/8 of it) */
-    czk_lc_kind lc;         /* LC storage of the synthesis backends */
+    czk_lc_kind lc;         /* LC storage of the engine's own PROVE-backend sources */
     int no_verify;          /* 1: return proofs unverified */
     int no_check;           /* 1: skip the a*b = c witness check after synthesis */
     const char *trace_path; /* Chrome trace JSON written at destroy; NULL: none */
@@ -141,6 +143,12 @@ czk_status czk_engine_create(czk_engine **out, const czk_engine_opts *opts) CZK_
 
 typedef struct czk_engine_job {
     const czk_engine_circuit *circuit;
+    /* How partitions become witnesses; NULL: the PROVE backend through
+     * circuit->synthesize (one source per circuit, kept by the engine).
+     * A caller's source is borrowed until czk_engine_wait returns for
+     * every job using it; its shared_bytes are charged once while any of
+     * its tasks holds a reservation. */
+    const czk_witness_source *source;
     const void *data;                 /* borrowed until czk_engine_wait returns */
     const czk_groth16_params *params; /* borrowed likewise; jobs with the same pointer batch */
     const uint32_t *partitions;       /* NULL: 0 .. n_partitions-1 */
@@ -177,9 +185,6 @@ uint64_t czk_engine_peak_reserved(const czk_engine *e);
 
 /* ---- sizing ------------------------------------------------------------------- */
 
-/* Bytes of one partition's witness in the PROVE backend (a/b/c, aux, input,
- * densities, and a margin for LC buffers). */
-uint64_t czk_engine_witness_bytes(const czk_cs_sizes *s);
 /* Bytes the prover allocates for one partition with `threads` OpenMP
  * threads: padded a/b/c, NTT domain, the G1 and G2 MSM scratch. (With
  * opts.batch > 1 the engine reserves per task the largest per-task share
@@ -194,17 +199,6 @@ czk_status czk_engine_job_min_budget(uint64_t *out, const czk_engine_job *job,
                                      const czk_engine_opts *opts) CZK_WUR;
 /* Default budget: physical memory minus max(1 GiB, 1/8 of it). */
 uint64_t czk_engine_default_budget(void);
-
-/* ---- one-call API ------------------------------------------------------------- */
-
-/* Prove partitions[0..n) of the PoRep C1 `c1` with `params` through an
- * engine created with opts (NULL: defaults), verified unless
- * opts->no_verify; proofs[i] is partition partitions[i]'s proof
- * (partitions NULL: 0..n-1). Blocks until done. */
-czk_status czk_engine_prove_porep(czk_groth16_proof *proofs, const czk_fc_c1 *c1,
-                                  const uint32_t *partitions, uint32_t n,
-                                  const czk_groth16_params *params,
-                                  const czk_engine_opts *opts) CZK_WUR;
 
 /* Batched prover (what a prover worker runs): out[i] = a proof of witness
  * w[i], for n <= CZK_ENGINE_MAX_BATCH witnesses of one circuit that all

@@ -1,6 +1,9 @@
-/* Atomic file writes: temporary name in the same directory, fsync, rename. */
+/* Atomic file writes (temporary name in the same directory, fsync, rename)
+ * and czk's cache directory. */
 #define _GNU_SOURCE
 #include "common/fileio.h"
+#include <sys/stat.h>
+#include "czk/czk.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -54,3 +57,28 @@ czk_status czk__write_atomic(const char *path, const void *const *chunks, const 
     return CZK_OK;
 }
 
+
+czk_status czk_cache_dir(char *out, size_t n)
+{
+    const char *d = getenv("CZK_CACHE_DIR");
+    int w;
+    if (d && *d) w = snprintf(out, n, "%s", d);
+    else if ((d = getenv("XDG_CACHE_HOME")) && *d) w = snprintf(out, n, "%s/czk", d);
+    else if ((d = getenv("HOME")) && *d) w = snprintf(out, n, "%s/.cache/czk", d);
+    else return czk_error(CZK_ERR_IO, "no cache directory: set CZK_CACHE_DIR or HOME");
+    if (w < 0 || (size_t)w >= n) return czk_error(CZK_ERR_INVALID_ARG, "cache directory path too long");
+    /* mkdir -p */
+    char tmp[4096];
+    if ((size_t)w >= sizeof tmp) return czk_error(CZK_ERR_INVALID_ARG, "cache directory path too long");
+    memcpy(tmp, out, (size_t)w + 1);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = 0;
+            (void)mkdir(tmp, 0755);
+            *p = '/';
+        }
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return czk_error(CZK_ERR_IO, "cache directory %s: %s", tmp, strerror(errno));
+    return CZK_OK;
+}

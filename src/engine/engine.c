@@ -13,7 +13,6 @@
 
 #include "czk/czk.h"
 #include "czk/engine.h"
-#include "czk/porep.h"
 #include "engine/engine_internal.h"
 
 typedef struct job job;
@@ -24,28 +23,38 @@ typedef struct task {
     uint64_t seq;              /* global submission order */
     uint64_t witness_bytes, prove_bytes, reserved;
     czk_cs_sizes sizes;
-    czk_cs *cs;
-    uint64_t cs_cap; /* witness bytes the cs was sized for */
+    czk_witness *wit; /* the witness instance, from the job's source */
+    uint64_t wit_cap; /* witness bytes the instance was sized for */
     size_t ev;       /* index in the engine's timeline */
     struct task *next;
 } task;
 
-/* A parameter set in use: charged to the budget while any of its tasks
- * holds a reservation. */
-typedef struct params_ref {
-    const czk_groth16_params *p;
+/* A resource jobs share (a parameter set, a witness source's state):
+ * charged to the budget while any task using it holds a reservation. */
+typedef struct res_ref {
+    const void *key;
     uint64_t bytes;
     int reserved_tasks; /* tasks holding a reservation */
-    int in_synth;       /* tasks of these params being synthesized */
-    struct params_ref *next;
-} params_ref;
+    int in_synth;       /* tasks using it being synthesized */
+    struct res_ref *next;
+} res_ref;
+
+/* The PROVE-backend source the engine opens for jobs that bring none, one
+ * per circuit, kept until the engine is destroyed (its pooled instances
+ * serve every job of that circuit). */
+typedef struct own_source {
+    const czk_engine_circuit *circuit;
+    czk_witness_source src;
+    struct own_source *next;
+} own_source;
 
 struct job {
     uint64_t id;
     czk_engine_job spec;
     uint32_t *parts;
     task *tasks;
-    params_ref *pref;
+    res_ref *pref, *sref; /* parameters, witness source state */
+    const czk_witness_source *src;
     czk_groth16_proof *proofs;
     uint32_t n_finished;
     int failed, done, verified;
@@ -56,11 +65,12 @@ struct job {
     job *asm_next;  /* assembler queue */
 };
 
-typedef struct pooled_cs {
-    czk_cs *cs;
+typedef struct pooled_wit {
+    const czk_witness_source *src;
+    czk_witness *wit;
     uint64_t cap;
-    struct pooled_cs *next;
-} pooled_cs;
+    struct pooled_wit *next;
+} pooled_wit;
 
 typedef struct worker_arg {
     czk_engine *e;
@@ -91,8 +101,9 @@ struct czk_engine {
     job *jobs;
     job *asm_head, *asm_tail;
     int asm_busy;
-    params_ref *prefs;
-    pooled_cs *pool;
+    res_ref *refs;
+    own_source *own;
+    pooled_wit *pool;
     uint64_t budget, used, peak;
 
     uint64_t next_job_id, next_seq;
@@ -119,14 +130,6 @@ static double rel(const czk_engine *e) { return now_s() - e->t0; }
 
 /* ---- sizing ------------------------------------------------------------------ */
 
-uint64_t czk_engine_witness_bytes(const czk_cs_sizes *s)
-{
-    uint64_t fr = sizeof(czk_fr);
-    /* a, b, c per constraint; values per variable; 3 density bitmaps; LC buffers */
-    return 3 * s->n_constraints * fr + (s->n_aux + s->n_inputs) * fr + 3 * ((s->n_aux + s->n_inputs) / 8 + 8) +
-           (1u << 20);
-}
-
 uint64_t czk_engine_params_bytes(const czk_groth16_params *p)
 {
     if (!p) return 0;
@@ -151,6 +154,7 @@ static void resolve_opts(czk_engine_opts *o, const czk_engine_opts *in)
         memset(o, 0, sizeof *o);
     int n = czk_threads();
     if (o->synth_workers <= 0) o->synth_workers = n / 2 > 1 ? n / 2 : 1;
+    if (o->synth_threads <= 0) o->synth_threads = n / o->synth_workers > 1 ? n / o->synth_workers : 1;
     if (o->prove_workers <= 0) o->prove_workers = 1;
     if (o->prove_threads <= 0) o->prove_threads = n;
     if (o->batch <= 0) o->batch = 1;
@@ -164,9 +168,14 @@ static czk_status check_job(const czk_engine_job *job)
 {
     if (!job || !job->circuit || !job->params)
         return czk_error(CZK_ERR_INVALID_ARG, "engine job: circuit and params are required");
-    if (!job->circuit->sizes || !job->circuit->synthesize || !job->circuit->public_inputs)
+    if (!job->circuit->sizes || !job->circuit->public_inputs || (!job->source && !job->circuit->synthesize))
         return czk_error(CZK_ERR_INVALID_ARG, "engine job: circuit '%s' lacks a function",
                          job->circuit->name ? job->circuit->name : "?");
+    const czk_witness_source *w = job->source;
+    const czk_witness_ops *op = w ? w->ops : NULL;
+    if (w && (!op || !op->bytes || !op->create || !op->synthesize || !op->check || !op->get || !op->destroy))
+        return czk_error(CZK_ERR_INVALID_ARG, "engine job: witness source '%s' lacks a function",
+                         op && op->name ? op->name : "?");
     if (job->n_partitions == 0) return czk_error(CZK_ERR_INVALID_ARG, "engine job: no partitions");
     return CZK_OK;
 }
@@ -185,7 +194,7 @@ static czk_status job_task_sizes(const czk_engine_job *job, const czk_engine_opt
         if (st != CZK_OK)
             return czk_error_context(st, "engine job '%s': sizes of partition %u", job->name ? job->name : "",
                                      k);
-        uint64_t w = czk_engine_witness_bytes(&s), p;
+        uint64_t w = job->source ? job->source->ops->bytes(job->source, &s) : czk_witness_cs_bytes(&s), p;
         if (i > 0 && s.n_inputs == prev.n_inputs && s.n_aux == prev.n_aux && s.n_constraints == prev.n_constraints)
             p = prev_p; /* partitions of one circuit: computed once */
         else
@@ -207,7 +216,7 @@ czk_status czk_engine_job_min_budget(uint64_t *out, const czk_engine_job *job, c
     CZK_TRY(check_job(job));
     uint64_t mx;
     CZK_TRY(job_task_sizes(job, &o, NULL, NULL, NULL, &mx));
-    *out = mx + czk_engine_params_bytes(job->params);
+    *out = mx + czk_engine_params_bytes(job->params) + (job->source ? job->source->shared_bytes : 0);
     return CZK_OK;
 }
 
@@ -278,76 +287,129 @@ static void use_bytes(czk_engine *e, uint64_t b)
     if (e->used > e->peak) e->peak = e->used;
 }
 
-/* Reserve the task's bytes (and its parameters' if not charged) and hand it
- * an idle witness backend if one is pooled (its bytes become part of the
- * reservation). Frees other idle backends to make room. Returns 0 if the
- * task does not fit now. */
+/* Bytes a task's reservation adds for the shared resources of its job
+ * that no task holds yet. */
+static uint64_t shared_unreserved(const job *j)
+{
+    uint64_t b = j->pref->reserved_tasks == 0 ? j->pref->bytes : 0;
+    if (j->sref && j->sref->reserved_tasks == 0) b += j->sref->bytes;
+    return b;
+}
+
+static void pooled_free(pooled_wit *pw)
+{
+    pw->src->ops->destroy(pw->wit);
+    free(pw);
+}
+
+/* Reserve the task's bytes (and its shared resources' if not charged) and
+ * hand it an idle witness instance of its source if one is pooled (its
+ * bytes become part of the reservation). Frees other idle instances to
+ * make room. Returns 0 if the task does not fit now. */
 static int reserve_locked(czk_engine *e, task *t)
 {
-    params_ref *pr = t->job->pref;
-    uint64_t base = t->prove_bytes + (pr->reserved_tasks == 0 ? pr->bytes : 0);
+    job *j = t->job;
+    uint64_t base = t->prove_bytes + shared_unreserved(j);
     for (;;) {
-        pooled_cs *head = e->pool;
+        pooled_wit **mine = &e->pool;
+        while (*mine && (*mine)->src != j->src) mine = &(*mine)->next;
+        pooled_wit *hit = *mine;
         uint64_t w = t->witness_bytes, pooled = 0;
-        if (head) {
-            pooled = head->cap;
-            if (head->cap > w) w = head->cap;
+        if (hit) {
+            pooled = hit->cap;
+            if (hit->cap > w) w = hit->cap;
         }
         if (e->used - pooled + base + w <= e->budget) {
-            if (head) {
-                e->pool = head->next;
-                e->used -= head->cap;
-                t->cs = head->cs;
-                t->cs_cap = w;
-                free(head);
+            if (hit) {
+                *mine = hit->next;
+                e->used -= hit->cap;
+                t->wit = hit->wit;
+                free(hit);
                 e->prog.backends_reused++;
             } else {
-                t->cs = NULL;
-                t->cs_cap = w;
+                t->wit = NULL;
             }
+            t->wit_cap = w;
             use_bytes(e, base + w);
             t->reserved = t->prove_bytes + w;
-            pr->reserved_tasks++;
+            j->pref->reserved_tasks++;
+            if (j->sref) j->sref->reserved_tasks++;
             return 1;
         }
-        if (!head) return 0;
-        /* free an idle backend (not the head while others remain) and retry */
-        pooled_cs *victim = head->next ? head->next : head;
-        if (victim == head)
-            e->pool = head->next;
-        else
-            head->next = victim->next;
+        /* free an idle instance other than the one this task could take, and retry */
+        pooled_wit **vp = &e->pool;
+        while (*vp && *vp == hit) vp = &(*vp)->next;
+        if (!*vp) vp = hit ? mine : NULL;
+        if (!vp || !*vp) return 0;
+        pooled_wit *victim = *vp;
+        *vp = victim->next;
         e->used -= victim->cap;
-        czk_cs_destroy(victim->cs);
-        free(victim);
+        pooled_free(victim);
     }
+}
+
+/* 1 while a job other than `except` with unfinished tasks uses source src. */
+static int source_in_use_locked(const czk_engine *e, const czk_witness_source *src, const job *except)
+{
+    for (const job *x = e->jobs; x; x = x->next)
+        if (x != except && x->src == src && x->n_finished < x->spec.n_partitions) return 1;
+    return 0;
+}
+
+static int source_is_own(const czk_engine *e, const czk_witness_source *src)
+{
+    for (const own_source *o = e->own; o; o = o->next)
+        if (&o->src == src) return 1;
+    return 0;
 }
 
 static void release_locked(czk_engine *e, task *t)
 {
-    params_ref *pr = t->job->pref;
+    job *j = t->job;
     if (t->reserved) {
         e->used -= t->reserved;
         t->reserved = 0;
-        if (--pr->reserved_tasks == 0) e->used -= pr->bytes;
+        if (--j->pref->reserved_tasks == 0) e->used -= j->pref->bytes;
+        if (j->sref && --j->sref->reserved_tasks == 0) e->used -= j->sref->bytes;
     }
-    if (t->cs) {
-        /* recycle: keep the backend (capacity) in the pool, counted as used */
-        pooled_cs *pc = malloc(sizeof *pc);
-        if (pc && e->used + t->cs_cap <= e->budget) {
-            czk_cs_reset(t->cs);
-            pc->cs = t->cs;
-            pc->cap = t->cs_cap;
-            pc->next = e->pool;
-            e->pool = pc;
-            use_bytes(e, pc->cap);
+    if (t->wit) {
+        /* recycle: keep the instance (capacity) in the pool, counted as used,
+         * while its source can still be asked for work: a caller's source is
+         * closed by the caller once its jobs are waited for */
+        pooled_wit *pw = NULL;
+        int keep = source_is_own(e, j->src) || j->n_finished + 1 < j->spec.n_partitions ||
+                   source_in_use_locked(e, j->src, j);
+        if (keep && e->used + t->wit_cap <= e->budget) pw = malloc(sizeof *pw);
+        if (pw) {
+            pw->src = j->src;
+            pw->wit = t->wit;
+            pw->cap = t->wit_cap;
+            pw->next = e->pool;
+            e->pool = pw;
+            use_bytes(e, pw->cap);
         } else {
-            free(pc);
-            czk_cs_destroy(t->cs);
+            j->src->ops->destroy(t->wit);
         }
-        t->cs = NULL;
+        t->wit = NULL;
     }
     pthread_cond_broadcast(&e->cv_synth);
+}
+
+/* Destroy the pooled instances of a caller's source no live job uses. */
+static void purge_source_locked(czk_engine *e, const czk_witness_source *src)
+{
+    if (source_is_own(e, src) || source_in_use_locked(e, src, NULL)) return;
+    pooled_wit **pp = &e->pool;
+    while (*pp) {
+        pooled_wit *pw = *pp;
+        if (pw->src == src) {
+            *pp = pw->next;
+            e->used -= pw->cap;
+            pooled_free(pw);
+        } else {
+            pp = &pw->next;
+        }
+    }
 }
 
 static void job_fail_locked(job *j, czk_status st, const char *what, uint32_t partition, const char *msg)
@@ -366,6 +428,7 @@ static void task_finished_locked(czk_engine *e, task *t)
     job *j = t->job;
     release_locked(e, t);
     if (++j->n_finished == j->spec.n_partitions) {
+        purge_source_locked(e, j->src);
         j->asm_next = NULL;
         if (e->asm_tail)
             e->asm_tail->asm_next = j;
@@ -404,29 +467,31 @@ static void *synth_main(void *arg)
         e->pending = t->next;
         e->in_synth++;
         t->job->pref->in_synth++;
+        const czk_witness_source *src = t->job->src;
         e->events[t->ev].synth_start = rel(e);
         e->events[t->ev].synth_worker = wa->index;
         pthread_mutex_unlock(&e->mu);
 
         czk_status st = CZK_OK;
         const char *what = "synthesis";
-        if (!t->cs) {
-            st = czk_cs_create(&t->cs, CZK_CS_PROVE, e->o.lc, &t->sizes);
+        int threads = src->ops->multithreaded ? e->o.synth_threads : 1;
+        if (!t->wit) {
+            st = src->ops->create(&t->wit, src, &t->sizes);
+            if (st != CZK_OK) t->wit = NULL;
             pthread_mutex_lock(&e->mu);
             e->prog.backends_created++;
             pthread_mutex_unlock(&e->mu);
         }
-        if (st == CZK_OK) st = t->job->spec.circuit->synthesize(t->cs, t->job->spec.data, t->partition);
-        if (st == CZK_OK) st = czk_cs_finalize(t->cs);
+        if (st == CZK_OK) st = src->ops->synthesize(t->wit, t->job->spec.data, t->partition, threads);
         if (st == CZK_OK && !e->o.no_check) {
             what = "witness check";
-            st = czk_cs_prove_check(t->cs);
+            st = src->ops->check(t->wit, threads);
         }
         if (st == CZK_OK) {
             /* parameters of another circuit fail here, before a prover pass */
             czk_cs_assignment w;
             what = "parameters";
-            st = czk_cs_prove_get(t->cs, &w);
+            st = src->ops->get(t->wit, &w);
             if (st == CZK_OK) st = czk_groth16_params_match(t->job->spec.params, &w);
         }
         char msg[400] = "";
@@ -549,7 +614,7 @@ static void *prove_main(void *arg)
         size_t m = 0;
         for (size_t i = 0; i < n; i++) {
             task *u = batch[i];
-            czk_status st = czk_cs_prove_get(u->cs, &ws[i]);
+            czk_status st = u->job->src->ops->get(u->wit, &ws[i]);
             if (st == CZK_OK) st = czk_groth16_params_match(P, &ws[i]);
             st_each[i] = st;
             if (st == CZK_OK) wp[m++] = &ws[i];
@@ -767,6 +832,40 @@ czk_status czk_engine_create(czk_engine **out, const czk_engine_opts *opts)
     return CZK_OK;
 }
 
+/* The shared-resource entry of key (created with `bytes`); NULL: out of memory. */
+static res_ref *ref_get_locked(czk_engine *e, const void *key, uint64_t bytes)
+{
+    res_ref *r = e->refs;
+    while (r && r->key != key) r = r->next;
+    if (r) return r;
+    r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->key = key;
+    r->bytes = bytes;
+    r->next = e->refs;
+    e->refs = r;
+    return r;
+}
+
+/* The engine's PROVE-backend source for a circuit; NULL: out of memory. */
+static const czk_witness_source *own_source_locked(czk_engine *e, const czk_engine_circuit *c)
+{
+    own_source *o = e->own;
+    while (o && o->circuit != c) o = o->next;
+    if (o) return &o->src;
+    o = calloc(1, sizeof *o);
+    if (!o) return NULL;
+    if (czk_witness_source_cs(&o->src, c->synthesize, e->o.lc) != CZK_OK) {
+        free(o);
+        czk_error_clear();
+        return NULL;
+    }
+    o->circuit = c;
+    o->next = e->own;
+    e->own = o;
+    return &o->src;
+}
+
 czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *spec)
 {
     CZK_TRY(check_job(spec));
@@ -785,12 +884,13 @@ czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *
     uint64_t max_task = 0;
     if (st == CZK_OK) st = job_task_sizes(spec, &e->o, sizes, wb, pb, &max_task);
     uint64_t pbytes = czk_engine_params_bytes(spec->params);
-    if (st == CZK_OK && max_task + pbytes > e->budget)
+    uint64_t sbytes = spec->source ? spec->source->shared_bytes : 0;
+    if (st == CZK_OK && max_task + pbytes + sbytes > e->budget)
         st = czk_error(CZK_ERR_NOMEM,
                        "engine job '%s': a task needs %llu bytes (witness + prover scratch) plus %llu of "
-                       "parameters, more than the memory budget of %llu bytes",
+                       "parameters%s, more than the memory budget of %llu bytes",
                        spec->name ? spec->name : "", (unsigned long long)max_task, (unsigned long long)pbytes,
-                       (unsigned long long)e->budget);
+                       sbytes ? " and the witness source's shared data" : "", (unsigned long long)e->budget);
     if (st != CZK_OK) {
         if (j) free_job(j);
         free(sizes);
@@ -827,24 +927,18 @@ czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *
         e->events = ne;
         e->cap_events = nc;
     }
-    params_ref *pr = e->prefs;
-    while (pr && pr->p != spec->params) pr = pr->next;
-    if (!pr) {
-        pr = calloc(1, sizeof *pr);
-        if (!pr) {
-            pthread_mutex_unlock(&e->mu);
-            free_job(j);
-            free(sizes);
-            free(wb);
-            free(pb);
-            return czk_error(CZK_ERR_NOMEM, "engine params entry");
-        }
-        pr->p = spec->params;
-        pr->bytes = pbytes;
-        pr->next = e->prefs;
-        e->prefs = pr;
+    j->pref = ref_get_locked(e, spec->params, pbytes);
+    j->src = spec->source ? spec->source : own_source_locked(e, spec->circuit);
+    j->sref = NULL;
+    if (j->src && j->src->shared_bytes) j->sref = ref_get_locked(e, j->src, j->src->shared_bytes);
+    if (!j->pref || !j->src || (j->src->shared_bytes && !j->sref)) {
+        pthread_mutex_unlock(&e->mu);
+        free_job(j);
+        free(sizes);
+        free(wb);
+        free(pb);
+        return czk_error(CZK_ERR_NOMEM, "engine: parameter / witness source entries");
     }
-    j->pref = pr;
     j->id = ++e->next_job_id;
     double tq = rel(e);
     for (uint32_t i = 0; i < np; i++) {
@@ -940,16 +1034,21 @@ void czk_engine_destroy(czk_engine *e)
         e->jobs = j->next;
         free_job(j);
     }
-    while (e->prefs) {
-        params_ref *p = e->prefs;
-        e->prefs = p->next;
-        free(p);
+    while (e->refs) {
+        res_ref *r = e->refs;
+        e->refs = r->next;
+        free(r);
     }
     while (e->pool) {
-        pooled_cs *pc = e->pool;
-        e->pool = pc->next;
-        czk_cs_destroy(pc->cs);
-        free(pc);
+        pooled_wit *pw = e->pool;
+        e->pool = pw->next;
+        pooled_free(pw);
+    }
+    while (e->own) {
+        own_source *o = e->own;
+        e->own = o->next;
+        czk_witness_source_close(&o->src);
+        free(o);
     }
     pthread_mutex_destroy(&e->mu);
     pthread_mutex_destroy(&e->cb_mu);
@@ -1084,64 +1183,5 @@ czk_status czk_engine_write_trace(const czk_engine *e, const char *path)
         remove(tmp);
         return czk_error(CZK_ERR_IO, "rename %s -> %s: %s", tmp, path, strerror(errno));
     }
-    return CZK_OK;
-}
-
-/* ---- PoRep provider and the one-call API -------------------------------------------- */
-
-static czk_status porep_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
-{
-    const czk_fc_c1 *c1 = data;
-    if (k >= c1->shape.partitions)
-        return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a sector with %u", k, c1->shape.partitions);
-    return czk_porep_sizes(out, &c1->shape);
-}
-
-static czk_status porep_synth(czk_cs *cs, const void *data, uint32_t k)
-{
-    const czk_fc_c1 *c1 = data;
-    return czk_porep_synthesize(cs, &c1->shape, c1, k);
-}
-
-static czk_status porep_inputs(czk_fr *out, size_t n, const void *data, uint32_t k)
-{
-    const czk_fc_c1 *c1 = data;
-    size_t want = czk_porep_num_inputs(&c1->shape) - 1;
-    if (n != want)
-        return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, this sector's circuit %zu",
-                         n + 1, want + 1);
-    return czk_porep_public_inputs(out, c1, k);
-}
-
-const czk_engine_circuit czk_engine_porep = {"porep", porep_sizes, porep_synth, porep_inputs};
-
-czk_status czk_engine_prove_porep(czk_groth16_proof *proofs, const czk_fc_c1 *c1, const uint32_t *partitions,
-                                  uint32_t n, const czk_groth16_params *params, const czk_engine_opts *opts)
-{
-    czk_engine_opts o;
-    if (opts)
-        o = *opts;
-    else
-        memset(&o, 0, sizeof o);
-    /* one job: no point in more synthesis workers than partitions */
-    int nt = czk_threads();
-    if (o.synth_workers <= 0) o.synth_workers = nt / 2 > 1 ? nt / 2 : 1;
-    if ((uint32_t)o.synth_workers > n) o.synth_workers = (int)n;
-    czk_engine *e;
-    CZK_TRY(czk_engine_create(&e, &o));
-    czk_engine_job job = {0};
-    job.circuit = &czk_engine_porep;
-    job.data = c1;
-    job.params = params;
-    job.partitions = partitions;
-    job.n_partitions = n;
-    job.name = "porep";
-    uint64_t id;
-    czk_status st = czk_engine_submit(e, &id, &job);
-    if (st == CZK_OK) st = czk_engine_wait(e, id, proofs, n);
-    char msg[600] = "";
-    if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
-    czk_engine_destroy(e);
-    if (st != CZK_OK) return czk_error(st, "%s", msg);
     return CZK_OK;
 }

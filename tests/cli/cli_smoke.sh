@@ -3,32 +3,8 @@
 # Usage: cli_smoke.sh /path/to/czk
 set -u
 CZK="$1"
-T="$(mktemp -d "${TMPDIR:-/tmp}/czk-smoke.XXXXXX")" || exit 1
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-expect() { # expect CODE DESCRIPTION -- ARGS...
-    want="$1"; desc="$2"; shift 3
-    "$CZK" "$@" >"$T/out" 2>"$T/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $desc: czk $* exited $got, wanted $want"
-        sed 's/^/  stderr: /' "$T/err" | head -5
-    fi
-}
-
-expect_out() { # expect_out PATTERN DESCRIPTION (on the last command's stdout+stderr)
-    if grep -q -- "$1" "$T/out" "$T/err"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $2: output lacks '$1'"
-    fi
-}
+. "$(dirname "$0")/lib.sh"
+cli_init smoke
 
 expect 2 "no command" --
 expect 0 "top-level help" -- --help
@@ -64,5 +40,4 @@ for b in $("$CZK" bench --help | sed -n 's/^  \([a-z][a-z0-9-]*\) .*/\1/p'); do
     expect 2 "bench $b with an unknown flag" -- bench "$b" --no-such-flag
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_finish

@@ -11,45 +11,12 @@ if [ -n "${CZK_TEST_ASAN:-}" ]; then
     echo "test_cli_engine: skipped under ASan (two 1.34M-constraint partitions)"
     exit 0
 fi
-T=$(mktemp -d "${TMPDIR:-/tmp}/czk-cli-engine.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+cli_init test_cli_engine
 # no PCE file can be found: the engine path, whatever the user's cache holds
 export CZK_CACHE_DIR="$T/cache"
-pass=0
-fail=0
 SHAPE="--layers 2 --challenges 1 --tree 8 --nodes 64 --partitions 2"
 
-expect() { # expect CODE DESCRIPTION -- ARGS...
-    want="$1"; desc="$2"; shift 3
-    "$CZK" "$@" >"$T/out" 2>"$T/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $desc: czk $* exited $got, wanted $want"
-        sed 's/^/  stderr: /' "$T/err" | head -5
-    fi
-}
-expect_out() { # expect_out PATTERN DESCRIPTION (last command's stdout+stderr)
-    if grep -q -- "$1" "$T/out" "$T/err"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $2: output lacks '$1'"
-        sed 's/^/  stdout: /' "$T/out" | head -5
-        sed 's/^/  stderr: /' "$T/err" | head -5
-    fi
-}
-expect_absent() { # expect_absent FILE DESCRIPTION
-    if [ -e "$1" ]; then
-        fail=$((fail + 1))
-        echo "FAIL: $2: $1 exists"
-        rm -f "$1"
-    else
-        pass=$((pass + 1))
-    fi
-}
 # tamper IN OUT KEY N: add 1 (mod 256) to the first byte value after the N-th
 # occurrence of KEY in the one-line C1 JSON
 tamper() {
@@ -79,7 +46,7 @@ P="--params-check curve"
 # both partitions through the engine; JSON says so and lists them in order
 # shellcheck disable=SC2086
 expect 0 "prove (engine)" -- prove --c1 "$T/a.json" --params "$T/p.params" $P -o "$T/proof.bin" --json
-expect_out '"engine":true' "engine path taken"
+expect_out '"witness":"prove"' "full synthesis through the engine"
 expect_out '"partition":0,.*"partition":1,' "both partitions reported in order"
 expect_out '"verified":true' "verified before writing"
 size=$(wc -c <"$T/proof.bin")
@@ -91,6 +58,29 @@ tail -c 192 "$T/proof.bin" >"$T/swap.bin"
 head -c 192 "$T/proof.bin" >>"$T/swap.bin"
 expect 1 "verify with the partitions swapped" -- verify --vk "$T/p.vk" --c1 "$T/a.json" --proof "$T/swap.bin"
 expect 1 "verify against another c1" -- verify --vk "$T/p.vk" --c1 "$T/b.json" --proof "$T/proof.bin"
+
+# the other witness sources through the same engine path: each proof verifies
+# shellcheck disable=SC2086
+expect 0 "prove --parallel" -- prove --c1 "$T/a.json" --params "$T/p.params" $P -o "$T/par.bin" --parallel --json
+expect_out '"witness":"parallel"' "parallel prover used"
+expect 0 "verify the parallel prover's proofs" -- verify --vk "$T/p.vk" --c1 "$T/a.json" --proof "$T/par.bin"
+# (in a cache of its own: the tests below want full synthesis from --pce auto)
+export CZK_CACHE_DIR="$T/pce-cache"
+# shellcheck disable=SC2086
+expect 0 "prove --pce on" -- prove --c1 "$T/a.json" --params "$T/p.params" $P -o "$T/pce.bin" --pce on --json
+expect_out '"witness":"pce"' "PCE used"
+expect 0 "verify the PCE proofs" -- verify --vk "$T/p.vk" --c1 "$T/a.json" --proof "$T/pce.bin"
+# a tampered partition fails the same way as with full synthesis
+tamper "$T/a.json" "$T/bad-pce.json" '"comm_r_last_proof":{"data":{"Single":{"root":[' 2
+# shellcheck disable=SC2086
+expect 1 "prove a tampered c1 with PCE" -- prove --c1 "$T/bad-pce.json" --params "$T/p.params" $P -o "$T/bad-pce.bin" --quiet
+expect_out "partition 1: witness check: .*not satisfied" "PCE: failing partition and constraint named"
+expect_absent "$T/bad-pce.bin" "no proof file after the PCE witness check failed"
+export CZK_CACHE_DIR="$T/cache"
+# shellcheck disable=SC2086
+expect 0 "prove one partition" -- prove --c1 "$T/a.json" --params "$T/p.params" $P -o "$T/one.bin" --partition 1 --json
+expect_out '"partitions":\[{"partition":1,' "only partition 1"
+expect_out '"verified":true' "partition 1 verified"
 
 # partition 1's comm_r_last root tampered: its witness check fails, the job
 # fails (partition named), nothing is written
@@ -110,5 +100,4 @@ expect 1 "params of another circuit" -- prove --c1 "$T/c.json" --params "$T/p.pa
 expect_out "partition [01]: parameters: parameters have" "mismatch explained"
 expect_absent "$T/bad.bin" "no proof with mismatched params"
 
-echo "test_cli_engine: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_finish

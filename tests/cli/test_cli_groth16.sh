@@ -10,46 +10,9 @@ if [ -n "${CZK_TEST_ASAN:-}" ]; then
     echo "test_cli_groth16: skipped under ASan (1.34M-constraint setup)"
     exit 0
 fi
-T=$(mktemp -d "${TMPDIR:-/tmp}/czk-cli-g16.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/lib.sh"
+cli_init test_cli_groth16
 SHAPE="--layers 2 --challenges 1 --tree 8 --nodes 64"
-
-expect() { # expect CODE DESCRIPTION -- ARGS...
-    want="$1"; desc="$2"; shift 3
-    "$CZK" "$@" >"$T/out" 2>"$T/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $desc: czk $* exited $got, wanted $want"
-        sed 's/^/  stderr: /' "$T/err" | head -5
-    fi
-}
-expect_out() { # expect_out PATTERN DESCRIPTION (last command's stdout+stderr)
-    if grep -q -- "$1" "$T/out" "$T/err"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $2: output lacks '$1'"
-        sed 's/^/  stderr: /' "$T/err" | head -5
-    fi
-}
-expect_absent() { # expect_absent FILE DESCRIPTION
-    if [ -e "$1" ]; then
-        fail=$((fail + 1))
-        echo "FAIL: $2: $1 exists"
-        rm -f "$1"
-    else
-        pass=$((pass + 1))
-    fi
-}
-flip_byte() { # flip_byte FILE OFFSET
-    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-    printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
-}
 
 # shellcheck disable=SC2086
 expect 0 "gen-c1 a" -- gen-c1 --sector-size 2KiB $SHAPE --seed 1 -o "$T/a.json" --quiet
@@ -120,5 +83,4 @@ expect 2 "setup of an unknown circuit" -- setup --circuit nosuch $SHAPE -o "$T/x
 expect_absent "$T/x.params" "no params after bad circuit"
 expect_absent "$T/x.vk" "no vk after bad circuit"
 
-echo "test_cli_groth16: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_finish

@@ -7,43 +7,10 @@
 # Usage: test_cli_r1cs_digest.sh /path/to/czk
 set -u
 CZK="$1"
-T=$(mktemp -d "${TMPDIR:-/tmp}/czk-cli-r1cs.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/lib.sh"
+cli_init test_cli_r1cs_digest
 B="bench synth-only --sector-size 2KiB -i 1 --no-nnz"
 
-expect() { # expect CODE DESCRIPTION -- ARGS...
-    want="$1"; desc="$2"; shift 3
-    # shellcheck disable=SC2086
-    "$CZK" "$@" >"$T/out" 2>"$T/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $desc: czk $* exited $got, wanted $want"
-        sed 's/^/  stderr: /' "$T/err" | head -5
-    fi
-}
-expect_out() { # expect_out PATTERN DESCRIPTION (last command's stdout+stderr)
-    if grep -q -- "$1" "$T/out" "$T/err"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $2: output lacks '$1'"
-        sed 's/^/  out: /' "$T/out" | tail -8
-        sed 's/^/  err: /' "$T/err" | head -5
-    fi
-}
-check() { # check DESCRIPTION COMMAND...
-    desc="$1"; shift
-    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $desc"; fi
-}
-flip_byte() { # flip_byte FILE OFFSET
-    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-    printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
-}
 digests() { grep -E '^(inputs|aux|constraints|r1cs digest|assignment digest) ' "$1"; }
 
 # shellcheck disable=SC2086
@@ -110,5 +77,4 @@ expect 2 "--r1cs-digest with --all" -- $B --all --r1cs-digest
 # shellcheck disable=SC2086
 expect 2 "--r1cs-digest with --pce on" -- $B --pce on --r1cs-digest
 
-echo "test_cli_r1cs_digest: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_finish

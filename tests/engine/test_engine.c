@@ -722,20 +722,3 @@ CZK_TEST(shutdown_with_unwaited_jobs)
         g_have_params = 0;
     }
 }
-
-CZK_TEST(porep_one_call_rejects_bad_partition)
-{
-    /* the PoRep provider checks the partition before anything is reserved */
-    czk_fc_shape shape;
-    REQUIRE_OK(czk_fc_shape_custom(&shape, 64, 2, 2, 1, 8, 0, 0));
-    czk_fc_c1 c1;
-    REQUIRE_OK(czk_fc_gen_c1(&c1, &shape, 5, NULL, NULL));
-    get_params();
-    uint32_t parts[1] = {2};
-    czk_groth16_proof pr[1];
-    czk_engine_opts o = {0};
-    o.synth_workers = 1;
-    CHECK(czk_engine_prove_porep(pr, &c1, parts, 1, &g_params, &o) == CZK_ERR_INVALID_ARG);
-    CHECK_MSG(strstr(czk_last_error(), "partition 2") != NULL, "message: %s", czk_last_error());
-    czk_fc_c1_free(&c1);
-}

@@ -219,7 +219,8 @@ static void porep_case(const czk_fc_shape *shape, uint32_t k, int threads)
     /* a wrong value is caught by the check, naming its row */
     czk_fr save = a.c[5];
     czk_fr_add((czk_fr *)&a.c[5], &save, &CZK_FR_ONE);
-    CHECK(czk_pce_check(&a, threads) == CZK_ERR_UNSATISFIED && strstr(czk_last_error(), "row 5:") != NULL);
+    CHECK(czk_pce_check(&a, threads) == CZK_ERR_UNSATISFIED &&
+          strstr(czk_last_error(), "constraint 5 is not satisfied") != NULL);
     ((czk_fr *)a.c)[5] = save;
     /* second use: read from the cache, same result; a second synthesize reuses the workspace */
     czk_pce *q = NULL;

@@ -60,30 +60,10 @@ czk_status czk_pce_porep_build(czk_pce **out, const czk_fc_shape *shape, czk_pce
     return st;
 }
 
-static czk_status cache_dir(char *out, size_t n)
-{
-    const char *d = getenv("CZK_CACHE_DIR");
-    if (d && *d) snprintf(out, n, "%s", d);
-    else if ((d = getenv("XDG_CACHE_HOME")) && *d) snprintf(out, n, "%s/czk", d);
-    else if ((d = getenv("HOME")) && *d) snprintf(out, n, "%s/.cache/czk", d);
-    else return czk_error(CZK_ERR_IO, "no cache directory: set CZK_CACHE_DIR or HOME");
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s", out);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = 0;
-            (void)mkdir(tmp, 0755);
-            *p = '/';
-        }
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return czk_error(CZK_ERR_IO, "%s: %s", tmp, strerror(errno));
-    return CZK_OK;
-}
-
 czk_status czk_pce_cache_path(char *out, size_t n, const czk_fc_shape *s)
 {
     char dir[400];
-    CZK_TRY(cache_dir(dir, sizeof dir));
+    CZK_TRY(czk_cache_dir(dir, sizeof dir));
     char key[CZK_PCE_KEY_MAX];
     czk_pce_porep_key(key, s);
     /* the file name carries a digest of the whole key; the key itself is checked on read */
@@ -255,7 +235,7 @@ czk_status czk_pce_check(const czk_cs_assignment *w, int threads)
         czk_fr_mul(&ab, &w->a[r], &w->b[r]);
         if (!czk_fr_eq(&ab, &w->c[r]) && r < bad) bad = r;
     }
-    if (bad < n) return czk_error(CZK_ERR_UNSATISFIED, "PCE assignment: row %lld: a*b != c", (long long)bad);
+    if (bad < n) return czk_error(CZK_ERR_UNSATISFIED, "constraint %lld is not satisfied (a*b != c)", (long long)bad);
     return CZK_OK;
 }
 

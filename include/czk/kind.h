@@ -1,0 +1,102 @@
+/* czk — proof kinds: what the engine needs to know about each kind of
+ * Filecoin proof, and one call that proves any of them.
+ *
+ * A kind (PoRep today; WindowPoSt, WinningPoSt and SnapDeals are to come)
+ * provides:
+ *   - its parameters' identity: the circuit id and the v28 file name
+ *     filecoin-proofs gives its .params / .vk for a given job's data;
+ *   - its shape: partitions and per-partition counts (the engine's memory
+ *     budget is computed from them);
+ *   - its public inputs, as a verifier derives them;
+ *   - its witness sources (czk/witness.h): full synthesis into the PROVE
+ *     backend always; a kind may add faster ones (PoRep: the parallel
+ *     prover and the pre-compiled constraint evaluation, PCE).
+ *
+ * czk_kind_prove runs one job of any kind through the pipelined engine
+ * (n = 1 included) and verifies the proofs once, in the engine.
+ */
+#ifndef CZK_KIND_H
+#define CZK_KIND_H
+
+#include "czk/engine.h"
+#include "czk/witness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Long work reports through this: a stage name and the fraction done
+ * (0..1; a negative fraction: the stage's length is unknown). */
+typedef void (*czk_progress_fn)(void *ctx, const char *stage, double fraction);
+
+/* --pce on|off|auto: PCE (witness-only synthesis + sparse mat-vec over the
+ * pre-compiled matrices) off, on (the matrices are loaded from the cache,
+ * or built and cached), or auto (on when the matrices are already cached). */
+typedef enum czk_pce_mode { CZK_PCE_MODE_OFF = 0, CZK_PCE_MODE_ON, CZK_PCE_MODE_AUTO } czk_pce_mode;
+czk_status czk_pce_mode_parse(czk_pce_mode *out, const char *s) CZK_WUR;
+const char *czk_pce_mode_name(czk_pce_mode m);
+
+typedef struct czk_source_opts {
+    czk_pce_mode pce;         /* default (zeroed struct): off */
+    int parallel;             /* 1: without PCE, the kind's multithreaded prover if it has one */
+    czk_lc_kind lc;           /* LC storage of full synthesis */
+    czk_progress_fn progress; /* building / loading shared data (the PCE matrices); may be NULL */
+    void *progress_ctx;
+} czk_source_opts;
+
+typedef struct czk_proof_kind {
+    const char *name;    /* "porep" */
+    const char *summary; /* one line */
+    const czk_engine_circuit *circuit;
+    uint32_t (*partitions)(const void *data);
+    /* The parameter file for this data (ext ".params" or ".vk") under dir, by
+     * the name filecoin-proofs gives it. */
+    czk_status (*param_path)(char *out, size_t cap, const char *dir, const void *data, const char *ext);
+    /* Open the witness source opts ask for; out->name says which it is. */
+    czk_status (*source_open)(czk_witness_source *out, const void *data, const czk_source_opts *opts);
+} czk_proof_kind;
+
+/* The registry: every kind czk proves. */
+extern const czk_proof_kind czk_kind_porep;
+const czk_proof_kind *czk_proof_kind_find(const char *name);
+/* The i-th kind, NULL past the end. */
+const czk_proof_kind *czk_proof_kind_at(size_t i);
+
+/* Per partition, from the engine's timeline. */
+typedef struct czk_kind_partition_times {
+    uint32_t partition;
+    double synth_s, prove_s; /* synthesis (incl. the witness check), prover pass */
+    int batch;               /* tasks proven in the same pass */
+} czk_kind_partition_times;
+
+typedef struct czk_kind_report {
+    const char *source;      /* the witness source that ran: "prove", "parallel", "pce" */
+    int verified;            /* 1: the engine verified every proof */
+    double wall_s;           /* submission to the last proof */
+    uint64_t peak_reserved;  /* the engine's peak reservation, bytes */
+    czk_kind_partition_times *parts; /* n entries, or NULL; caller-provided */
+} czk_kind_report;
+
+typedef struct czk_kind_job {
+    const czk_proof_kind *kind;
+    const void *data;                 /* the kind's job data (PoRep: a const czk_fc_c1 *) */
+    const czk_groth16_params *params;
+    const uint32_t *partitions;       /* NULL: 0 .. n-1 */
+    uint32_t n;
+    czk_source_opts source;
+    czk_engine_opts engine;           /* zeroed: defaults (no_verify 0: verified once) */
+    /* Engine progress (tasks synthesized / proven of the job), or NULL. */
+    czk_progress_fn progress;
+    void *progress_ctx;
+} czk_kind_job;
+
+/* Prove the job's partitions through one engine; proofs[i] is partition
+ * partitions[i]'s proof. Verified by the engine unless engine.no_verify.
+ * Errors name the partition and the stage (synthesis, witness check,
+ * parameters, prove, verification). report may be NULL. */
+czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, czk_kind_report *report) CZK_WUR;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

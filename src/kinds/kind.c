@@ -1,0 +1,140 @@
+/* The proof-kind registry and the one call that proves a job of any kind
+ * through the engine (czk/kind.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <time.h>
+
+#include "czk/czk.h"
+#include "czk/kind.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const czk_proof_kind *const kinds[] = {&czk_kind_porep};
+
+const czk_proof_kind *czk_proof_kind_at(size_t i)
+{
+    return i < sizeof kinds / sizeof kinds[0] ? kinds[i] : NULL;
+}
+
+const czk_proof_kind *czk_proof_kind_find(const char *name)
+{
+    for (size_t i = 0; name && czk_proof_kind_at(i); i++)
+        if (!strcmp(kinds[i]->name, name)) return kinds[i];
+    return NULL;
+}
+
+czk_status czk_pce_mode_parse(czk_pce_mode *out, const char *s)
+{
+    if (s && !strcmp(s, "off")) *out = CZK_PCE_MODE_OFF;
+    else if (s && !strcmp(s, "on")) *out = CZK_PCE_MODE_ON;
+    else if (s && !strcmp(s, "auto")) *out = CZK_PCE_MODE_AUTO;
+    else return czk_error(CZK_ERR_INVALID_ARG, "PCE mode '%s': wanted on, off or auto", s ? s : "(null)");
+    return CZK_OK;
+}
+
+const char *czk_pce_mode_name(czk_pce_mode m)
+{
+    switch (m) {
+    case CZK_PCE_MODE_ON: return "on";
+    case CZK_PCE_MODE_AUTO: return "auto";
+    default: return "off";
+    }
+}
+
+typedef struct relay {
+    const czk_kind_job *job;
+} relay;
+
+static void engine_progress(void *ctx, const czk_engine_progress *p)
+{
+    const relay *r = ctx;
+    char st[96];
+    snprintf(st, sizeof st, "proving: %llu/%llu partitions synthesized, %llu proven",
+             (unsigned long long)p->tasks_synthesized, (unsigned long long)p->tasks_total,
+             (unsigned long long)p->tasks_proven);
+    r->job->progress(r->job->progress_ctx, st,
+                     p->tasks_total ? (double)p->tasks_proven / (double)p->tasks_total : 0);
+}
+
+czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, czk_kind_report *report)
+{
+    if (!proofs || !job || !job->kind || !job->data || !job->params)
+        return czk_error(CZK_ERR_INVALID_ARG, "prove: proofs, kind, data and params are required");
+    const czk_proof_kind *k = job->kind;
+    if (job->n == 0) return czk_error(CZK_ERR_INVALID_ARG, "prove %s: no partitions", k->name);
+    uint32_t parts = k->partitions(job->data);
+    for (uint32_t i = 0; i < job->n; i++) {
+        uint32_t p = job->partitions ? job->partitions[i] : i;
+        if (p >= parts)
+            return czk_error(CZK_ERR_INVALID_ARG, "prove %s: partition %u of a job with %u", k->name, p, parts);
+    }
+    czk_witness_source src;
+    CZK_TRY(k->source_open(&src, job->data, &job->source));
+
+    czk_engine_opts o = job->engine;
+    /* one job: no more synthesis workers than partitions; a multithreaded
+     * source gets the cores as one worker */
+    int nt = czk_threads();
+    if (o.synth_workers <= 0) o.synth_workers = src.ops->multithreaded ? 1 : (nt / 2 > 1 ? nt / 2 : 1);
+    if ((uint32_t)o.synth_workers > job->n) o.synth_workers = (int)job->n;
+    relay r = {job};
+    if (job->progress) {
+        o.progress = engine_progress;
+        o.progress_ctx = &r;
+    }
+    czk_engine *e = NULL;
+    czk_status st = czk_engine_create(&e, &o);
+    if (st != CZK_OK) {
+        czk_witness_source_close(&src);
+        return st;
+    }
+    czk_engine_job ej;
+    memset(&ej, 0, sizeof ej);
+    ej.circuit = k->circuit;
+    ej.source = &src;
+    ej.data = job->data;
+    ej.params = job->params;
+    ej.partitions = job->partitions;
+    ej.n_partitions = job->n;
+    ej.name = k->name;
+    double t0 = now_s();
+    uint64_t id;
+    st = czk_engine_submit(e, &id, &ej);
+    if (st == CZK_OK) st = czk_engine_wait(e, id, proofs, job->n);
+    double wall = now_s() - t0;
+    char msg[700] = "";
+    if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
+    if (report) {
+        report->source = src.ops->name;
+        report->verified = st == CZK_OK && !o.no_verify;
+        report->wall_s = wall;
+        report->peak_reserved = czk_engine_peak_reserved(e);
+        czk_engine_event *ev = NULL;
+        size_t nev = 0;
+        if (report->parts && czk_engine_events(e, &ev, &nev) == CZK_OK) {
+            for (size_t i = 0; i < job->n; i++) {
+                czk_kind_partition_times *pt = &report->parts[i];
+                memset(pt, 0, sizeof *pt);
+                pt->partition = job->partitions ? job->partitions[i] : (uint32_t)i;
+                if (i < nev) {
+                    pt->synth_s = ev[i].synth_end - ev[i].synth_start;
+                    pt->prove_s = ev[i].prove_end - ev[i].prove_start;
+                    pt->batch = ev[i].batch;
+                }
+            }
+        }
+        free(ev);
+    }
+    czk_engine_destroy(e);
+    /* the source's name stays valid: names are string literals */
+    czk_witness_source_close(&src);
+    if (st != CZK_OK) return czk_error(st, "%s", msg);
+    return CZK_OK;
+}

@@ -1,0 +1,70 @@
+# Shared by the CLI test scripts (sourced, not run):
+#
+#   . "$(dirname "$0")/lib.sh"
+#   cli_init NAME          temporary directory $T (removed on exit), counters
+#   expect CODE DESC -- ARGS...   run czk ARGS, want exit CODE
+#   expect_out PATTERN DESC       the last command's stdout+stderr has PATTERN
+#   expect_absent FILE DESC       FILE does not exist (a failed command left nothing)
+#   check DESC COMMAND...         COMMAND succeeds
+#   flip_byte FILE OFFSET         flip the low bit of one byte in place
+#   cli_finish                    print the counts; exit 0 only if nothing failed
+#
+# $CZK is the czk executable (the scripts' first argument).
+
+cli_init() {
+    CLI_NAME="$1"
+    T=$(mktemp -d "${TMPDIR:-/tmp}/czk-$1.XXXXXX") || exit 1
+    trap 'rm -rf "$T"' EXIT
+    pass=0
+    fail=0
+}
+
+expect() {
+    want="$1"; desc="$2"; shift 3
+    "$CZK" "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    if [ "$got" -eq "$want" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $desc: czk $* exited $got, wanted $want"
+        sed 's/^/  stderr: /' "$T/err" | head -5
+    fi
+}
+
+expect_out() {
+    if grep -q -- "$1" "$T/out" "$T/err"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $2: output lacks '$1'"
+        sed 's/^/  stdout: /' "$T/out" | tail -8
+        sed 's/^/  stderr: /' "$T/err" | head -5
+    fi
+}
+
+expect_absent() {
+    if [ -e "$1" ]; then
+        fail=$((fail + 1))
+        echo "FAIL: $2: $1 exists"
+        rm -f "$1"
+    else
+        pass=$((pass + 1))
+    fi
+}
+
+check() {
+    desc="$1"; shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $desc"; fi
+}
+
+flip_byte() {
+    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+    printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+cli_finish() {
+    echo "$CLI_NAME: $pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit $?
+}

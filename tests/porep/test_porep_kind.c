@@ -1,0 +1,208 @@
+/* PoRep as a proof kind: the registry, czk_kind_prove through the engine
+ * with each witness source (full synthesis, the parallel prover, PCE), and
+ * the v28 parameter names. The three sources give bit-identical witnesses,
+ * so with the same proof randomness they must give the same proof bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+#include "czk/czk.h"
+#include "czk/kind.h"
+#include "czk/porep_kind.h"
+
+static czk_fc_shape tiny_shape(void)
+{
+    czk_fc_shape s;
+    /* 64 nodes, 2 layers, 2 partitions of 1 challenge, base arity 8 */
+    if (czk_fc_shape_custom(&s, 64, 2, 2, 1, 8, 0, 0) != CZK_OK) memset(&s, 0, sizeof s);
+    return s;
+}
+
+/* Parameters of the tiny shape, made once (setup is the slow part here). */
+static czk_groth16_params g_params;
+static int g_have;
+
+static const czk_groth16_params *tiny_params(void)
+{
+    if (!g_have) {
+        czk_fc_shape shape = tiny_shape();
+        uint64_t seed = 3;
+        if (czk_porep_setup_params(&g_params, &shape, &seed, NULL, NULL) != CZK_OK) return NULL;
+        g_have = 1;
+    }
+    return &g_params;
+}
+
+static void use_tmp_cache(const char *sub)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/%s", czk_test_tmpdir(), sub);
+    setenv("CZK_CACHE_DIR", dir, 1);
+}
+
+CZK_TEST(registry_finds_porep)
+{
+    CHECK(czk_proof_kind_find("porep") == &czk_kind_porep);
+    CHECK(czk_proof_kind_find("no-such-kind") == NULL);
+    CHECK(czk_proof_kind_find(NULL) == NULL);
+    CHECK(czk_proof_kind_at(0) == &czk_kind_porep);
+    size_t n = 0;
+    while (czk_proof_kind_at(n)) {
+        const czk_proof_kind *k = czk_proof_kind_at(n);
+        CHECK(k->name && k->summary && k->circuit && k->partitions && k->param_path && k->source_open);
+        n++;
+    }
+    CHECK(n >= 1);
+}
+
+CZK_TEST(porep_param_path_is_v28)
+{
+    czk_fc_shape s;
+    REQUIRE_OK(czk_fc_shape_of_size(&s, 2048));
+    czk_fc_c1 c1;
+    REQUIRE_OK(czk_fc_gen_c1(&c1, &s, 1, NULL, NULL));
+    char path[1024];
+    REQUIRE_OK(czk_kind_porep.param_path(path, sizeof path, "/p", &c1, ".params"));
+    CHECK_MSG(!strcmp(path, "/p/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+                            "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params"),
+              "got %s", path);
+    CHECK_EQ_U64(czk_kind_porep.partitions(&c1), 1);
+    czk_fc_c1_free(&c1);
+}
+
+CZK_TEST(kind_prove_rejects_bad_partition)
+{
+    czk_fc_shape shape = tiny_shape();
+    czk_fc_c1 c1;
+    REQUIRE_OK(czk_fc_gen_c1(&c1, &shape, 5, NULL, NULL));
+    /* the partition is checked before the parameters are looked at */
+    czk_groth16_params dummy;
+    memset(&dummy, 0, sizeof dummy);
+    const czk_groth16_params *p = &dummy;
+    uint32_t parts[1] = {2};
+    czk_groth16_proof pr[1];
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = &czk_kind_porep;
+    job.data = &c1;
+    job.params = p;
+    job.partitions = parts;
+    job.n = 1;
+    CHECK(czk_kind_prove(pr, &job, NULL) == CZK_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(czk_last_error(), "partition 2") != NULL, "message: %s", czk_last_error());
+    job.n = 0;
+    CHECK(czk_kind_prove(pr, &job, NULL) == CZK_ERR_INVALID_ARG);
+    czk_fc_c1_free(&c1);
+}
+
+/* Partitions first .. 1 through czk_kind_prove with the given source
+ * options and a fixed proof-randomness stream; proofs verified by the
+ * engine and again. */
+static void prove_with(czk_groth16_proof *out, uint32_t first, const char **source, const czk_fc_c1 *c1,
+                       const czk_groth16_params *p, czk_pce_mode pce, int parallel)
+{
+    uint32_t parts[2] = {first, 1};
+    czk_rng rng;
+    czk_rng_seed(&rng, 99);
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = &czk_kind_porep;
+    job.data = c1;
+    job.params = p;
+    job.partitions = parts;
+    job.n = 2 - first;
+    job.source.pce = pce;
+    job.source.parallel = parallel;
+    job.source.lc = CZK_LC_DEFAULT;
+    job.engine.synth_workers = 1; /* tasks reach the prover in partition order */
+    job.engine.rng = &rng;
+    czk_kind_partition_times t[2];
+    czk_kind_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.parts = t;
+    czk_status st = czk_kind_prove(out, &job, &rep);
+    CHECK_MSG(st == CZK_OK, "pce %d parallel %d: %s", (int)pce, parallel, czk_last_error());
+    if (st != CZK_OK) return;
+    CHECK(rep.verified == 1);
+    CHECK(t[0].partition == first && t[job.n - 1].partition == 1);
+    CHECK(t[0].synth_s > 0 && t[0].prove_s > 0 && t[0].batch == 1);
+    *source = rep.source;
+    if (first == 0) CHECK_OK(czk_porep_verify(&p->vk, c1, out, 2));
+}
+
+CZK_TEST(every_witness_source_gives_the_same_proofs)
+{
+    if (getenv("CZK_TEST_ASAN")) {
+        printf("  note: ASan: proving 1.34M-constraint partitions is left to the Release run\n");
+        return;
+    }
+    use_tmp_cache("kindcache");
+    czk_fc_shape shape = tiny_shape();
+    czk_fc_c1 c1;
+    REQUIRE_OK(czk_fc_gen_c1(&c1, &shape, 11, NULL, NULL));
+    const czk_groth16_params *pp = tiny_params();
+    REQUIRE(pp != NULL);
+    const czk_groth16_params p = *pp;
+    czk_groth16_proof full[2], par[1], pce[1], again[1];
+    const char *s_full = "", *s_par = "", *s_pce = "", *s_auto = "";
+    /* auto with nothing cached: full synthesis */
+    prove_with(full, 0, &s_full, &c1, &p, CZK_PCE_MODE_AUTO, 0);
+    CHECK_MSG(!strcmp(s_full, "prove"), "auto without a cached PCE ran %s", s_full);
+    /* the others prove partition 1 alone: the same proof with the same stream */
+    prove_with(par, 1, &s_par, &c1, &p, CZK_PCE_MODE_OFF, 1);
+    CHECK_MSG(!strcmp(s_par, "parallel"), "ran %s", s_par);
+    prove_with(pce, 1, &s_pce, &c1, &p, CZK_PCE_MODE_ON, 0); /* builds and caches the PCE */
+    CHECK_MSG(!strcmp(s_pce, "pce"), "ran %s", s_pce);
+    prove_with(again, 1, &s_auto, &c1, &p, CZK_PCE_MODE_AUTO, 0); /* now cached */
+    CHECK_MSG(!strcmp(s_auto, "pce"), "auto with a cached PCE ran %s", s_auto);
+    uint8_t a[CZK_GROTH16_PROOF_BYTES], b[CZK_GROTH16_PROOF_BYTES];
+    /* the first draw of the stream serves the first proof of each job */
+    czk_groth16_proof first_of_full[1];
+    const char *s_one = "";
+    prove_with(first_of_full, 1, &s_one, &c1, &p, CZK_PCE_MODE_OFF, 0);
+    czk_groth16_proof_encode(a, &first_of_full[0]);
+    czk_groth16_proof_encode(b, &par[0]);
+    CHECK_MSG(!memcmp(a, b, sizeof a), "parallel prover's proof differs from full synthesis'");
+    czk_groth16_proof_encode(b, &pce[0]);
+    CHECK_MSG(!memcmp(a, b, sizeof a), "PCE's proof differs from full synthesis'");
+    czk_groth16_proof_encode(b, &again[0]);
+    CHECK_MSG(!memcmp(a, b, sizeof a), "cached PCE's proof differs from full synthesis'");
+    /* a tampered proof is caught by the verifier */
+    czk_groth16_proof bad[2] = {full[0], full[1]};
+    bad[1].a = full[0].a;
+    CHECK(czk_porep_verify(&p.vk, &c1, bad, 2) == CZK_ERR_VERIFY);
+    czk_fc_c1_free(&c1);
+}
+
+CZK_TEST(params_of_another_shape_fail_naming_the_stage)
+{
+    if (getenv("CZK_TEST_ASAN")) {
+        printf("  note: ASan: left to the Release run (1.34M-constraint setup)\n");
+        return;
+    }
+    /* a sector of 2 challenges per partition against the 1-challenge parameters */
+    czk_fc_shape other;
+    REQUIRE_OK(czk_fc_shape_custom(&other, 64, 2, 2, 2, 8, 0, 0));
+    czk_fc_c1 c1;
+    REQUIRE_OK(czk_fc_gen_c1(&c1, &other, 12, NULL, NULL));
+    const czk_groth16_params *p = tiny_params();
+    REQUIRE(p != NULL);
+    czk_groth16_proof pr[2];
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = &czk_kind_porep;
+    job.data = &c1;
+    job.params = p;
+    job.n = 2;
+    CHECK(czk_kind_prove(pr, &job, NULL) != CZK_OK);
+    CHECK_MSG(strstr(czk_last_error(), "parameters") != NULL, "message: %s", czk_last_error());
+    czk_fc_c1_free(&c1);
+}
+
+CZK_TEST(zz_release_params)
+{
+    if (g_have) czk_groth16_params_clear(&g_params);
+    g_have = 0;
+}
