@@ -9,16 +9,12 @@
 #define CZK_BENCH_H
 
 #include <stdio.h>
-#include <time.h>
 
 #include "cli.h"
 
-static inline double czk_bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+/* The old name of czk_now(), still read by cli/porep_run.c, cli/cmd_prove.c
+ * and bench/bench_pipeline.c; goes when they call czk_now(). */
+static inline double czk_bench_now(void) { return czk_now(); }
 
 typedef struct czk_bench_stats {
     double min, median, max, mean;

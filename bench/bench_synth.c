@@ -251,15 +251,6 @@ static void destroy_background(czk_cs *cs, pthread_t *t, int *have)
     if (!*have) czk_cs_destroy(cs);
 }
 
-/* CPU time of the whole process (all threads): robust against other load on
- * a shared machine, where wall time is not. */
-static double process_cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -327,9 +318,9 @@ static czk_status r1cs_pass(czk_r1cs_digest *out, uint8_t asg[32], czk_r1cs_diff
 static czk_status r1cs_run(r1cs_result *r, const opts *o, const czk_fc_shape *shape, const czk_fc_c1 *c1,
                            const czk_cs_sizes *z, const uint8_t *timed_asg)
 {
-    double t0 = czk_bench_now();
+    double t0 = czk_now();
     CZK_TRY(r1cs_pass(&r->d, r->asg, &r->diff, o, shape, c1, z, 0, o->r1cs_dump));
-    r->seconds = czk_bench_now() - t0;
+    r->seconds = czk_now() - t0;
     if (r->d.n_inputs != z->n_inputs || r->d.n_aux != z->n_aux || r->d.n_constraints + z->n_inputs != z->n_constraints)
         return czk_error(CZK_ERR_INTERNAL,
                          "digest pass: %llu inputs, %llu aux, %llu constraints; czk_porep_sizes says %llu, %llu, %llu "
@@ -347,9 +338,9 @@ static czk_status r1cs_run(r1cs_result *r, const opts *o, const czk_fc_shape *sh
     if (o->r1cs_compare && r->diff.first >= 0) {
         czk_r1cs_digest d2;
         uint8_t a2[32];
-        t0 = czk_bench_now();
+        t0 = czk_now();
         CZK_TRY(r1cs_pass(&d2, a2, &r->named, o, shape, c1, z, 1, NULL));
-        r->named_s = czk_bench_now() - t0;
+        r->named_s = czk_now() - t0;
         r->have_named = 1;
     }
     return CZK_OK;
@@ -565,19 +556,19 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
     int failed = 0;
     double wall_med = 0, cpu_med = 0, wall_min = 0, cpu_min = 0;
     for (long long it = 0; it < o.iters && !failed; it++) {
-        double t0 = czk_bench_now(), cpu0 = process_cpu_now();
+        double t0 = czk_now(), cpu0 = czk_cpu_now();
         if (par) {
             /* partitions one after the other; wall and cpu exclude the checks */
             wall[it] = syn[it] = cpu[it] = 0;
             s = CZK_OK;
             for (uint32_t q = first; q < first + nparts && s == CZK_OK; q++) {
-                t0 = czk_bench_now();
-                cpu0 = process_cpu_now();
+                t0 = czk_now();
+                cpu0 = czk_cpu_now();
                 czk_perf_begin();
                 s = czk_porep_prover_synthesize(pp, c1, q, threads);
                 czk_perf_end();
-                wall[it] += czk_bench_now() - t0;
-                cpu[it] += process_cpu_now() - cpu0;
+                wall[it] += czk_now() - t0;
+                cpu[it] += czk_cpu_now() - cpu0;
                 if (s == CZK_OK && !o.no_check) s = czk_porep_prover_check(pp, threads);
                 czk_cs_assignment asg;
                 if (s == CZK_OK) s = czk_porep_prover_get(pp, &asg);
@@ -603,17 +594,17 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
             me->circuits = 0;
             for (uint32_t p = (uint32_t)wi; p < nparts && me->st == CZK_OK; p += (uint32_t)nw) {
                 czk_cs_reset(me->cs);
-                double a = czk_bench_now();
+                double a = czk_now();
                 me->st = czk_porep_synthesize(me->cs, &shape, o.backend == CZK_CS_SHAPE ? NULL : c1, first + p);
-                me->synth_s += czk_bench_now() - a;
+                me->synth_s += czk_now() - a;
                 if (me->st == CZK_OK) me->st = czk_cs_finalize(me->cs);
                 if (me->st == CZK_OK && nw > 1) me->st = check_partition(me->cs, &z, c1, first + p, !o.no_check);
                 me->circuits++;
             }
         }
         czk_perf_end();
-        wall[it] = czk_bench_now() - t0;
-        cpu[it] = process_cpu_now() - cpu0;
+        wall[it] = czk_now() - t0;
+        cpu[it] = czk_cpu_now() - cpu0;
         syn[it] = 0;
         for (int wi = 0; wi < nw; wi++) {
             if (w[wi].st != CZK_OK) {
@@ -762,13 +753,13 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
     int threads = czk_threads() > 0 ? czk_threads() : 1;
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(com));
-    double t0 = czk_bench_now();
+    double t0 = czk_now();
     czk_pce *p = NULL;
     int built = 0;
     czk_status s = czk_pce_porep_get(&p, shape, pce_progress, &pg, &built);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "loading the PCE");
-    double load_s = czk_bench_now() - t0;
+    double load_s = czk_now() - t0;
     czk_pce_info in;
     czk_pce_info_get(p, &in);
     const double fr = (double)sizeof(czk_fr), GiB = 1073741824.0;
@@ -838,17 +829,17 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
                 ni = asg.n_input;
                 if (s == CZK_OK && !o->no_check) s = czk_pce_check(&asg, threads);
             } else {
-                double ta = czk_bench_now(), ca = process_cpu_now();
+                double ta = czk_now(), ca = czk_cpu_now();
                 czk_perf_begin();
                 s = czk_pce_porep_witness(w, c1, q, &inp, &ni, &aux, &na);
-                t.witness_s = czk_bench_now() - ta;
-                t.witness_cpu_s = process_cpu_now() - ca;
+                t.witness_s = czk_now() - ta;
+                t.witness_cpu_s = czk_cpu_now() - ca;
                 for (uint64_t r0 = 0; s == CZK_OK && r0 < in.rows; r0 += CHUNK) {
                     uint64_t r1 = r0 + CHUNK < in.rows ? r0 + CHUNK : in.rows;
-                    double te = czk_bench_now(), ce = process_cpu_now();
+                    double te = czk_now(), ce = czk_cpu_now();
                     s = czk_pce_eval_range(p, buf, buf + CHUNK, buf + 2 * CHUNK, r0, r1, inp, ni, aux, na, threads);
-                    t.eval_s += czk_bench_now() - te;
-                    t.eval_cpu_s += process_cpu_now() - ce;
+                    t.eval_s += czk_now() - te;
+                    t.eval_cpu_s += czk_cpu_now() - ce;
                     if (o->no_check) continue;
                     czk_perf_end();
                     /* a*b = c on the chunk (outside the timed evaluation) */
@@ -877,14 +868,14 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
                                   "available (the PCE and its witness are held: %.1f GiB)",
                                   vstream ? "streamed" : "full", need / GiB, have / GiB,
                                   ((double)in.bytes + wit_b) / GiB);
-                double tv = czk_bench_now();
+                double tv = czk_now();
                 if (s == CZK_OK) s = czk_pce_porep_validate(w, c1, q, threads, vstream);
                 if (s == CZK_OK && !com->json)
                     fprintf(out,
                             "# validate (partition %u): input, aux, a, b, c and densities equal the PROVE synthesis "
                             "bit for bit (%s, %.1f GiB, %.2f s)\n",
                             q, vstream ? "streamed: PROVE rows window by window vs the PCE rows" : "full assignments",
-                            need / GiB, czk_bench_now() - tv);
+                            need / GiB, czk_now() - tv);
             }
             tt.witness_s += t.witness_s;
             tt.eval_s += t.eval_s;
@@ -1038,7 +1029,7 @@ static int bench_synth_main(int argc, char **argv)
     czk_fc_c1 c1;
     czk_fc_shape shape;
     memset(&c1, 0, sizeof c1);
-    double tg0 = czk_bench_now();
+    double tg0 = czk_now();
     if (o.c1) {
         czk_status s = czk_fc_c1_read(&c1, o.c1);
         if (s != CZK_OK) return czk_cli_fail(CMD, s, "reading the C1 file");
@@ -1048,7 +1039,7 @@ static int bench_synth_main(int argc, char **argv)
         czk_status s = czk_fc_gen_c1(&c1, &shape, o.seed, NULL, NULL);
         if (s != CZK_OK) return czk_cli_fail(CMD, s, "generating a synthetic sector");
     }
-    double gen_s = czk_bench_now() - tg0;
+    double gen_s = czk_now() - tg0;
     if ((uint64_t)o.partition >= shape.partitions) {
         czk_fc_c1_free(&c1);
         return czk_cli_usage_error(CMD, usage, "--partition %lld: the sector has %u partitions", o.partition,
@@ -1073,9 +1064,9 @@ static int bench_synth_main(int argc, char **argv)
     }
     /* the counting pass belongs to the constraint-system path (the PCE has its own counts) */
     if (!o.no_nnz && o.pce != PCE_ON) {
-        double t0 = czk_bench_now();
+        double t0 = czk_now();
         s = czk_porep_count(&cnt, &shape, o.lc);
-        cnt_s = czk_bench_now() - t0;
+        cnt_s = czk_now() - t0;
         if (s != CZK_OK) return czk_cli_fail(CMD, s, "counting pass");
         if (cnt.n_inputs != z.n_inputs || cnt.n_aux != z.n_aux || cnt.n_constraints != z.n_constraints) {
             fprintf(stderr, "czk " CMD ": counting pass %llu/%llu/%llu != czk_porep_sizes %llu/%llu/%llu\n",

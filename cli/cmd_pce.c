@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../bench/bench.h"
 #include "cli.h"
@@ -129,12 +128,12 @@ static int cmd_build(const opts *o, const czk_cli_common *com)
     if (rc) return rc;
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(com));
-    double t0 = czk_bench_now();
+    double t0 = czk_now();
     czk_pce *p;
     czk_status s = czk_pce_porep_build(&p, &shape, on_progress, &pg);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "recording the circuit");
-    double build_s = czk_bench_now() - t0;
+    double build_s = czk_now() - t0;
     char path[600];
     if (o->out) snprintf(path, sizeof path, "%s", o->out);
     else if ((s = czk_pce_cache_path(path, sizeof path, &shape)) != CZK_OK) {
@@ -158,13 +157,6 @@ static int cmd_info(const char *path, const czk_cli_common *com)
     print_info(p, com->json, 0);
     czk_pce_destroy(p);
     return CZK_EXIT_OK;
-}
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int fr_vec_eq(const czk_fr *x, const czk_fr *y, size_t n)
@@ -212,13 +204,13 @@ static int cmd_bench(const opts *o, const czk_cli_common *com)
     if (o->validate && o->one_buffer) return czk_cli_usage_error(CMD, usage, "--validate needs a, b and c: drop --one-buffer");
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(com));
-    double t0 = czk_bench_now();
+    double t0 = czk_now();
     czk_pce *p;
     int built = 0;
     czk_status s = czk_pce_porep_get(&p, &shape, on_progress, &pg, &built);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "loading the PCE");
-    double load_s = czk_bench_now() - t0;
+    double load_s = czk_now() - t0;
     czk_fc_c1 c1;
     memset(&c1, 0, sizeof c1);
     s = czk_fc_gen_c1(&c1, &shape, o->seed, NULL, NULL);
@@ -239,14 +231,14 @@ static int cmd_bench(const opts *o, const czk_cli_common *com)
                in.bytes_per_nnz, (double)in.bytes / 1073741824.0, built ? "built" : "read", load_s);
     for (long long it = 0; it < o->iters && s == CZK_OK; it++) {
         czk_pce_timings t = {0, 0, 0, 0};
-        double ta = czk_bench_now(), ca = cpu_now();
+        double ta = czk_now(), ca = czk_cpu_now();
         czk_cs_assignment asg;
         if (o->one_buffer) {
             const czk_fr *inp, *aux;
             size_t ni, na;
             s = czk_pce_porep_witness(w, &c1, k, &inp, &ni, &aux, &na);
-            double tb = czk_bench_now();
-            double cb = cpu_now();
+            double tb = czk_now();
+            double cb = czk_cpu_now();
             t.witness_s = tb - ta;
             t.witness_cpu_s = cb - ca;
             /* a, b, c streamed through three chunks of CHUNK rows */
@@ -255,10 +247,10 @@ static int cmd_bench(const opts *o, const czk_cli_common *com)
                 s = czk_error(CZK_ERR_NOMEM, "chunk buffers");
             for (uint64_t r0 = 0; s == CZK_OK && r0 < in.rows; r0 += CHUNK) {
                 uint64_t r1 = r0 + CHUNK < in.rows ? r0 + CHUNK : in.rows;
-                double te = czk_bench_now(), ce = cpu_now();
+                double te = czk_now(), ce = czk_cpu_now();
                 s = czk_pce_eval_range(p, one, one + CHUNK, one + 2 * CHUNK, r0, r1, inp, ni, aux, na, 0);
-                t.eval_s += czk_bench_now() - te;
-                t.eval_cpu_s += cpu_now() - ce;
+                t.eval_s += czk_now() - te;
+                t.eval_cpu_s += czk_cpu_now() - ce;
                 /* a*b = c on the chunk: the evaluation is consumed and checked */
                 for (uint64_t r = 0; s == CZK_OK && r < r1 - r0; r++) {
                     czk_fr ab;
@@ -271,11 +263,11 @@ static int cmd_bench(const opts *o, const czk_cli_common *com)
         } else {
             s = czk_pce_porep_synthesize(w, &c1, k, 0, &asg, &t);
             if (s == CZK_OK && o->validate && it == 0) {
-                double tv = czk_bench_now();
+                double tv = czk_now();
                 s = validate(&asg, &shape, &c1, k);
                 if (s == CZK_OK && !com->json)
                     printf("# validate: input, aux, a, b, c and densities equal the PROVE synthesis (%.2f s)\n",
-                           czk_bench_now() - tv);
+                           czk_now() - tv);
             }
         }
         double tot = t.witness_s + t.eval_s;
