@@ -48,7 +48,8 @@ static const char usage[] =
     "                    ~/.cache/czk; recorded and written there on first use), then per\n"
     "                    partition the witness-only synthesis (challenges on all threads,\n"
     "                    SHA-256 on words) and a = A.w, b = B.w, c = C.w. Reports wall and\n"
-    "                    CPU time of witness and mat-vec, peak RSS, bytes per non-zero;\n"
+    "                    CPU time of witness and mat-vec (median, min), the mat-vec's\n"
+    "                    non-zeros per CPU second, peak RSS, bytes per non-zero;\n"
     "                    checks public inputs and a*b = c (unless --no-check).\n"
     "                    auto: on when the shape's PCE is cached, else off.\n"
     "                    both: off then on in the same run, and the ratio of the medians\n"
@@ -782,30 +783,38 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
         fprintf(out, "{");
         czk_bench_print_config(out, 1, "bench", "synth-only --pce on");
         fprintf(out,
-                ",\"pce\":\"on\",\"proof\":\"%s\",\"sector_size\":%llu,\"partitions\":%u,\"inputs\":%llu,\"aux\":%llu,"
-                "\"constraints\":%llu,\"circuit_constraints\":%llu,\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,"
-                "\"pce_bytes\":%zu,\"bytes_per_nnz\":%.4f,\"pce_built\":%s,\"pce_load_s\":%.3f,\"mode\":\"%s\","
-                "\"iterations\":[",
+                ",\"pce\":\"on\",\"proof\":\"%s\",\"sector_size\":%llu,\"partitions\":%u,\"partition\":%lld,"
+                "\"inputs\":%llu,\"aux\":%llu,\"constraints\":%llu,\"circuit_constraints\":%llu,\"rows\":%llu,"
+                "\"cols\":%llu,\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,\"pce_bytes\":%zu,\"bytes_per_nnz\":%.4f,"
+                "\"pce_built\":%s,\"pce_load_s\":%.3f,\"mode\":\"%s\",\"iterations\":[",
                 czk_fc_proof_name(shape->proof), (unsigned long long)shape->sector_size, nparts,
-                (unsigned long long)z->n_inputs, (unsigned long long)z->n_aux, (unsigned long long)z->n_constraints,
-                (unsigned long long)(z->n_constraints - z->n_inputs), (unsigned long long)in.nnz[0],
+                o->all ? -1LL : o->partition, (unsigned long long)z->n_inputs, (unsigned long long)z->n_aux,
+                (unsigned long long)z->n_constraints, (unsigned long long)(z->n_constraints - z->n_inputs),
+                (unsigned long long)in.rows, (unsigned long long)in.cols, (unsigned long long)in.nnz[0],
                 (unsigned long long)in.nnz[1], (unsigned long long)in.nnz[2], in.bytes, in.bytes_per_nnz,
                 built ? "true" : "false", load_s, stream ? "stream" : "full");
     } else {
         char cfg[96];
         snprintf(cfg, sizeof cfg, "%s pce=on", czk_fc_proof_name(shape->proof));
         czk_bench_print_config(out, 0, "bench", cfg);
-        fprintf(out, "# PCE %s in %.2f s: %llu rows, non-zeros A %llu, B %llu, C %llu; %.2f GiB, %.3f bytes/non-zero\n",
+        fprintf(out,
+                "# PCE %s in %.2f s: %llu rows, %llu columns, non-zeros A %llu, B %llu, C %llu; %.2f GiB, %.3f "
+                "bytes/non-zero\n",
                 built ? "built (now cached)" : "read from the cache", load_s, (unsigned long long)in.rows,
-                (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1], (unsigned long long)in.nnz[2],
-                (double)in.bytes / GiB, in.bytes_per_nnz);
+                (unsigned long long)in.cols, (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1],
+                (unsigned long long)in.nnz[2], (double)in.bytes / GiB, in.bytes_per_nnz);
         fprintf(out, "# mode: %s; witness %.2f GiB, a/b/c %.2f GiB, %.1f GiB available\n", mode, wit_b / GiB,
                 stream ? 3.0 * (double)CHUNK * fr / GiB : abc_b / GiB, avail / GiB);
-        fprintf(out, "# %u partition(s); witness: challenges on %d threads; mat-vec: row blocks on %d threads; "
-                     "%lld iterations\n", nparts, threads, threads, o->iters);
-        fprintf(out, "# cpu = process CPU time (all threads); checks outside the timed sections\n");
-        fprintf(out, "%5s %10s %10s %10s %10s %10s %10s %10s\n", "iter", "wall", "witness", "mat-vec", "cpu",
-                "cpu wit", "cpu mv", "peakRSS");
+        if (o->all)
+            fprintf(out, "# %u partitions", nparts);
+        else
+            fprintf(out, "# partition %u", first);
+        fprintf(out, "; witness: challenges on %d threads; mat-vec: row blocks on %d threads; %lld iterations\n",
+                threads, threads, o->iters);
+        fprintf(out, "# cpu = process CPU time (all threads); checks outside the timed sections; "
+                     "Mnnz/cpu-s = non-zeros of A, B, C per CPU second of mat-vec\n");
+        fprintf(out, "%5s %10s %10s %10s %10s %10s %10s %11s %10s\n", "iter", "wall", "witness", "mat-vec", "cpu",
+                "cpu wit", "cpu mv", "Mnnz/cpu-s", "peakRSS");
     }
     double *wall = calloc((size_t)o->iters, sizeof(double)), *cpu = calloc((size_t)o->iters, sizeof(double));
     double *wit = calloc((size_t)o->iters, sizeof(double)), *ev = calloc((size_t)o->iters, sizeof(double));
@@ -814,6 +823,7 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
     if (s == CZK_OK && stream && !(buf = malloc(3 * (size_t)CHUNK * sizeof(czk_fr))))
         s = czk_error(CZK_ERR_NOMEM, "PCE chunk buffers");
     double cw_best = 1e30, ce_best = 1e30;
+    const double nnz_run = (double)(in.nnz[0] + in.nnz[1] + in.nnz[2]) * nparts; /* per iteration */
     for (long long it = 0; it < o->iters && s == CZK_OK; it++) {
         czk_pce_timings tt = {0, 0, 0, 0};
         for (uint32_t q = first; q < first + nparts && s == CZK_OK; q++) {
@@ -890,17 +900,19 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
         if (tt.witness_cpu_s < cw_best) cw_best = tt.witness_cpu_s;
         if (tt.eval_cpu_s < ce_best) ce_best = tt.eval_cpu_s;
         unsigned long long rss = czk_bench_peak_rss();
+        const double mv_rate = tt.eval_cpu_s > 0 ? nnz_run / tt.eval_cpu_s : 0;
         if (com->json)
             fprintf(out,
                     "%s{\"wall_s\":%.6f,\"witness_s\":%.6f,\"matvec_s\":%.6f,\"cpu_s\":%.6f,\"witness_cpu_s\":%.6f,"
-                    "\"matvec_cpu_s\":%.6f,\"peak_rss_bytes\":%llu}",
-                    it ? "," : "", wall[it], tt.witness_s, tt.eval_s, cpu[it], tt.witness_cpu_s, tt.eval_cpu_s, rss);
+                    "\"matvec_cpu_s\":%.6f,\"matvec_nnz_per_cpu_s\":%.0f,\"peak_rss_bytes\":%llu}",
+                    it ? "," : "", wall[it], tt.witness_s, tt.eval_s, cpu[it], tt.witness_cpu_s, tt.eval_cpu_s,
+                    mv_rate, rss);
         else {
             char a1[32], a2[32], a3[32], a4[32], a5[32], a6[32];
-            fprintf(out, "%5lld %10s %10s %10s %10s %10s %10s %8.2fGiB\n", it, czk_bench_fmt_time(a1, wall[it]),
+            fprintf(out, "%5lld %10s %10s %10s %10s %10s %10s %11.1f %8.2fGiB\n", it, czk_bench_fmt_time(a1, wall[it]),
                     czk_bench_fmt_time(a2, tt.witness_s), czk_bench_fmt_time(a3, tt.eval_s),
                     czk_bench_fmt_time(a4, cpu[it]), czk_bench_fmt_time(a5, tt.witness_cpu_s),
-                    czk_bench_fmt_time(a6, tt.eval_cpu_s), (double)rss / GiB);
+                    czk_bench_fmt_time(a6, tt.eval_cpu_s), mv_rate * 1e-6, (double)rss / GiB);
         }
         fflush(out);
     }
@@ -919,12 +931,15 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
             sum->cpu_min = sc.min;
             sum->eval = sev.median;
         }
+        const double mv_best = ce_best > 0 ? nnz_run / ce_best : 0;
         if (com->json)
             fprintf(out,
-                    "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"witness_median_s\":%.6f,\"matvec_median_s\":%.6f,"
-                    "\"cpu_min_s\":%.6f,\"cpu_median_s\":%.6f,\"validated\":%s,\"peak_rss_bytes\":%llu,\"ok\":true}\n",
-                    sw.min, sw.median, swi.median, sev.median, sc.min, sc.median, o->validate ? "true" : "false",
-                    czk_bench_peak_rss());
+                    "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"witness_min_s\":%.6f,\"witness_median_s\":%.6f,"
+                    "\"matvec_min_s\":%.6f,\"matvec_median_s\":%.6f,\"cpu_min_s\":%.6f,\"cpu_median_s\":%.6f,"
+                    "\"witness_cpu_min_s\":%.6f,\"matvec_cpu_min_s\":%.6f,\"matvec_nnz_per_cpu_s\":%.0f,"
+                    "\"validated\":%s,\"peak_rss_bytes\":%llu,\"ok\":true}\n",
+                    sw.min, sw.median, swi.min, swi.median, sev.min, sev.median, sc.min, sc.median, cw_best, ce_best,
+                    mv_best, o->validate ? "true" : "false", czk_bench_peak_rss());
         else {
             char a1[32], a2[32], a3[32], a4[32], a5[32], a6[32], a7[32];
             fprintf(out,
@@ -934,6 +949,8 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
                     czk_bench_fmt_time(a3, swi.median), czk_bench_fmt_time(a4, sev.median),
                     czk_bench_fmt_time(a5, sc.median), czk_bench_fmt_time(a6, cw_best),
                     czk_bench_fmt_time(a7, ce_best), (double)czk_bench_peak_rss() / GiB, in.bytes_per_nnz);
+            fprintf(out, "best   wall witness %s, mat-vec %s; mat-vec %.1f M non-zeros per CPU second\n",
+                    czk_bench_fmt_time(a1, swi.min), czk_bench_fmt_time(a2, sev.min), mv_best * 1e-6);
             fprintf(out, "checks: public inputs = the verifier's%s%s: ok\n", o->no_check ? "" : ", a*b = c on every row",
                     o->validate ? ", bit-exact against the PROVE synthesis" : "");
         }
