@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cli.h"
 #include "czk/circom.h"
 #include "czk/czk.h"
 

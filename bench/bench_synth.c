@@ -1114,6 +1114,6 @@ static int bench_synth_main(int argc, char **argv)
 
 __attribute__((constructor)) static void register_synth_only(void)
 {
-    czk__cli_register("synth-only", "PoRep partition synthesis (cuzk synth-only): time, counts, non-zeros",
-                      bench_synth_main, 1);
+    czk__bench_register("synth-only", "PoRep partition synthesis (cuzk synth-only): time, counts, non-zeros",
+                        bench_synth_main);
 }

@@ -213,5 +213,5 @@ static int run(int argc, char **argv)
 
 __attribute__((constructor)) static void czk_cli_reg_circom(void)
 {
-    czk__cli_register("circom", "prove circom circuits from snarkjs files; verify snarkjs proofs", run, 0);
+    czk__cli_register("circom", "prove circom circuits from snarkjs files; verify snarkjs proofs", run);
 }

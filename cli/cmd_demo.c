@@ -1,6 +1,5 @@
 #include <string.h>
 
-#include "bench.h"
 #include "porep_run.h"
 
 static const char usage[] =

@@ -183,5 +183,5 @@ static int run(int argc, char **argv)
 
 __attribute__((constructor)) static void czk_cli_reg_gen_c1(void)
 {
-    czk__cli_register("gen-c1", "write a synthetic, consistent C1 (c1.json) for any sector size", run, 0);
+    czk__cli_register("gen-c1", "write a synthetic, consistent C1 (c1.json) for any sector size", run);
 }

@@ -3,7 +3,6 @@
 
 #include "porep_run.h"
 #include "shape_opts.h"
-#include "bench.h"
 
 static const char usage[] =
     "usage: czk setup --circuit porep (--sector-size S | custom shape) -o FILE.params --vk FILE.vk\n"
