@@ -1,24 +1,41 @@
 /* Shared benchmark machinery for `czk bench <what>`.
  *
- * A benchmark prints its configuration first (czk_bench_print_config), warms
- * up, repeats its measured section, checks its own result, and reports
- * min / median / max (czk_bench_stats). With --json it prints one JSON
- * document on stdout instead of the text table.
+ * Each benchmark lives in bench/bench_<what>.c and registers itself:
+ *
+ *   static int run(int argc, char **argv) { ... }
+ *   CZK_BENCH(msm, "multi-scalar multiplication: ...", run)
+ *
+ * czk_bench_main is the `czk bench` command (cli/main.c hands it its
+ * arguments). A benchmark prints its configuration first
+ * (czk_bench_print_config), warms up, repeats its measured section, checks
+ * its own result, and reports min / median / max (czk_bench_stats). With
+ * --json it prints one JSON document on stdout instead of the text table.
+ * Option parsing and exit codes are cmdline/'s; bench/ includes nothing of
+ * cli/.
  */
 #ifndef CZK_BENCH_H
 #define CZK_BENCH_H
 
 #include <stdio.h>
-#include <time.h>
 
-#include "cli.h"
+#include "cmdline.h"
 
-static inline double czk_bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+typedef int (*czk_bench_fn)(int argc, char **argv);
+
+/* Register benchmark `name` (called from constructors, before main). */
+void czk__bench_register(const char *name, const char *summary, czk_bench_fn fn);
+
+#define CZK_BENCH(name, summary, fn)                                                    \
+    __attribute__((constructor)) static void czk_bench_reg_##name(void)                 \
+    {                                                                                   \
+        czk__bench_register(#name, summary, fn);                                        \
+    }
+
+/* `czk bench <what> [options]`: argv[0] is "bench". Lists the benchmarks
+ * (--help, or no argument: a usage error), strips --counters and runs the
+ * named one, inside a measurement session when counters were asked for.
+ * Returns its exit code. */
+int czk_bench_main(int argc, char **argv);
 
 typedef struct czk_bench_stats {
     double min, median, max, mean;

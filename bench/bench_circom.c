@@ -5,10 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
-#include "cli.h"
 #include "czk/circom.h"
 #include "czk/czk.h"
 
@@ -56,13 +54,6 @@ static int on_opt(void *ctx, int opt, const char *arg)
 
 #define NSTAGE CZK_CIRCOM_NSTAGES
 
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -85,34 +76,34 @@ static int run(int argc, char **argv)
         if (s != CZK_OK) return czk_cli_fail("bench circom", s, "reading the r1cs");
         czk_rng mr;
         czk_rng_seed(&mr, (uint64_t)o.make_seed);
-        double m0 = czk_bench_now();
+        double m0 = czk_now();
         s = czk_circom_zkey_setup_insecure(o.zkey, &r, &mr);
         czk_circom_r1cs_clear(&r);
         if (s != CZK_OK) return czk_cli_fail("bench circom", s, "insecure setup");
         if (!c.json) printf("# wrote %s with an INSECURE setup (seed %lld) in %.2f s\n", o.zkey, o.make_seed,
-                            czk_bench_now() - m0);
+                            czk_now() - m0);
     }
 
-    double t0 = czk_bench_now(), c0 = cpu_now();
+    double t0 = czk_now(), c0 = czk_cpu_now();
     czk_circom_zkey z;
     czk_status s = czk_circom_zkey_read(&z, o.zkey, o.nosub ? CZK_CIRCOM_NO_SUBGROUP_CHECK : 0);
     if (s != CZK_OK) return czk_cli_fail("bench circom", s, "reading the zkey");
-    double t1 = czk_bench_now(), c1 = cpu_now();
+    double t1 = czk_now(), c1 = czk_cpu_now();
     czk_circom_wtns w;
     s = czk_circom_wtns_read(&w, o.wtns);
     if (s != CZK_OK) {
         czk_circom_zkey_clear(&z);
         return czk_cli_fail("bench circom", s, "reading the witness");
     }
-    double t2w = czk_bench_now(), t2 = t2w, t3 = t2;
+    double t2w = czk_now(), t2 = t2w, t3 = t2;
     int status = CZK_EXIT_FAIL;
     double *v = NULL;
     if (o.r1cs) {
         czk_circom_r1cs r;
         s = czk_circom_r1cs_read(&r, o.r1cs);
-        double tc = czk_bench_now();
+        double tc = czk_now();
         if (s == CZK_OK) s = czk_circom_r1cs_check(&r, w.w, w.n, NULL);
-        t3 = czk_bench_now();
+        t3 = czk_now();
         t2 = tc;
         czk_circom_r1cs_clear(&r);
         if (s != CZK_OK) {

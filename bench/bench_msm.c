@@ -2,7 +2,6 @@
  * form for bases i*G (the result must be (sum_i i s_i) G). */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "czk/ec.h"
@@ -153,13 +152,6 @@ static void make_scalars(czk_fr *s, czk_fr *closed, size_t n, uint64_t seed, int
     *closed = acc;
 }
 
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One MSM over the first nsets scalar vectors (nsets == 0: a single
  * czk_msm_*_var call on set 0; nsets >= 1: czk_msm_*_var_multi), each
  * result checked against its closed form (sum_i (i + 1) s_i) G. */
@@ -170,15 +162,15 @@ static czk_status msm_once(int g2, int *ok, const void *bases, size_t n, czk_fr 
     czk_g1_jac r1[16], w1, g1j;
     czk_g2_jac r2[16], w2, g2j;
     czk_status st;
-    double t0 = czk_bench_now(), c0 = cpu_now();
+    double t0 = czk_now(), c0 = czk_cpu_now();
     if (nsets == 0) {
         st = g2 ? czk_msm_g2_var(r2, bases, n, s[0], n, NULL, mo) : czk_msm_g1_var(r1, bases, n, s[0], n, NULL, mo);
     } else {
         st = g2 ? czk_msm_g2_var_multi(r2, nsets, bases, n, (const czk_fr *const *)s, n, NULL, mo)
                 : czk_msm_g1_var_multi(r1, nsets, bases, n, (const czk_fr *const *)s, n, NULL, mo);
     }
-    *wall = czk_bench_now() - t0;
-    *cpu = cpu_now() - c0;
+    *wall = czk_now() - t0;
+    *cpu = czk_cpu_now() - c0;
     if (st != CZK_OK) return st;
     for (size_t t = 0; t < k; t++) {
         if (g2) {

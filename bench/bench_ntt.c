@@ -80,16 +80,6 @@ static int on_opt(void *ctx, int opt, const char *arg)
 #define MUL_OPS 200000
 #define MUL_REPS 3
 
-/* Aggregate czk_fr_mul throughput (multiplications per second) of `nt`
- * threads, each running MUL_STREAMS independent chains; median of
- * MUL_REPS. The chains' results are checked against czk_fr_pow_u64. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Returns the wall-clock rate; *cpu_rate gets multiplications per second of
  * process CPU time (insensitive to other processes taking the cores). */
 static double measure_mul_rate(int nt, int *ok, double *cpu_rate)
@@ -112,16 +102,16 @@ static double measure_mul_rate(int nt, int *ok, double *cpu_rate)
 #pragma omp barrier
 #pragma omp master
             {
-                c0 = cpu_now();
-                t0 = czk_bench_now();
+                c0 = czk_cpu_now();
+                t0 = czk_now();
             }
             for (size_t i = 0; i < MUL_OPS; i += MUL_STREAMS)
                 for (int j = 0; j < MUL_STREAMS; j++) czk_fr_mul(&x[j], &x[j], &y[j]);
 #pragma omp barrier
 #pragma omp master
             {
-                t1 = czk_bench_now();
-                c1 = cpu_now();
+                t1 = czk_now();
+                c1 = czk_cpu_now();
                 if (rep == 0) memcpy(expect, x, sizeof x);
                 else if (memcmp(expect, x, sizeof x) != 0) good = 0;
             }
@@ -199,9 +189,9 @@ static int time_h(const czk_ntt_domain *d, unsigned k, int nt, long long iters, 
         double crate, rate = measure_mul_rate(nt, &rok, &crate);
         *mul_ok &= rok;
         if (it > 0) czk_perf_begin();
-        double c0 = cpu_now(), t0 = czk_bench_now();
+        double c0 = czk_cpu_now(), t0 = czk_now();
         czk_status st = czk_ntt_groth16_h(d, a, b, c, n);
-        double t1 = czk_bench_now(), c1 = cpu_now();
+        double t1 = czk_now(), c1 = czk_cpu_now();
         if (it > 0) czk_perf_end();
         if (st != CZK_OK) goto out;
         if (it > 0) {
@@ -313,9 +303,9 @@ static int run(int argc, char **argv)
             double crate, rate = measure_mul_rate(nt, &rok, &crate);
             mul_ok &= rok;
             if (it > 0) czk_perf_begin();
-            double c0 = cpu_now(), t0 = czk_bench_now();
+            double c0 = czk_cpu_now(), t0 = czk_now();
             st = o.coset ? czk_ntt_coset_forward(d, y, n, NULL) : czk_ntt_forward(d, y, n);
-            double t1 = czk_bench_now(), c1 = cpu_now();
+            double t1 = czk_now(), c1 = czk_cpu_now();
             if (it > 0) czk_perf_end();
             if (st != CZK_OK) {
                 free(x), free(y), free(times), czk_ntt_domain_destroy(d);

@@ -213,7 +213,7 @@ static int run(int argc, char **argv)
     int bad = 0;
     for (long long it = -1; it < o.iters; it++) {
         if (it == 0) czk_perf_begin();
-        double t0 = czk_bench_now();
+        double t0 = czk_now();
         uint64_t got;
         switch (o.kase) {
         case CASE_INSTR: got = o.b ? instr_b(v64, n) : instr_a(v64, n); break;
@@ -221,7 +221,7 @@ static int run(int argc, char **argv)
         case CASE_BRANCH: got = branchy(v32, n); break;
         default: got = o.b ? walk_list(nodes, n) : walk_array(v64, n); break;
         }
-        double dt = czk_bench_now() - t0;
+        double dt = czk_now() - t0;
         if (it >= 0) t[it] = dt;
         bad |= got != expect;
     }

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cli.h"
 #include "progress.h"
 #include "czk/porep_kind.h"
 #include "shape_opts.h"
@@ -241,7 +240,7 @@ static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_wi
     uint64_t *ids = calloc(njobs, sizeof *ids);
     if (!ids) return czk_error(CZK_ERR_NOMEM, "job ids");
     czk_engine *e = NULL;
-    double t0 = czk_bench_now();
+    double t0 = czk_now();
     czk_status st = czk_engine_create(&e, eo);
     size_t submitted = 0, waited = 0;
     while (st == CZK_OK && waited < njobs) {
@@ -259,7 +258,7 @@ static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_wi
         if (st == CZK_OK) st = czk_engine_wait(e, ids[waited], pp + waited * np, np);
         if (st == CZK_OK) waited++;
     }
-    r->seconds = czk_bench_now() - t0;
+    r->seconds = czk_now() - t0;
     czk_engine_event *ev = NULL;
     size_t nev = 0;
     if (st == CZK_OK) {
@@ -487,33 +486,33 @@ static int run(int argc, char **argv)
     double seq_synth = 0, seq_prove = 0, seq_verify = 0, t_seq = 0;
     if (!o.no_seq) {
         czk_cs *cs = NULL;
-        double t0 = czk_bench_now();
+        double t0 = czk_now();
         st = czk_cs_create(&cs, CZK_CS_PROVE, CZK_LC_DEFAULT, &sz);
         for (size_t i = 0; i < njobs && st == CZK_OK; i++) {
             for (uint32_t k = 0; k < np && st == CZK_OK; k++) {
-                double a = czk_bench_now();
+                double a = czk_now();
                 czk_cs_reset(cs);
                 st = czk_porep_synthesize(cs, &shape, &c1[i], k);
                 if (st == CZK_OK) st = czk_cs_finalize(cs);
                 if (st == CZK_OK) st = czk_cs_prove_check(cs);
-                double b = czk_bench_now();
+                double b = czk_now();
                 czk_cs_assignment w;
                 if (st == CZK_OK) st = czk_cs_prove_get(cs, &w);
                 czk_groth16_prove_opts po = {0};
                 po.threads = nt;
                 if (st == CZK_OK) st = czk_groth16_prove(&sp[i * np + k], &params, &w, &po);
-                double c = czk_bench_now();
+                double c = czk_now();
                 seq_synth += b - a;
                 seq_prove += c - b;
                 if (pg.enabled)
                     czk_progress_fraction(&pg, "sequential", (double)(i * np + k + 1) / (double)(njobs * np));
             }
-            double a = czk_bench_now();
+            double a = czk_now();
             if (st == CZK_OK) st = czk_porep_verify(&params.vk, &c1[i], sp + i * np, (uint32_t)np);
-            seq_verify += czk_bench_now() - a;
+            seq_verify += czk_now() - a;
         }
         czk_cs_destroy(cs);
-        t_seq = czk_bench_now() - t0;
+        t_seq = czk_now() - t0;
         czk_progress_done(&pg);
         if (st != CZK_OK) {
             czk_cli_fail("bench pipeline", st, "sequential run");

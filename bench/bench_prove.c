@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cli.h"
 #include "progress.h"
 #include "czk/porep_kind.h"
 #include "shape_opts.h"
@@ -94,14 +93,14 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
     czk_groth16_params p;
     char ppath[512] = "";
     int generated = 0;
-    double t_setup = czk_bench_now();
+    double t_setup = czk_now();
     if (params_path) {
         snprintf(ppath, sizeof ppath, "%s", params_path);
         s = czk_groth16_params_read(&p, params_path, CZK_GROTH16_CHECK_PINNED);
     } else {
         s = czk_porep_cached_params(&p, &c1.shape, czk_progress_cb, &pg, ppath, &generated);
     }
-    t_setup = czk_bench_now() - t_setup;
+    t_setup = czk_now() - t_setup;
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);
         return czk_cli_fail(cmd, s, "parameters");
@@ -148,9 +147,9 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
     for (long long it = -1; it < iters; it++) { /* it = -1: warm-up */
         czk_groth16_proof pr;
         czk_porep_times t;
-        double t0 = czk_bench_now();
+        double t0 = czk_now();
         s = czk_porep_prove_partition(&pr, &p, &c1, (uint32_t)partition, &synth, &t);
-        double total = czk_bench_now() - t0;
+        double total = czk_now() - t0;
         if (s == CZK_OK) s = czk_groth16_verify(&pvk, &pr, inputs, n_in);
         if (s != CZK_OK) {
             code = czk_cli_fail(cmd, s, "proof failed or did not verify");

@@ -1,87 +1,26 @@
-/* czk command-line tool: subcommand registry and shared option handling.
+/* czk command-line tool: the subcommand registry.
  *
  * Each subcommand lives in its own cli/cmd_<name>.c and registers itself:
  *
  *   static int run(int argc, char **argv) { ... }
  *   CZK_CLI_COMMAND(version, "print version, build and CPU information", run)
  *
- * Benchmarks (bench/bench_<what>.c) register with CZK_BENCH(name, summary, fn)
- * and are reached through `czk bench <name>`.
- *
- * Exit codes: 0 success, 1 failure, 2 usage error (CZK_EXIT_*).
+ * `czk bench <name>` is bench/'s (bench/bench.h); option parsing, exit codes,
+ * progress and sector-shape options are cmdline/'s, shared with bench/.
  */
 #ifndef CZK_CLI_H
 #define CZK_CLI_H
 
-#include <getopt.h>
-#include <stdio.h>
-
-#include "czk/czk.h"
-
-#define CZK_EXIT_OK 0
-#define CZK_EXIT_FAIL 1
-#define CZK_EXIT_USAGE 2
+#include "cmdline.h"
 
 typedef int (*czk_cli_fn)(int argc, char **argv);
 
-void czk__cli_register(const char *name, const char *summary, czk_cli_fn fn, int is_bench);
+void czk__cli_register(const char *name, const char *summary, czk_cli_fn fn);
 
 #define CZK_CLI_COMMAND(name, summary, fn)                                              \
     __attribute__((constructor)) static void czk_cli_reg_##name(void)                   \
     {                                                                                   \
-        czk__cli_register(#name, summary, fn, 0);                                       \
+        czk__cli_register(#name, summary, fn);                                          \
     }
-#define CZK_BENCH(name, summary, fn)                                                    \
-    __attribute__((constructor)) static void czk_bench_reg_##name(void)                 \
-    {                                                                                   \
-        czk__cli_register(#name, summary, fn, 1);                                       \
-    }
-
-/* Options every subcommand accepts. */
-typedef struct czk_cli_common {
-    int threads; /* 0 = default */
-    int json;
-    int quiet;
-    int help;
-} czk_cli_common;
-
-/* Long-option ids for the common flags; command-specific long-only options
- * should use ids from CZK_OPT_FIRST_FREE on. */
-enum { CZK_OPT_THREADS = 1000, CZK_OPT_JSON, CZK_OPT_QUIET, CZK_OPT_HELP, CZK_OPT_FIRST_FREE = 1100 };
-
-/* Called for each command-specific option; returns 0, or a usage error via
- * czk_cli_usage_error(). */
-typedef int (*czk_cli_opt_fn)(void *ctx, int opt, const char *arg);
-
-/* Parse argv (argv[0] is the command name) with getopt_long. `opts` holds the
- * command's own options, terminated by {0}; short options are those whose val
- * is a printable character. --threads/--json/--quiet/--help are added. Unknown
- * options and missing values are usage errors naming the argument.
- * Positional arguments are rejected unless first_positional is non-NULL, in
- * which case it receives the index of the first one in argv.
- * Returns CZK_CLI_CONTINUE to go on, CZK_EXIT_OK after printing --help
- * (to stdout), or CZK_EXIT_USAGE. */
-#define CZK_CLI_CONTINUE (-1)
-int czk_cli_parse(int argc, char **argv, const char *cmd, const char *usage,
-                  const struct option *opts, void *ctx, czk_cli_opt_fn fn,
-                  czk_cli_common *common, int *first_positional);
-
-/* Print "czk CMD: message" and the usage text to stderr; return CZK_EXIT_USAGE. */
-int czk_cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Print "czk CMD: <message>: <czk_last_error()>" to stderr; return CZK_EXIT_FAIL. */
-int czk_cli_fail(const char *cmd, czk_status s, const char *what);
-
-/* Apply --threads (sets czk's thread count and OpenMP's). */
-void czk_cli_apply_common(const czk_cli_common *c);
-
-/* Parsers for flag values; return 0 on success, -1 on a malformed value. */
-int czk_cli_parse_int(const char *s, long long min, long long max, long long *out);
-/* "2^20", "1048576", "1M" (binary multipliers K, M, G; also KiB/MiB/GiB) */
-int czk_cli_parse_size(const char *s, unsigned long long *out);
-
-/* Whether progress lines may be drawn: stderr is a terminal, not --quiet, not --json. */
-int czk_cli_progress_enabled(const czk_cli_common *c);
 
 #endif

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "czk/circom.h"
@@ -62,20 +61,6 @@ static int on_opt(void *ctx, int opt, const char *arg)
     }
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int do_prove(circom_opts *o, czk_cli_common *common)
 {
     const char *cmd = "circom prove";
@@ -83,7 +68,7 @@ static int do_prove(circom_opts *o, czk_cli_common *common)
         return czk_cli_usage_error(cmd, usage, "prove needs --zkey, --wtns, -o and --public");
     if (o->sym && !o->r1cs) return czk_cli_usage_error(cmd, usage, "--sym needs --r1cs");
     czk_init();
-    double t0 = now(), c0 = cpu_now();
+    double t0 = czk_now(), c0 = czk_cpu_now();
     czk_circom_zkey z;
     czk_circom_wtns w;
     czk_circom_r1cs r;
@@ -104,7 +89,7 @@ static int do_prove(circom_opts *o, czk_cli_common *common)
                 o->wtns, w.n, o->zkey, z.n_vars);
         goto out;
     }
-    double t1 = now(), t2 = t1, c1 = cpu_now();
+    double t1 = czk_now(), t2 = t1, c1 = czk_cpu_now();
     if (o->r1cs) {
         s = czk_circom_r1cs_read(&r, o->r1cs);
         if (s != CZK_OK) {
@@ -128,7 +113,7 @@ static int do_prove(circom_opts *o, czk_cli_common *common)
             rc = czk_cli_fail(cmd, s, "witness check");
             goto out;
         }
-        t2 = now();
+        t2 = czk_now();
     }
     czk_rng rng;
     if (o->seeded) czk_rng_seed(&rng, (uint64_t)o->seed);
@@ -139,7 +124,7 @@ static int do_prove(circom_opts *o, czk_cli_common *common)
         rc = czk_cli_fail(cmd, s, "proving");
         goto out;
     }
-    double t3 = now();
+    double t3 = czk_now();
     czk_circom_vk vk;
     czk_circom_zkey_vk(&vk, &z);
     s = czk_circom_verify(&vk, &pr, w.w + 1, z.n_public);
@@ -150,7 +135,7 @@ static int do_prove(circom_opts *o, czk_cli_common *common)
                 o->r1cs ? " (or the zkey is inconsistent)" : "; pass --r1cs (and --sym) to find the constraint");
         goto out;
     }
-    double t4 = now();
+    double t4 = czk_now();
     s = czk_circom_proof_write_json(o->out, &pr);
     if (s == CZK_OK) s = czk_circom_public_write_json(o->pub, w.w + 1, z.n_public);
     if (s != CZK_OK) {
@@ -228,5 +213,5 @@ static int run(int argc, char **argv)
 
 __attribute__((constructor)) static void czk_cli_reg_circom(void)
 {
-    czk__cli_register("circom", "prove circom circuits from snarkjs files; verify snarkjs proofs", run, 0);
+    czk__cli_register("circom", "prove circom circuits from snarkjs files; verify snarkjs proofs", run);
 }

@@ -24,32 +24,32 @@ static int run(int argc, char **argv)
     if (s != CZK_OK) return czk_cli_fail("demo", s, "2KiB shape");
     czk_fc_c1 c1;
     memset(&c1, 0, sizeof c1);
-    double t0 = czk_bench_now();
+    double t0 = czk_now();
     uint64_t seed;
     if (czk_os_random(&seed, sizeof seed) != CZK_OK) seed = 1;
     s = czk_fc_gen_c1(&c1, &shape, seed, NULL, NULL);
-    double t_gen = czk_bench_now() - t0;
+    double t_gen = czk_now() - t0;
     if (s != CZK_OK) return czk_cli_fail("demo", s, "generating the synthetic sector failed");
     czk_groth16_params p;
     char ppath[512];
     int generated = 0;
-    t0 = czk_bench_now();
+    t0 = czk_now();
     s = czk_porep_cached_params(&p, &shape, czk_progress_cb, &pg, ppath, &generated);
-    double t_setup = czk_bench_now() - t0;
+    double t_setup = czk_now() - t0;
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);
         return czk_cli_fail("demo", s, "parameters");
     }
     czk_groth16_proof pr;
     czk_porep_times t;
-    t0 = czk_bench_now();
+    t0 = czk_now();
     s = czk_porep_prove_partition(&pr, &p, &c1, 0, NULL, &t);
-    double t_prove = czk_bench_now() - t0;
+    double t_prove = czk_now() - t0;
     double t_verify = 0;
     if (s == CZK_OK) {
-        t0 = czk_bench_now();
+        t0 = czk_now();
         s = czk_porep_verify(&p.vk, &c1, &pr, 1);
-        t_verify = czk_bench_now() - t0;
+        t_verify = czk_now() - t0;
     }
     int code = CZK_EXIT_OK;
     if (s != CZK_OK) {

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "counters.h"
 #include "czk/perf.h"
 #include "czk/rand.h"
 

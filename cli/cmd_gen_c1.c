@@ -1,6 +1,5 @@
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "czk/filecoin.h"
@@ -101,13 +100,6 @@ static void progress(void *ctx, const char *stage, uint64_t done, uint64_t total
     fflush(stderr);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -138,12 +130,12 @@ static int run(int argc, char **argv)
         if (s != CZK_OK) return czk_cli_usage_error("gen-c1", usage, "%s", czk_last_error());
     }
     int prog = czk_cli_progress_enabled(&common);
-    double t0 = now();
+    double t0 = czk_now();
     czk_fc_c1 c;
     s = czk_fc_gen_c1(&c, &shape, o.seed, prog ? progress : NULL, NULL);
     if (prog) fprintf(stderr, "\r\033[K");
     if (s != CZK_OK) return czk_cli_fail("gen-c1", s, "generating");
-    double t1 = now();
+    double t1 = czk_now();
     if (o.verify) {
         for (uint32_t k = 0; k < shape.partitions; k++)
             for (uint32_t i = 0; i < shape.challenges; i++) {
@@ -156,7 +148,7 @@ static int run(int argc, char **argv)
     }
     c.has_envelope = o.envelope;
     s = czk_fc_c1_write(&c, o.out);
-    double t2 = now();
+    double t2 = czk_now();
     if (s != CZK_OK) {
         czk_fc_c1_free(&c);
         return czk_cli_fail("gen-c1", s, "writing");
@@ -191,5 +183,5 @@ static int run(int argc, char **argv)
 
 __attribute__((constructor)) static void czk_cli_reg_gen_c1(void)
 {
-    czk__cli_register("gen-c1", "write a synthetic, consistent C1 (c1.json) for any sector size", run, 0);
+    czk__cli_register("gen-c1", "write a synthetic, consistent C1 (c1.json) for any sector size", run);
 }

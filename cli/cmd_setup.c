@@ -5,7 +5,6 @@
 #include "progress.h"
 #include "czk/porep_kind.h"
 #include "shape_opts.h"
-#include "bench.h"
 
 static const char usage[] =
     "usage: czk setup --circuit porep (--sector-size S | custom shape) -o FILE.params --vk FILE.vk\n"
@@ -67,12 +66,12 @@ static int run(int argc, char **argv)
     czk_progress_init(&pg, czk_cli_progress_enabled(&c));
     czk_groth16_params p;
     uint64_t seed = a.seed;
-    double t0 = czk_bench_now();
+    double t0 = czk_now();
     czk_status s = czk_porep_setup_params(&p, &shape, a.have_seed ? &seed : NULL, czk_progress_cb, &pg);
     if (s != CZK_OK) return czk_cli_fail("setup", s, "parameter generation failed");
     s = czk_groth16_params_write(a.out, &p);
     if (s == CZK_OK) s = czk_groth16_vk_write(a.vk, &p.vk);
-    double dt = czk_bench_now() - t0;
+    double dt = czk_now() - t0;
     if (s != CZK_OK) {
         czk_groth16_params_clear(&p);
         return czk_cli_fail("setup", s, "writing parameters failed");

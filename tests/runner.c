@@ -154,13 +154,6 @@ static void remove_tmpdir(void)
     tmpdir[0] = 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int main(int argc, char **argv)
 {
     const char *file = NULL, *only = NULL;
@@ -200,9 +193,9 @@ int main(int argc, char **argv)
         cur_failures = 0;
         czk_rng_seed_stream(&cur_rng, run_seed, name_hash(tests[i].file, tests[i].name));
         czk_error_clear();
-        double t0 = now_s();
+        double t0 = czk_now();
         tests[i].fn();
-        double dt = now_s() - t0;
+        double dt = czk_now() - t0;
         if (cur_failures == 0) {
             passed++;
             printf("  ok   %s/%s (%.2fs)\n", tests[i].file, tests[i].name, dt);

@@ -1,4 +1,4 @@
-/* czk — common definitions: status codes, error messages, assertions.
+/* czk — common definitions: status codes, error messages, assertions, clocks.
  *
  * Every public function that can fail returns a czk_status. When it returns
  * anything but CZK_OK it has also recorded a human-readable message (naming
@@ -61,6 +61,13 @@ const char *czk_last_error(void);
 czk_status czk_error_context(czk_status s, const char *fmt, ...) CZK_PRINTF(2, 3);
 
 void czk_error_clear(void);
+
+/* Seconds on CLOCK_MONOTONIC (wall time, never set back): subtract two
+ * readings for an elapsed time. */
+double czk_now(void);
+/* CPU seconds this process has used, all threads together
+ * (CLOCK_PROCESS_CPUTIME_ID). */
+double czk_cpu_now(void);
 
 /* Internal invariants, active unless NDEBUG and CZK_FORCE_ASSERT are unset. */
 void czk__assert_fail(const char *expr, const char *file, int line) __attribute__((noreturn));

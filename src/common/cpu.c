@@ -94,12 +94,6 @@ int czk_cpu_has_avx2(void)
     return cpu.avx2;
 }
 
-void czk_init(void)
-{
-    pthread_once(&cpu_once, detect);
-    czk_field_init();
-}
-
 int czk_threads(void)
 {
     if (thread_override > 0) return thread_override;

@@ -119,14 +119,7 @@ struct czk_engine {
     czk_rng *rng;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double rel(const czk_engine *e) { return now_s() - e->t0; }
+static double rel(const czk_engine *e) { return czk_now() - e->t0; }
 
 /* ---- sizing ------------------------------------------------------------------ */
 
@@ -782,7 +775,7 @@ czk_status czk_engine_create(czk_engine **out, const czk_engine_opts *opts)
     e->o.trace_path = NULL;
     e->rng = e->o.rng;
     e->budget = e->o.memory_budget;
-    e->t0 = now_s();
+    e->t0 = czk_now();
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

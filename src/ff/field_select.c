@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "czk/czk.h"
 #include "ff/field_impl.h"
 
 int czk__field_use_adx;
@@ -22,6 +23,10 @@ static void select_default(void)
 }
 
 void czk_field_init(void) { pthread_once(&select_once, select_default); }
+
+/* czk.h: the process-wide choice czk_init makes is the field implementation
+ * (which reads the CPU's features on its first use). */
+void czk_init(void) { czk_field_init(); }
 
 /* Select at load time too, so that programs which never call czk_init()
  * still get the fast path. */

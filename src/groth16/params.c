@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -607,13 +606,6 @@ static czk_status subgroup_all(const czk_groth16_params *p, const playout *L, in
     return CZK_OK;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void czk_groth16_params_sidecar_path(char *out, size_t n, const char *path)
 {
     sidecar_path(out, n, path, NULL);
@@ -630,7 +622,7 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
         return czk_error(CZK_ERR_INVALID_ARG, "%s: unknown parameter check mode %d", path, (int)o.check);
     czk_groth16_read_info inf;
     memset(&inf, 0, sizeof inf);
-    double t0 = now_s();
+    double t0 = czk_now();
     int nt = o.threads > 0 ? o.threads : czk_threads();
     if (nt < 1) nt = 1;
     char scpath[4200];
@@ -764,7 +756,7 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
         s = czk_error(CZK_ERR_IO, "the file changed while it was being read");
         goto fail;
     }
-    inf.decode_s = now_s() - t0;
+    inf.decode_s = czk_now() - t0;
     if (hashing) root_digest(inf.digest, L.size, leaves, nb);
     if (o.check == CZK_GROTH16_CHECK_CURVE) {
         inf.ran = CZK_GROTH16_CHECK_CURVE;
@@ -774,9 +766,9 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
         if (try_pin) {
             snprintf(inf.why, sizeof inf.why,
                      "sidecar %.300s does not match: the contents changed, size and mtime did not", scpath);
-            double t1 = now_s();
+            double t1 = czk_now();
             s = subgroup_all(p, &L, nt);
-            inf.subgroup_s = now_s() - t1;
+            inf.subgroup_s = czk_now() - t1;
             if (s != CZK_OK) goto fail;
         }
         inf.ran = CZK_GROTH16_CHECK_FULL;
@@ -793,7 +785,7 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
     free(res);
     free(leaves);
     free(vkbuf);
-    inf.total_s = now_s() - t0;
+    inf.total_s = czk_now() - t0;
     if (info) *info = inf;
     return CZK_OK;
 fail:

@@ -9,13 +9,6 @@
 #include "czk/czk.h"
 #include "czk/kind.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static const czk_proof_kind *const kinds[] = {&czk_kind_porep};
 
 const czk_proof_kind *czk_proof_kind_at(size_t i)
@@ -104,11 +97,11 @@ czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, cz
     ej.partitions = job->partitions;
     ej.n_partitions = job->n;
     ej.name = k->name;
-    double t0 = now_s();
+    double t0 = czk_now();
     uint64_t id;
     st = czk_engine_submit(e, &id, &ej);
     if (st == CZK_OK) st = czk_engine_wait(e, id, proofs, job->n);
-    double wall = now_s() - t0;
+    double wall = czk_now() - t0;
     char msg[700] = "";
     if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
     if (report) {

@@ -9,20 +9,12 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "czk/perf.h"
 #include "perf/perf_impl.h"
 
 #define MAX_ARGS 256
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const char *cmd_name(char *const *argv, char buf[160])
 {
@@ -63,7 +55,7 @@ static pid_t spawn_held(char *const *argv, const char *log, int *go_fd)
 
 static czk_status wait_child(pid_t pid, int go_fd, struct rusage *ru, double *secs, char *const *argv, const char *log)
 {
-    double t0 = now_s();
+    double t0 = czk_now();
     char c = 1;
     if (write(go_fd, &c, 1) != 1) {
         close(go_fd);
@@ -76,7 +68,7 @@ static czk_status wait_child(pid_t pid, int go_fd, struct rusage *ru, double *se
     pid_t w;
     do w = wait4(pid, &st, 0, ru);
     while (w < 0 && errno == EINTR);
-    *secs = now_s() - t0;
+    *secs = czk_now() - t0;
     char nb[160];
     if (w < 0) return czk_error(CZK_ERR_IO, "waiting for '%s': %s", cmd_name(argv, nb), strerror(errno));
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return CZK_OK;

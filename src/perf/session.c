@@ -10,20 +10,12 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <valgrind/callgrind.h>
 
 #include "czk/perf.h"
 #include "perf/perf_impl.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int czk__perf_open(const czk_perf_event *e, pid_t pid, int group_fd, int enable_on_exec, int *err)
 {
@@ -123,12 +115,12 @@ static void snapshot(void)
     for (int k = 0; k < SW_N; k++)
         if (S.sw_fd[k] >= 0 && czk__perf_read(S.sw_fd[k], S.sw_snap[k])) memset(S.sw_snap[k], 0, sizeof S.sw_snap[k]);
     getrusage(RUSAGE_SELF, &S.ru0);
-    S.t0 = now_s();
+    S.t0 = czk_now();
 }
 
 static void accumulate(void)
 {
-    double t = now_s();
+    double t = czk_now();
     uint64_t cur[3];
     for (size_t i = 0; i < S.set.n; i++)
         if (S.fd[i] >= 0 && czk__perf_read(S.fd[i], cur) == 0) {

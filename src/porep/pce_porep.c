@@ -13,19 +13,6 @@
 #include "circuits/porep_internal.h"
 #include "pce/pce_internal.h"
 
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void czk_pce_porep_key(char out[CZK_PCE_KEY_MAX], const czk_fc_shape *s)
 {
@@ -194,18 +181,18 @@ czk_status czk_pce_porep_synthesize(czk_pce_porep_work *w, const czk_fc_c1 *c1, 
 {
     const czk_fr *in, *aux;
     size_t ni, na;
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = czk_now(), c0 = czk_cpu_now();
     const int saved = w->threads;
     if (threads > 0) w->threads = threads;
     czk_status ws = czk_pce_porep_witness(w, c1, k, &in, &ni, &aux, &na);
     w->threads = saved;
     CZK_TRY(ws);
-    double t1 = now_s(), c1t = cpu_s();
+    double t1 = czk_now(), c1t = czk_cpu_now();
     size_t rows = (size_t)w->p->rows;
     (void)rows;
     CZK_TRY(czk_pce_porep_work_reserve(w, threads));
     CZK_TRY(czk_pce_eval(w->p, w->a, w->b, w->c, in, ni, aux, na, threads));
-    double t2 = now_s(), c2 = cpu_s();
+    double t2 = czk_now(), c2 = czk_cpu_now();
     czk_pce_assignment(out, w->p, in, aux, w->a, w->b, w->c);
     if (t) {
         t->witness_s = t1 - t0;

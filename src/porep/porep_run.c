@@ -12,13 +12,6 @@
 #include "czk/czk.h"
 #include "czk/porep_kind.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void report(czk_progress_fn fn, void *ctx, const char *stage, double fraction)
 {
     if (fn) fn(ctx, stage, fraction);
@@ -70,9 +63,9 @@ czk_status czk_porep_prove_partition(czk_groth16_proof *out, const czk_groth16_p
     czk_status s = czk_kind_porep.circuit->sizes(&sizes, c1, k);
     czk_witness *w = NULL;
     if (s == CZK_OK) s = src->ops->create(&w, src, &sizes);
-    double t0 = now_s(), t1 = t0;
+    double t0 = czk_now(), t1 = t0;
     if (s == CZK_OK) s = src->ops->synthesize(w, c1, k, czk_threads());
-    t1 = now_s();
+    t1 = czk_now();
     if (s == CZK_OK) s = src->ops->check(w, czk_threads());
     czk_cs_assignment asg;
     if (s == CZK_OK) s = src->ops->get(w, &asg);

@@ -307,7 +307,8 @@ CZK_TEST(porep_cache_rebuilds_damaged_and_checks_key)
     czk_pce_destroy(p);
 }
 
-/* czk pce build / info / bench on a tiny custom shape. */
+/* czk pce build / info and czk bench synth-only --pce on on a tiny custom
+ * shape. */
 CZK_TEST(cli_pce)
 {
     const char *cli = czk_test_cli();
@@ -328,14 +329,18 @@ CZK_TEST(cli_pce)
     char want[128];
     snprintf(want, sizeof want, "\"rows\":%llu,", (unsigned long long)z.n_constraints);
     CHECK_MSG(strstr(out, want), "%s", out);
-    CHECK_EQ_U64(czk_test_run(out, sizeof out, "CZK_CACHE_DIR='%s/c' '%s' pce bench %s -i 1 --validate --json", dir, cli,
-                         shape),
+    CHECK_EQ_U64(czk_test_run(out, sizeof out,
+                              "CZK_CACHE_DIR='%s/c' '%s' bench synth-only %s -i 1 --pce on --validate --json", dir, cli,
+                              shape),
                  0);
     CHECK_MSG(strstr(out, "\"validated\":true") && strstr(out, "\"pce_built\":true"), "%s", out);
-    CHECK_EQ_U64(czk_test_run(out, sizeof out, "CZK_CACHE_DIR='%s/c' '%s' pce bench %s -i 1 --one-buffer --json", dir, cli,
-                         shape),
+    CHECK_MSG(strstr(out, want) && strstr(out, "\"partition\":0,") && strstr(out, "\"matvec_nnz_per_cpu_s\":"), "%s", out);
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "CZK_CACHE_DIR='%s/c' '%s' bench synth-only %s -i 1 --pce on --stream --json",
+                              dir, cli, shape),
                  0);
-    CHECK_MSG(strstr(out, "\"pce_built\":false"), "%s", out);
+    CHECK_MSG(strstr(out, "\"pce_built\":false") && strstr(out, "\"mode\":\"stream\""), "%s", out);
+    /* the benchmark that was `czk pce bench` is synth-only's */
+    CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce bench %s 2>&1", cli, shape), 2);
     CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce info /nonexistent/x.pce 2>&1", cli), 1);
     CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce info 2>&1", cli), 2);
     CHECK_EQ_U64(czk_test_run(out, sizeof out, "'%s' pce frob 2>&1", cli), 2);

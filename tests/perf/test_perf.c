@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <linux/perf_event.h>
 
@@ -532,10 +531,9 @@ CZK_TEST(perf_parse_libpfm_names)
 
 static void spin_ms(double ms)
 {
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do clock_gettime(CLOCK_MONOTONIC, &t);
-    while ((double)(t.tv_sec - t0.tv_sec) * 1e3 + (double)(t.tv_nsec - t0.tv_nsec) * 1e-6 < ms);
+    double t0 = czk_now();
+    while ((czk_now() - t0) * 1e3 < ms) {
+    }
 }
 
 CZK_TEST(perf_session_regions)

@@ -2,14 +2,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "czk/common.h"
 
 void czk_progress_init(czk_progress *p, int enabled)
 {
@@ -20,7 +14,7 @@ void czk_progress_init(czk_progress *p, int enabled)
 void czk_progress_stage(czk_progress *p, const char *stage, uint64_t total, const char *unit)
 {
     snprintf(p->stage, sizeof p->stage, "%s", stage);
-    p->start = now_s();
+    p->start = czk_now();
     p->last_draw = 0;
     p->total = total;
     p->unit = unit ? unit : "";
@@ -38,7 +32,7 @@ static void fmt_rate(char *buf, size_t n, double r)
 void czk_progress_update(czk_progress *p, uint64_t done)
 {
     if (!p->enabled) return;
-    double t = now_s();
+    double t = czk_now();
     if (done != p->total && t - p->last_draw < 0.1) return;
     p->last_draw = t;
     double el = t - p->start;
@@ -60,10 +54,10 @@ void czk_progress_fraction(czk_progress *p, const char *stage, double fraction)
     if (!p->enabled) return;
     if (strcmp(stage, p->stage) != 0) {
         snprintf(p->stage, sizeof p->stage, "%s", stage);
-        p->start = now_s();
+        p->start = czk_now();
         p->last_draw = 0;
     }
-    double t = now_s();
+    double t = czk_now();
     if (fraction < 1 && t - p->last_draw < 0.1) return;
     p->last_draw = t;
     double el = t - p->start;

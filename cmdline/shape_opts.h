@@ -3,10 +3,10 @@
  *   --layers L --challenges K --tree B[,S[,T]] --nodes N [--partitions P]
  *                              a custom shape (tests, experiments)
  */
-#ifndef CZK_CLI_SHAPE_OPTS_H
-#define CZK_CLI_SHAPE_OPTS_H
+#ifndef CZK_CMDLINE_SHAPE_OPTS_H
+#define CZK_CMDLINE_SHAPE_OPTS_H
 
-#include "cli.h"
+#include "cmdline.h"
 #include "czk/filecoin.h"
 
 enum {

@@ -1,8 +1,8 @@
 /* A one-line progress display on stderr: "stage  42.0%  1.2k/s  ETA 3s".
  * Drawn only when enabled (a terminal, not --quiet, not --json); at most ten
  * redraws a second. */
-#ifndef CZK_CLI_PROGRESS_H
-#define CZK_CLI_PROGRESS_H
+#ifndef CZK_CMDLINE_PROGRESS_H
+#define CZK_CMDLINE_PROGRESS_H
 
 #include <stdint.h>
 

@@ -1,5 +1,8 @@
-/* TEST backend: values, constraints and namespaced names, for checking
- * gadgets (bellpepper's TestConstraintSystem). Not built for speed. */
+/* The checking backend, CZK_CS_TEST (bellpepper's TestConstraintSystem):
+ * keeps values, constraints and namespaced names so that a gadget can be
+ * checked (satisfiability, the name of the first failing constraint, a
+ * tampered value, the system's hash). Library code, used by the tests and by
+ * the R1CS digest; not built for speed. */
 #define _GNU_SOURCE
 #include <stdio.h>
 

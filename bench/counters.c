@@ -11,23 +11,12 @@ static const char usage_counters[] =
     "--counters [default|topdown|l2|fills|ref|EVENTS]: EVENTS is a comma-separated list of perf names,\n"
     "czk's Zen names, libpfm4 names or raw rHEX (see src/perf/README.md)\n";
 
-const char *czk_cli_self_path(void)
-{
-    static char path[4096];
-    if (!path[0]) {
-        ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-        if (n <= 0) return NULL;
-        path[n] = 0;
-    }
-    return path;
-}
-
 static int is_preset_or_list(const char *s)
 {
     return s && s[0] && s[0] != '-';
 }
 
-int czk_cli_counters_strip(int *argc, char **argv, czk_cli_counters *o, const char *bench)
+int czk_bench_counters_strip(int *argc, char **argv, czk_bench_counters *o, const char *bench)
 {
     memset(o, 0, sizeof *o);
     o->group = -1;
@@ -99,7 +88,7 @@ int czk_cli_counters_strip(int *argc, char **argv, czk_cli_counters *o, const ch
     return 0;
 }
 
-int czk_cli_counters_run(czk_cli_fn fn, int argc, char **argv, const czk_cli_counters *o)
+int czk_bench_counters_run(czk_bench_fn fn, int argc, char **argv, const czk_bench_counters *o)
 {
     const char *bench = argv[0];
     czk_perf_eventset set;

@@ -7,9 +7,9 @@
 
 #include <omp.h>
 
-#include "cli.h"
+#include "cmdline.h"
 
-void czk_cli_getopt_reset(void)
+static void getopt_reset(void)
 {
     optind = 0; /* glibc: 0 forces a full re-initialisation */
     opterr = 0;
@@ -99,7 +99,7 @@ int czk_cli_parse(int argc, char **argv, const char *cmd, const char *usage,
     shorts[ns++] = 'h';
     shorts[ns] = 0;
     memset(common, 0, sizeof *common);
-    czk_cli_getopt_reset();
+    getopt_reset();
     int opt;
     long long v;
     while ((opt = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
@@ -146,4 +146,15 @@ void czk_cli_apply_common(const czk_cli_common *c)
 int czk_cli_progress_enabled(const czk_cli_common *c)
 {
     return !c->quiet && !c->json && isatty(STDERR_FILENO);
+}
+
+const char *czk_cli_self_path(void)
+{
+    static char path[4096];
+    if (!path[0]) {
+        ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+        if (n <= 0) return NULL;
+        path[n] = 0;
+    }
+    return path;
 }
