@@ -16,7 +16,6 @@
 #include "common/random_circuit.h"
 #include "czk/circom.h"
 #include "czk/czk.h"
-#include "czk/engine.h"
 #include "czk/groth16.h"
 #include "czk/sha256.h"
 
@@ -43,7 +42,10 @@ static void proofs_digest(char out[65], const czk_groth16_proof *pr, size_t n)
 static czk_status prove_batch(czk_groth16_proof *out, const czk_groth16_params *p,
                               const czk_cs_assignment *const *w, size_t n, int threads, czk_rng *rng)
 {
-    return czk_engine_prove_batch(out, p, w, n, threads, rng);
+    czk_groth16_prove_opts o = {0};
+    o.threads = threads;
+    o.rng = rng;
+    return czk_groth16_prove_batch(out, p, w, n, &o);
 }
 
 /* ---- random circuits, bellperson semantics ------------------------------------ */
