@@ -1,5 +1,6 @@
-/* The Groth16 prover's skeleton, with what depends on the semantics
- * (bellperson's in prove.c) as parameters. Not installed.
+/* The Groth16 prover's shared skeleton: what the bellperson-semantics prover
+ * (prove.c) and the snarkjs-semantics prover (src/io/circom_prove.c) have in
+ * common. Not installed.
  *
  * For each proof i of a run (one circuit, one key):
  *
