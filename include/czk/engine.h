@@ -9,11 +9,11 @@
  *                      order) -> a witness from the job's source (czk/witness.h:
  *                      PROVE backend, parallel prover, PCE): a/b/c, aux,
  *                      inputs, densities, checked (a*b = c) -> bounded ready queue
- *   prover workers     ready queue -> NTT (H) + MSMs; up to `batch` ready
- *                      tasks with the same parameters are proven in one pass
- *                      (shared NTT domain; one multi-scalar-set MSM per
- *                      query, so each base of h, l, a, b_g1, b_g2 is read
- *                      once per window for all of them)
+ *   prover workers     ready queue -> czk_groth16_prove_batch; up to
+ *                      `batch` ready tasks with the same parameters are
+ *                      proven in one pass (shared NTT domain; one
+ *                      multi-scalar-set MSM per query, so each base of h, l,
+ *                      a, b_g1, b_g2 is read once per window for all of them)
  *   assembler          a job whose partitions are all proven is verified
  *                      (batch verification, on by default) and completed;
  *                      czk_engine_wait returns its proofs in partition order
@@ -25,8 +25,9 @@
  * parameters are being synthesized, and at most batch_timeout_s.
  *
  * Memory budget: each task reserves, before anything of it is allocated, its
- * witness (its source's bytes(): czk_witness_cs_bytes for the PROVE backend) plus its prover scratch
- * (czk_engine_prove_bytes: padded a/b/c, NTT domain, MSM scratch), and keeps
+ * witness (its source's bytes(): czk_witness_cs_bytes for the PROVE backend)
+ * plus its prover scratch (czk_groth16_prove_bytes with the engine's
+ * prove_threads and batch: padded a/b/c, NTT domain, MSM scratch), and keeps
  * the reservation until it is proven; a job's parameters are charged once
  * while any job using them is live. A task waits while the budget is full;
  * a job one of whose tasks cannot fit even in an empty engine is rejected at
@@ -84,7 +85,8 @@ typedef struct czk_engine_circuit {
     czk_status (*public_inputs)(czk_fr *out, size_t n, const void *data, uint32_t k);
 } czk_engine_circuit;
 
-#define CZK_ENGINE_MAX_BATCH 64
+/* Most partitions of one prover pass. */
+#define CZK_ENGINE_MAX_BATCH CZK_GROTH16_MAX_BATCH
 
 /* ---- engine ------------------------------------------------------------------- */
 
@@ -185,12 +187,6 @@ uint64_t czk_engine_peak_reserved(const czk_engine *e);
 
 /* ---- sizing ------------------------------------------------------------------- */
 
-/* Bytes the prover allocates for one partition with `threads` OpenMP
- * threads: padded a/b/c, NTT domain, the G1 and G2 MSM scratch. (With
- * opts.batch > 1 the engine reserves per task the largest per-task share
- * of a k-task pass, k <= batch, computed from the k-set scratch sizes;
- * they measure at most k times a single one, so the share is about this.) */
-uint64_t czk_engine_prove_bytes(const czk_cs_sizes *s, const czk_groth16_params *p, int threads);
 /* Bytes held by a parameter set. */
 uint64_t czk_engine_params_bytes(const czk_groth16_params *p);
 /* Smallest budget with which `job` can run on an engine created with opts:
@@ -200,21 +196,6 @@ czk_status czk_engine_job_min_budget(uint64_t *out, const czk_engine_job *job,
 /* Default budget: physical memory minus max(1 GiB, 1/8 of it). */
 uint64_t czk_engine_default_budget(void);
 
-/* Batched prover (what a prover worker runs): out[i] = a proof of witness
- * w[i], for n <= CZK_ENGINE_MAX_BATCH witnesses of one circuit that all
- * match p (czk_groth16_params_match; checked, CZK_ERR_INVALID_ARG naming
- * the witness). One NTT domain serves all of them, and each query (h, l,
- * a, b_g1, and b_g2 on its own thread beside the G1 work) is one
- * multi-scalar-set MSM (czk_msm_g1_var_multi / _g2_var_multi) over the n
- * witnesses' scalars, when their density masks are equal (always, for one
- * circuit); otherwise, and for n = 1, one MSM per witness. Same formulas
- * as czk_groth16_prove (FACTS.md §2); r, s drawn per proof in witness
- * order (r then s), as n czk_groth16_prove calls on the same stream would
- * draw them, so with the same rng the proofs are equal bit for bit (rng
- * NULL: getrandom). */
-czk_status czk_engine_prove_batch(czk_groth16_proof *out, const czk_groth16_params *p,
-                                  const czk_cs_assignment *const *w, size_t n, int threads,
-                                  czk_rng *rng) CZK_WUR;
 
 #ifdef __cplusplus
 }

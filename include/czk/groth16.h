@@ -191,15 +191,40 @@ typedef struct czk_groth16_timings {
 typedef struct czk_groth16_prove_opts {
     int threads;               /* 0: czk_threads() */
     czk_rng *rng;              /* NULL: r, s from getrandom (the only choice for real proofs) */
-    czk_groth16_timings *timings; /* optional */
+    czk_groth16_timings *timings; /* optional; for a batch, the pass's totals */
 } czk_groth16_prove_opts;
 
-/* Prove from the PROVE backend's finalized assignment (input constraints
- * appended). The assignment's a/b/c vectors are consumed as scratch only if
- * the caller passes its own copies; this function does not modify w. */
+/* Most witnesses of one czk_groth16_prove_batch call. */
+#define CZK_GROTH16_MAX_BATCH 64
+
+/* Batched prover: out[i] = a proof of witness w[i], for n <=
+ * CZK_GROTH16_MAX_BATCH finalized PROVE-backend assignments (input
+ * constraints appended) of one circuit that all match p
+ * (czk_groth16_params_match; checked, CZK_ERR_INVALID_ARG naming the
+ * witness). One NTT domain serves all of them, and each query (h, l, a,
+ * b_g1, and b_g2 on its own thread beside the G1 work) is one
+ * multi-scalar-set MSM (czk_msm_g1_var_multi / _g2_var_multi) over the n
+ * witnesses' scalars when their density masks are equal (always, for one
+ * circuit); otherwise, and for n = 1, one MSM per witness. r, s are drawn
+ * per proof in witness order (r then s), as n calls of one proof each on
+ * the same stream draw them: with the same rng the proofs are equal bit for
+ * bit. w is not modified. n = 0 does nothing. Variable time in the witness
+ * (the MSMs are _var); constant time in r, s. */
+czk_status czk_groth16_prove_batch(czk_groth16_proof *out, const czk_groth16_params *p,
+                                   const czk_cs_assignment *const *w, size_t n,
+                                   const czk_groth16_prove_opts *opts) CZK_WUR;
+
+/* czk_groth16_prove_batch of the one witness w. */
 czk_status czk_groth16_prove(czk_groth16_proof *out, const czk_groth16_params *p,
                              const czk_cs_assignment *w,
                              const czk_groth16_prove_opts *opts) CZK_WUR;
+
+/* Bytes czk_groth16_prove_batch allocates per witness of a circuit of sizes
+ * s (p may be NULL: sized from s) with `threads` threads: padded a/b/c,
+ * NTT domain, the G1 and G2 MSM scratch. With batch > 1: the largest
+ * per-witness share of a k-witness pass, k <= batch ((k + 3) m scalars and
+ * the k-set scratch, divided by k); batch = 1 is one proof's footprint. */
+uint64_t czk_groth16_prove_bytes(const czk_cs_sizes *s, const czk_groth16_params *p, int threads, int batch);
 
 /* ---- verify --------------------------------------------------------------- */
 

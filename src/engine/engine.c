@@ -13,7 +13,6 @@
 
 #include "czk/czk.h"
 #include "czk/engine.h"
-#include "engine/engine_internal.h"
 
 typedef struct job job;
 
@@ -191,7 +190,7 @@ static czk_status job_task_sizes(const czk_engine_job *job, const czk_engine_opt
         if (i > 0 && s.n_inputs == prev.n_inputs && s.n_aux == prev.n_aux && s.n_constraints == prev.n_constraints)
             p = prev_p; /* partitions of one circuit: computed once */
         else
-            p = czk__engine_prove_bytes_batch(&s, job->params, o->prove_threads, o->batch);
+            p = czk_groth16_prove_bytes(&s, job->params, o->prove_threads, o->batch);
         prev = s;
         prev_p = p;
         if (sizes) sizes[i] = s;
@@ -615,7 +614,8 @@ static void *prove_main(void *arg)
         char msgs[400] = "";
         czk_status bst = CZK_OK;
         if (m > 0) {
-            bst = czk_engine_prove_batch(proofs, P, wp, m, e->o.prove_threads, rng);
+            bst = czk_groth16_prove_batch(proofs, P, wp, m,
+                                          &(czk_groth16_prove_opts){.threads = e->o.prove_threads, .rng = rng});
             if (bst != CZK_OK) snprintf(msgs, sizeof msgs, "%s", czk_last_error());
         }
         if (rng) czk_rng_clear(&local);

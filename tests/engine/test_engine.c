@@ -1,7 +1,7 @@
 /* The pipelined proving engine on a small random circuit
  * (tests/common/random_circuit.h) through a circuit provider: ordering,
- * priorities, failures confined to their job, memory budgets, shutdown,
- * and the batched prover against the verifier. */
+ * priorities, failures confined to their job, memory budgets, shutdown.
+ * The batched prover itself is tested in tests/groth16/test_prove_batch.c. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -13,7 +13,6 @@
 #include "runner.h"
 
 #include "common/random_circuit.h"
-#include "engine/engine_internal.h"
 #include "czk/czk.h"
 #include "czk/engine.h"
 #include "czk/groth16.h"
@@ -140,137 +139,6 @@ static void check_proofs(const inst *in, const czk_groth16_proof *pr, uint32_t p
             CHECK(czk_groth16_verify(&g_pvk, &pr[k], pub, N_IN) == CZK_ERR_VERIFY);
         }
     }
-}
-
-CZK_TEST(batch_prover_matches_verifier)
-{
-    get_params();
-    enum { NB = 3 };
-    czk_cs *cs[NB];
-    czk_cs_assignment w[NB];
-    const czk_cs_assignment *wp[NB];
-    czk_fr pub[NB][N_IN];
-    for (int i = 0; i < NB; i++) {
-        REQUIRE_OK(czk_cs_create(&cs[i], CZK_CS_PROVE, CZK_LC_VEC, NULL));
-        REQUIRE_OK(czk_test_random_circuit(cs[i], SHAPE_SEED, 500 + (uint64_t)i, N_IN, N_FREE, n_mul(), pub[i]));
-        REQUIRE_OK(czk_cs_finalize(cs[i]));
-        REQUIRE_OK(czk_cs_prove_get(cs[i], &w[i]));
-        wp[i] = &w[i];
-    }
-    czk_groth16_proof pr[NB];
-    for (int threads = 1; threads <= 2; threads++) {
-        REQUIRE_OK(czk_engine_prove_batch(pr, &g_params, wp, NB, threads, czk_test_rng()));
-        for (int i = 0; i < NB; i++) {
-            CHECK_OK(czk_groth16_verify(&g_pvk, &pr[i], pub[i], N_IN));
-            CHECK(czk_groth16_verify(&g_pvk, &pr[i], pub[(i + 1) % NB], N_IN) == CZK_ERR_VERIFY);
-        }
-    }
-    /* more witnesses than CZK_ENGINE_MAX_BATCH: an error, nothing written */
-    const czk_cs_assignment *many[CZK_ENGINE_MAX_BATCH + 1];
-    for (int i = 0; i <= CZK_ENGINE_MAX_BATCH; i++) many[i] = &w[0];
-    CHECK(czk_engine_prove_batch(pr, &g_params, many, CZK_ENGINE_MAX_BATCH + 1, 1, czk_test_rng()) ==
-          CZK_ERR_INVALID_ARG);
-    /* a witness of another circuit is rejected, naming it */
-    czk_cs *other;
-    czk_cs_assignment wo;
-    czk_fr po[N_IN];
-    REQUIRE_OK(czk_cs_create(&other, CZK_CS_PROVE, CZK_LC_VEC, NULL));
-    REQUIRE_OK(czk_test_random_circuit(other, SHAPE_SEED, 9, N_IN, N_FREE, n_mul() + 5, po));
-    REQUIRE_OK(czk_cs_finalize(other));
-    REQUIRE_OK(czk_cs_prove_get(other, &wo));
-    wp[1] = &wo;
-    CHECK(czk_engine_prove_batch(pr, &g_params, wp, NB, 1, czk_test_rng()) != CZK_OK);
-    CHECK(strstr(czk_last_error(), "witness 1") != NULL);
-    czk_cs_destroy(other);
-    for (int i = 0; i < NB; i++) czk_cs_destroy(cs[i]);
-}
-
-static void proof_bytes(uint8_t out[CZK_GROTH16_PROOF_BYTES], const czk_groth16_proof *pr)
-{
-    czk_groth16_proof_encode(out, pr);
-}
-
-/* A batch of B proofs is B czk_groth16_prove calls: with r, s from the same
- * stream (the batch draws r, s per witness in order, as B calls would) the
- * proofs are equal bit for bit, through the multi-scalar-set MSMs (equal
- * densities) and through the per-witness fallback (densities differ). */
-CZK_TEST(batch_equals_single_proofs)
-{
-    get_params();
-    enum { NB = 4 };
-    czk_cs *cs[NB];
-    czk_cs_assignment w[NB];
-    const czk_cs_assignment *wp[NB];
-    czk_fr pub[NB][N_IN];
-    for (int i = 0; i < NB; i++) {
-        REQUIRE_OK(czk_cs_create(&cs[i], CZK_CS_PROVE, CZK_LC_VEC, NULL));
-        REQUIRE_OK(czk_test_random_circuit(cs[i], SHAPE_SEED, 600 + (uint64_t)i, N_IN, N_FREE, n_mul(), pub[i]));
-        REQUIRE_OK(czk_cs_finalize(cs[i]));
-        REQUIRE_OK(czk_cs_prove_get(cs[i], &w[i]));
-        wp[i] = &w[i];
-    }
-    CHECK(czk__engine_batch_is_multi(wp, NB));
-    CHECK(!czk__engine_batch_is_multi(wp, 1));
-    uint64_t seed = czk_rng_u64(czk_test_rng());
-    czk_groth16_proof pb[NB], ps[NB];
-    uint8_t eb[CZK_GROTH16_PROOF_BYTES], es[CZK_GROTH16_PROOF_BYTES];
-    /* batch sizes 1 and 3 on one thread, 2 and 4 on two */
-    for (int threads = 1; threads <= 2; threads++) {
-        for (size_t n = (size_t)threads; n <= NB; n += 2) {
-            czk_rng r1, r2;
-            czk_rng_seed(&r1, seed + n);
-            czk_rng_seed(&r2, seed + n);
-            REQUIRE_OK(czk_engine_prove_batch(pb, &g_params, wp, n, threads, &r1));
-            czk_groth16_prove_opts po = {0};
-            po.threads = threads;
-            po.rng = &r2;
-            for (size_t i = 0; i < n; i++) REQUIRE_OK(czk_groth16_prove(&ps[i], &g_params, wp[i], &po));
-            for (size_t i = 0; i < n; i++) {
-                proof_bytes(eb, &pb[i]);
-                proof_bytes(es, &ps[i]);
-                CHECK_MSG(memcmp(eb, es, sizeof eb) == 0, "batch of %zu, %d threads: proof %zu differs", n,
-                          threads, i);
-                CHECK_OK(czk_groth16_verify(&g_pvk, &pb[i], pub[i], N_IN));
-            }
-        }
-    }
-    /* witness 1 with a different a-density mask (one bit moved, same
-     * popcount): the batch falls back to one MSM per witness and still
-     * equals the single prover on the same (now meaningless) witnesses */
-    size_t words = (w[1].n_aux + 63) / 64;
-    uint64_t *dens = malloc(words * sizeof *dens);
-    REQUIRE(dens);
-    memcpy(dens, w[1].a_aux_density, words * sizeof *dens);
-    size_t set = SIZE_MAX, clear = SIZE_MAX;
-    for (size_t i = 0; i < w[1].n_aux && (set == SIZE_MAX || clear == SIZE_MAX); i++) {
-        int bit = (int)((dens[i / 64] >> (i % 64)) & 1);
-        if (bit && set == SIZE_MAX) set = i;
-        if (!bit && clear == SIZE_MAX) clear = i;
-    }
-    REQUIRE(set != SIZE_MAX && clear != SIZE_MAX);
-    dens[set / 64] ^= UINT64_C(1) << (set % 64);
-    dens[clear / 64] ^= UINT64_C(1) << (clear % 64);
-    czk_cs_assignment moved = w[1];
-    moved.a_aux_density = dens;
-    wp[1] = &moved;
-    CHECK(!czk__engine_batch_is_multi(wp, 3));
-    czk_rng r1, r2;
-    czk_rng_seed(&r1, seed);
-    czk_rng_seed(&r2, seed);
-    REQUIRE_OK(czk_engine_prove_batch(pb, &g_params, wp, 3, 2, &r1));
-    czk_groth16_prove_opts po = {0};
-    po.threads = 2;
-    po.rng = &r2;
-    for (size_t i = 0; i < 3; i++) {
-        REQUIRE_OK(czk_groth16_prove(&ps[i], &g_params, wp[i], &po));
-        proof_bytes(eb, &pb[i]);
-        proof_bytes(es, &ps[i]);
-        CHECK_MSG(memcmp(eb, es, sizeof eb) == 0, "fallback batch: proof %zu differs", i);
-    }
-    CHECK(czk_groth16_verify(&g_pvk, &pb[1], pub[1], N_IN) == CZK_ERR_VERIFY);
-    CHECK_OK(czk_groth16_verify(&g_pvk, &pb[2], pub[2], N_IN));
-    free(dens);
-    for (int i = 0; i < NB; i++) czk_cs_destroy(cs[i]);
 }
 
 CZK_TEST(mixed_priority_jobs_in_order)

@@ -1,0 +1,95 @@
+/* The Groth16 prover's shared skeleton: what the bellperson-semantics prover
+ * (prove.c) and the snarkjs-semantics prover (src/io/circom_prove.c) have in
+ * common. Not installed.
+ *
+ * For each proof i of a run (one circuit, one key):
+ *
+ *   r_i, s_i         uniform non-zero scalars, r then s, proof after proof
+ *   a, b, c          the constraint evaluations, zero-padded to m = 2^log_m
+ *   h                the H step on the size-m domain (its root family and
+ *                    coset are the caller's: bellperson's or snarkjs')
+ *   sums             the MSMs over the key's queries (the caller's)
+ *   A, B, C          czk__groth16_assemble
+ *
+ * The G2 sums run on their own thread beside the H step and the G1 sums
+ * (czk__groth16_g2_threads of the threads, the rest for G1), or inline
+ * first on all threads when the caller asks so.
+ */
+#ifndef CZK_GROTH16_INTERNAL_H
+#define CZK_GROTH16_INTERNAL_H
+
+#include "czk/groth16.h"
+#include "czk/ntt.h"
+
+/* The key points a proof is built from; any may be the identity. */
+typedef struct czk__groth16_keys {
+    czk_g1_affine alpha_g1, beta_g1, delta_g1;
+    czk_g2_affine beta_g2, delta_g2;
+} czk__groth16_keys;
+
+/* One proof's MSM sums over the witness w. */
+typedef struct czk__groth16_sums {
+    czk_g1_jac a;  /* sum_i w_i A_i (G1) */
+    czk_g1_jac b1; /* sum_i w_i B_i (G1) */
+    czk_g2_jac b2; /* sum_i w_i B_i (G2) */
+    czk_g1_jac c;  /* sum over the private w_i of w_i L_i, plus sum_j h_j H_j */
+} czk__groth16_sums;
+
+/* The proof from its sums and blinding scalars r, s:
+ *   A  = alpha + a + r delta                  (G1)
+ *   B  = beta + b2 + s delta                  (G2)
+ *   B1 = beta + b1 + s delta                  (G1)
+ *   C  = c + s A + r B1 - r s delta           (G1)
+ * Constant time in r and s. */
+void czk__groth16_assemble(czk_groth16_proof *out, const czk__groth16_keys *k, const czk__groth16_sums *sums,
+                           const czk_fr *r, const czk_fr *s);
+
+/* rs[2i] = r, rs[2i+1] = s of proof i < n: uniform non-zero, drawn r then s,
+ * proof after proof (what n one-proof runs on the stream draw); rng NULL:
+ * getrandom. */
+czk_status czk__groth16_draw_rs(czk_fr *rs, size_t n, czk_rng *rng) CZK_WUR;
+
+/* Threads of the G2 thread when `threads` are split G2 beside G1: a third
+ * (at least one); G1 keeps the rest, or all of them on 2 threads or fewer. */
+int czk__groth16_g2_threads(int threads);
+int czk__groth16_g1_threads(int threads);
+
+/* A prover run: what differs between the semantics. The callbacks get ctx,
+ * report errors with czk_error and return its status. */
+typedef struct czk__groth16_run {
+    size_t n;            /* proofs, 1 .. CZK_GROTH16_MAX_BATCH */
+    unsigned log_m;      /* H domain of m = 2^log_m points */
+    czk_ntt_roots roots; /* its root family */
+    /* The H step on the domain (czk_ntt_groth16_h, czk_ntt_snarkjs_h): h
+     * from a, b, c, left in a; b and c are scratch. */
+    czk_status (*h_step)(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, size_t m);
+    /* Proof i's a, b, c: m values each, zero past the last constraint. */
+    czk_status (*abc)(void *ctx, size_t i, czk_fr *a, czk_fr *b, czk_fr *c, size_t m, int threads);
+    /* sums[i].a, .b1, .c of every proof; proof i's m h scalars are at h + i m. */
+    czk_status (*g1)(void *ctx, czk__groth16_sums *sums, const czk_fr *h, size_t m, int threads);
+    /* sums[i].b2 of every proof. */
+    czk_status (*g2)(void *ctx, czk__groth16_sums *sums, int threads);
+    int g2_inline;       /* 1: g2 first, on all threads; 0: on its own thread beside the rest */
+    void *ctx;
+    const czk__groth16_keys *keys;
+} czk__groth16_run;
+
+/* Wall seconds of a run's parts (summed over the proofs). */
+typedef struct czk__groth16_run_times {
+    double abc_s, h_s, g1_s, g2_s;
+} czk__groth16_run_times;
+
+/* out[i] = the proof of run proof i. threads >= 1. times may be NULL. On
+ * error out is not written; the message names the part that failed. */
+czk_status czk__groth16_prove_run(czk_groth16_proof *out, const czk__groth16_run *run, czk_rng *rng, int threads,
+                                  czk__groth16_run_times *times) CZK_WUR;
+
+/* Monotonic wall clock, seconds. */
+double czk__groth16_now_s(void);
+
+/* 1 if czk_groth16_prove_batch runs one multi-scalar-set MSM per query for
+ * these witnesses (n > 1 and equal density masks), 0 if one MSM per
+ * witness. */
+int czk__groth16_batch_is_multi(const czk_cs_assignment *const *w, size_t n);
+
+#endif
