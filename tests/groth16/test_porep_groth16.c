@@ -13,30 +13,12 @@
 #include "czk/filecoin.h"
 #include "czk/groth16.h"
 #include "czk/porep.h"
+#include "czk/porep_kind.h"
 #include "czk/sha256.h"
 
 static czk_status setup_for(czk_groth16_params *p, const czk_fc_shape *shape, uint64_t seed)
 {
-    czk_cs_sizes sizes;
-    CZK_TRY(czk_porep_sizes(&sizes, shape));
-    czk_cs *cs = NULL;
-    CZK_TRY(czk_cs_create(&cs, CZK_CS_SHAPE, CZK_LC_DEFAULT, &sizes));
-    czk_csr A = {0}, B = {0}, C = {0};
-    czk_status s = czk_porep_synthesize(cs, shape, NULL, 0);
-    if (s == CZK_OK) s = czk_cs_finalize(cs);
-    if (s == CZK_OK) s = czk_cs_shape_csr(cs, &A, &B, &C);
-    size_t n_inputs = cs->n_inputs;
-    czk_cs_destroy(cs);
-    if (s == CZK_OK) {
-        czk_groth16_setup_opts o = {0};
-        o.use_seed = 1;
-        o.seed = seed;
-        s = czk_groth16_setup(p, &A, &B, &C, n_inputs, &o);
-    }
-    czk_csr_clear(&A);
-    czk_csr_clear(&B);
-    czk_csr_clear(&C);
-    return s;
+    return czk_porep_setup_params(p, shape, &seed, NULL, NULL);
 }
 
 static czk_status prove_for(czk_groth16_proof *pr, const czk_groth16_params *p, const czk_fc_c1 *c1,
