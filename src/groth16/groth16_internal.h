@@ -84,9 +84,6 @@ typedef struct czk__groth16_run_times {
 czk_status czk__groth16_prove_run(czk_groth16_proof *out, const czk__groth16_run *run, czk_rng *rng, int threads,
                                   czk__groth16_run_times *times) CZK_WUR;
 
-/* Monotonic wall clock, seconds. */
-double czk__groth16_now_s(void);
-
 /* 1 if czk_groth16_prove_batch runs one multi-scalar-set MSM per query for
  * these witnesses (n > 1 and equal density masks), 0 if one MSM per
  * witness. */

@@ -168,9 +168,9 @@ static czk_status batch_g1(void *ctx, czk__groth16_sums *sums, const czk_fr *h, 
     o.scratch_size = need;
     czk_status st = CZK_OK;
     for (int k = 0; k < Q_COUNT && st == CZK_OK; k++) {
-        double t0 = czk__groth16_now_s();
+        double t0 = czk_now();
         st = g1_query_run(B->g1[k], bases[k], &B->q[k], n, B->multi, &o);
-        *secs[k] += czk__groth16_now_s() - t0;
+        *secs[k] += czk_now() - t0;
         if (st != CZK_OK) st = czk_error_context(st, "prove: %s MSM", name[k]);
     }
     free(scratch);
@@ -212,7 +212,7 @@ czk_status czk_groth16_prove_batch(czk_groth16_proof *out, const czk_groth16_par
                                    const czk_cs_assignment *const *w, size_t n, const czk_groth16_prove_opts *opts)
 {
     czk_init();
-    double t_start = czk__groth16_now_s();
+    double t_start = czk_now();
     if (opts && opts->timings) memset(opts->timings, 0, sizeof *opts->timings);
     if (n == 0) return CZK_OK;
     if (!out || !p || !w) return czk_error(CZK_ERR_INVALID_ARG, "prove: NULL argument");
@@ -249,7 +249,7 @@ czk_status czk_groth16_prove_batch(czk_groth16_proof *out, const czk_groth16_par
         *tm = B->tm;
         tm->h_s = rt.abc_s + rt.h_s;
         tm->msm_b_g2_s = rt.g2_s;
-        tm->total_s = czk__groth16_now_s() - t_start;
+        tm->total_s = czk_now() - t_start;
     }
     free(B);
     return st;

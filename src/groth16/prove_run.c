@@ -10,13 +10,6 @@
 #include "czk/czk.h"
 #include "groth16/groth16_internal.h"
 
-double czk__groth16_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void czk__groth16_assemble(czk_groth16_proof *out, const czk__groth16_keys *k, const czk__groth16_sums *sums,
                            const czk_fr *r, const czk_fr *s)
 {
@@ -83,10 +76,10 @@ typedef struct g2_job {
 static void *g2_worker(void *arg)
 {
     g2_job *j = arg;
-    double t0 = czk__groth16_now_s();
+    double t0 = czk_now();
     j->status = j->run->g2(j->run->ctx, j->sums, j->threads);
     if (j->status != CZK_OK) snprintf(j->msg, sizeof j->msg, "%s", czk_last_error());
-    j->seconds = czk__groth16_now_s() - t0;
+    j->seconds = czk_now() - t0;
     return NULL;
 }
 
@@ -132,20 +125,20 @@ czk_status czk__groth16_prove_run(czk_groth16_proof *out, const czk__groth16_run
     czk_ntt_domain_set_threads(dom, g1_threads);
     for (size_t i = 0; i < n; i++) {
         czk_fr *a = h + i * m, *b = bc, *c = bc + m;
-        double t0 = czk__groth16_now_s();
+        double t0 = czk_now();
         st = run->abc(run->ctx, i, a, b, c, m, g1_threads);
-        double t1 = czk__groth16_now_s();
+        double t1 = czk_now();
         if (st == CZK_OK) st = run->h_step(dom, a, b, c, m);
         tm.abc_s += t1 - t0;
-        tm.h_s += czk__groth16_now_s() - t1;
+        tm.h_s += czk_now() - t1;
         if (st != CZK_OK) {
             st = czk_error_context(st, "prove: H of proof %zu", i);
             goto out;
         }
     }
-    double t0 = czk__groth16_now_s();
+    double t0 = czk_now();
     st = run->g1(run->ctx, sums, h, m, g1_threads);
-    tm.g1_s = czk__groth16_now_s() - t0;
+    tm.g1_s = czk_now() - t0;
     if (st != CZK_OK) goto out;
     if (g2_started) pthread_join(g2_thread, NULL), g2_started = 0;
     if (g2.status != CZK_OK) goto g2_fail;

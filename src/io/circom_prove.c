@@ -11,17 +11,10 @@
 #include "groth16/groth16_internal.h"
 #include "io/io_internal.h"
 
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Close a stage: its wall and CPU time since (*w, *c), which move to now. */
 static void stage_end(czk_circom_timings *tm, int stage, double *w, double *c)
 {
-    double w1 = czk__groth16_now_s(), c1 = cpu_s();
+    double w1 = czk_now(), c1 = czk_cpu_now();
     tm->wall[stage] = w1 - *w;
     tm->cpu[stage] = c1 - *c;
     *w = w1;
@@ -70,8 +63,8 @@ typedef struct circom_run {
 
 static void stage_begin(circom_run *c)
 {
-    c->wall = czk__groth16_now_s();
-    c->cpu = cpu_s();
+    c->wall = czk_now();
+    c->cpu = czk_cpu_now();
 }
 
 /* a_j = sum over A records of row j of coef * w_signal; b likewise; c = a b. */
@@ -139,7 +132,7 @@ static czk_status circom_g2(void *ctx, czk__groth16_sums *sums, int threads)
 czk_status czk_circom_prove(czk_groth16_proof *out, const czk_circom_zkey *z, const czk_fr *w, size_t n_w,
                             czk_rng *rng, int threads, czk_circom_timings *t)
 {
-    double wt = czk__groth16_now_s(), ct = cpu_s();
+    double wt = czk_now(), ct = czk_cpu_now();
     if (n_w != z->n_vars)
         return czk_error(CZK_ERR_INVALID_ARG, "witness has %zu values but the zkey has %u signals", n_w,
                          z->n_vars);
