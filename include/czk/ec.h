@@ -6,7 +6,8 @@
  *   affine   (x, y) plus an explicit infinity flag;
  *   jacobian (X, Y, Z): x = X/Z^2, y = Y/Z^3, infinity when Z = 0;
  *   xyzz     (X, Y, ZZ, ZZZ): x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2, infinity when ZZ = 0
- *            (the bucket representation of the MSM).
+ *            (X, Y ignored); *_xyzz_set_inf writes all-zero coordinates, so
+ *            zeroed memory holds infinities (the bucket representation of the MSM).
  * Coordinates in Montgomery form. Aliasing allowed everywhere.
  *
  * (This header is the contract between src/ec, src/msm and src/pairing;

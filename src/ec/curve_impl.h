@@ -1,14 +1,12 @@
-/* czk ec — group operations shared by G1 (over Fp) and G2 (over Fp2).
- *
- * Included once by g1.c and once by g2.c after defining:
- *   FE, FE_ADD, FE_SUB, FE_NEG, FE_DBL, FE_MUL, FE_SQR, FE_INV_VAR, FE_EQ,
- *   FE_IS_ZERO, FE_SET_ZERO, FE_SET_ONE, FE_MUL_B3(r, a) (r = 3 b a),
- *   FE_B (pointer to the curve constant b), AFF, JAC, XYZZ, PFX(name).
- * Both curves are y^2 = x^3 + b (a = 0).
+/* czk ec — the group operations of czk/ec.h, written once over the group
+ * descriptor (ec/group.h) and included by g1.c and g2.c after
+ * ec/group_g1.h / ec/group_g2.h. Both curves are y^2 = x^3 + b (a = 0).
  *
  * Formulas (Explicit-Formulas Database, hyperelliptic.org/EFD, "g1p/shortw"):
- *   Jacobian: add-2007-bl, madd-2007-bl, dbl-2009-l (a = 0).
- *   XYZZ:     add-2008-s, madd-2008-s, dbl-2008-s-1, mdbl-2008-s-1.
+ *   Jacobian: add-2007-bl, madd-2007-bl, dbl-2009-l (a = 0), here.
+ *   XYZZ:     add-2008-s, madd-2008-s, dbl-2008-s-1, mdbl-2008-s-1, in
+ *             ec/ec_formulas_tmpl.h (shared with the MSM and io's sums);
+ *             the public XYZZ functions below wrap them.
  *   Projective (constant-time multiplication): Renes, Costello, Batina,
  *   "Complete addition formulas for prime order elliptic curves" (2016),
  *   Algorithms 7 (addition) and 9 (doubling) for a = 0.
@@ -17,8 +15,7 @@
  * branch-free.
  */
 
-#define PFX_JOIN2(a, b) a##b
-#define PFX_JOIN(a, b) PFX_JOIN2(a, b)
+#include "ec/ec_formulas_tmpl.h"
 
 /* Constant-time r = flag ? a : r on any struct of 64-bit words. */
 static inline void fe_words_cmov(void *r, const void *a, size_t bytes, uint64_t flag)
@@ -39,19 +36,14 @@ static inline uint64_t fe_ct_is_zero(const FE *a)
 
 /* ---- Jacobian ------------------------------------------------------------- */
 
-void PFX(jac_set_inf)(JAC *r)
-{
-    FE_SET_ONE(&r->x);
-    FE_SET_ONE(&r->y);
-    FE_SET_ZERO(&r->z);
-}
+void G_FN(jac_set_inf)(JAC *r) { G_LOCAL(jac_set_inf)(r); }
 
-int PFX(jac_is_inf)(const JAC *a) { return FE_IS_ZERO(&a->z); }
+int G_FN(jac_is_inf)(const JAC *a) { return FE_IS_ZERO(&a->z); }
 
-void PFX(jac_from_affine)(JAC *r, const AFF *a)
+void G_FN(jac_from_affine)(JAC *r, const AFF *a)
 {
     if (a->inf) {
-        PFX(jac_set_inf)(r);
+        G_FN(jac_set_inf)(r);
         return;
     }
     r->x = a->x;
@@ -59,7 +51,7 @@ void PFX(jac_from_affine)(JAC *r, const AFF *a)
     FE_SET_ONE(&r->z);
 }
 
-void PFX(jac_to_affine)(AFF *r, const JAC *a)
+void G_FN(jac_to_affine)(AFF *r, const JAC *a)
 {
     if (FE_IS_ZERO(&a->z)) {
         FE_SET_ZERO(&r->x);
@@ -78,7 +70,7 @@ void PFX(jac_to_affine)(AFF *r, const JAC *a)
 
 /* Montgomery's trick. Reverse pass: scratch[i] = 1 / Z_i; forward pass: the
  * conversions, so that r may overlap a (r[i] never covers a[j] for j > i). */
-void PFX(jac_batch_to_affine)(AFF *r, const JAC *a, size_t n, FE *scratch)
+void G_FN(jac_batch_to_affine)(AFF *r, const JAC *a, size_t n, FE *scratch)
 {
     FE acc, inv, t;
     FE_SET_ONE(&acc);
@@ -113,7 +105,7 @@ void PFX(jac_batch_to_affine)(AFF *r, const JAC *a, size_t n, FE *scratch)
 
 /* dbl-2009-l: A = X^2, B = Y^2, C = B^2, D = 2((X + B)^2 - A - C), E = 3A,
  * F = E^2, X3 = F - 2D, Y3 = E(D - X3) - 8C, Z3 = 2 Y Z */
-void PFX(jac_dbl)(JAC *r, const JAC *a)
+void G_FN(jac_dbl)(JAC *r, const JAC *a)
 {
     FE A, B, C, D, E, F, t;
     FE_SQR(&A, &a->x);
@@ -142,7 +134,7 @@ void PFX(jac_dbl)(JAC *r, const JAC *a)
 /* add-2007-bl: U1 = X1 Z2^2, U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3,
  * H = U2 - U1, I = (2H)^2, J = H I, R = 2(S2 - S1), V = U1 I,
  * X3 = R^2 - J - 2V, Y3 = R(V - X3) - 2 S1 J, Z3 = ((Z1 + Z2)^2 - Z1^2 - Z2^2) H */
-void PFX(jac_add)(JAC *r, const JAC *a, const JAC *b)
+void G_FN(jac_add)(JAC *r, const JAC *a, const JAC *b)
 {
     if (FE_IS_ZERO(&a->z)) {
         *r = *b;
@@ -165,9 +157,9 @@ void PFX(jac_add)(JAC *r, const JAC *a, const JAC *b)
     FE_SUB(&rr, &s2, &s1);
     if (FE_IS_ZERO(&h)) {
         if (FE_IS_ZERO(&rr))
-            PFX(jac_dbl)(r, a);
+            G_FN(jac_dbl)(r, a);
         else
-            PFX(jac_set_inf)(r);
+            G_FN(jac_set_inf)(r);
         return;
     }
     FE_DBL(&i, &h);
@@ -194,14 +186,14 @@ void PFX(jac_add)(JAC *r, const JAC *a, const JAC *b)
 /* madd-2007-bl: U2 = X2 Z1^2, S2 = Y2 Z1^3, H = U2 - X1, HH = H^2, I = 4 HH,
  * J = H I, R = 2(S2 - Y1), V = X1 I, X3 = R^2 - J - 2V,
  * Y3 = R(V - X3) - 2 Y1 J, Z3 = (Z1 + H)^2 - Z1^2 - HH */
-void PFX(jac_add_affine)(JAC *r, const JAC *a, const AFF *b)
+void G_FN(jac_add_affine)(JAC *r, const JAC *a, const AFF *b)
 {
     if (b->inf) {
         *r = *a;
         return;
     }
     if (FE_IS_ZERO(&a->z)) {
-        PFX(jac_from_affine)(r, b);
+        G_FN(jac_from_affine)(r, b);
         return;
     }
     FE z1z1, u2, s2, h, hh, i, j, rr, v, t;
@@ -213,9 +205,9 @@ void PFX(jac_add_affine)(JAC *r, const JAC *a, const AFF *b)
     FE_SUB(&rr, &s2, &a->y);
     if (FE_IS_ZERO(&h)) {
         if (FE_IS_ZERO(&rr))
-            PFX(jac_dbl)(r, a);
+            G_FN(jac_dbl)(r, a);
         else
-            PFX(jac_set_inf)(r);
+            G_FN(jac_set_inf)(r);
         return;
     }
     FE_SQR(&hh, &h);
@@ -240,14 +232,14 @@ void PFX(jac_add_affine)(JAC *r, const JAC *a, const AFF *b)
     FE_SUB(&r->y, &t, &y1j);
 }
 
-void PFX(jac_neg)(JAC *r, const JAC *a)
+void G_FN(jac_neg)(JAC *r, const JAC *a)
 {
     r->x = a->x;
     FE_NEG(&r->y, &a->y);
     r->z = a->z;
 }
 
-void PFX(affine_neg)(AFF *r, const AFF *a)
+void G_FN(affine_neg)(AFF *r, const AFF *a)
 {
     r->x = a->x;
     FE_NEG(&r->y, &a->y);
@@ -255,7 +247,7 @@ void PFX(affine_neg)(AFF *r, const AFF *a)
 }
 
 /* X1 Z2^2 = X2 Z1^2 and Y1 Z2^3 = Y2 Z1^3 */
-int PFX(jac_eq)(const JAC *a, const JAC *b)
+int G_FN(jac_eq)(const JAC *a, const JAC *b)
 {
     int ia = FE_IS_ZERO(&a->z), ib = FE_IS_ZERO(&b->z);
     if (ia || ib) return ia && ib;
@@ -272,20 +264,21 @@ int PFX(jac_eq)(const JAC *a, const JAC *b)
     return FE_EQ(&l, &rt);
 }
 
-int PFX(affine_eq)(const AFF *a, const AFF *b)
+int G_FN(affine_eq)(const AFF *a, const AFF *b)
 {
     if (a->inf || b->inf) return a->inf && b->inf;
     return FE_EQ(&a->x, &b->x) && FE_EQ(&a->y, &b->y);
 }
 
-int PFX(affine_is_on_curve)(const AFF *a)
+int G_FN(affine_is_on_curve)(const AFF *a)
 {
     if (a->inf) return 1;
-    FE y2, x3;
+    FE y2, x3, b;
     FE_SQR(&y2, &a->y);
     FE_SQR(&x3, &a->x);
     FE_MUL(&x3, &x3, &a->x);
-    FE_ADD(&x3, &x3, FE_B);
+    FE_SET_B(&b);
+    FE_ADD(&x3, &x3, &b);
     return FE_EQ(&y2, &x3);
 }
 
@@ -390,7 +383,7 @@ static void proj_to_jac(JAC *r, const proj_pt *a)
     FE_MUL(&r->y, &a->y, &t);
     FE_MUL(&r->x, &a->x, &a->z);
     r->z = a->z;
-    PFX(jac_set_inf)(&inf);
+    G_FN(jac_set_inf)(&inf);
     fe_words_cmov(r, &inf, sizeof(JAC), is_inf);
 }
 
@@ -399,7 +392,7 @@ static void proj_to_jac(JAC *r, const proj_pt *a)
 /* Fixed 4-bit windows from the top, a table of 0..15 multiples read in full
  * for every window (constant-time lookup), complete projective formulas:
  * 252 doublings and 64 additions for every scalar. */
-void PFX(mul_ct)(JAC *r, const JAC *a, const czk_fr *k)
+void G_FN(mul_ct)(JAC *r, const JAC *a, const czk_fr *k)
 {
     uint64_t e[CZK_FR_LIMBS];
     czk_fr_to_limbs(e, k);
@@ -440,12 +433,12 @@ void PFX(mul_ct)(JAC *r, const JAC *a, const czk_fr *k)
 
 /* Signed 5-bit windows: digit_i in [-16, 16) from bits 5i..5i+4 plus a carry
  * from the window below; odd and even multiples 1..16 P in a table. */
-void PFX(mul_limbs_var)(JAC *r, const JAC *a, const uint64_t *k, size_t nlimbs)
+void G_FN(mul_limbs_var)(JAC *r, const JAC *a, const uint64_t *k, size_t nlimbs)
 {
     CZK_ASSERT(nlimbs <= VAR_MAX_LIMBS);
     while (nlimbs > 0 && k[nlimbs - 1] == 0) nlimbs--;
     if (nlimbs == 0 || FE_IS_ZERO(&a->z)) {
-        PFX(jac_set_inf)(r);
+        G_FN(jac_set_inf)(r);
         return;
     }
     size_t nbits = nlimbs * 64;
@@ -473,22 +466,22 @@ void PFX(mul_limbs_var)(JAC *r, const JAC *a, const uint64_t *k, size_t nlimbs)
     CZK_ASSERT(carry == 0);
     JAC tab[1 << (VAR_WINDOW - 1)]; /* tab[i] = (i + 1) P */
     tab[0] = *a;
-    PFX(jac_dbl)(&tab[1], a);
-    for (int i = 2; i < (1 << (VAR_WINDOW - 1)); i++) PFX(jac_add)(&tab[i], &tab[i - 1], a);
+    G_FN(jac_dbl)(&tab[1], a);
+    for (int i = 2; i < (1 << (VAR_WINDOW - 1)); i++) G_FN(jac_add)(&tab[i], &tab[i - 1], a);
     JAC acc;
-    PFX(jac_set_inf)(&acc);
+    G_FN(jac_set_inf)(&acc);
     size_t top = ndig;
     while (top > 0 && dig[top - 1] == 0) top--;
     for (size_t i = top; i-- > 0;) {
         if (i + 1 != top)
-            for (int d = 0; d < VAR_WINDOW; d++) PFX(jac_dbl)(&acc, &acc);
+            for (int d = 0; d < VAR_WINDOW; d++) G_FN(jac_dbl)(&acc, &acc);
         int d = dig[i];
         if (d > 0) {
-            PFX(jac_add)(&acc, &acc, &tab[d - 1]);
+            G_FN(jac_add)(&acc, &acc, &tab[d - 1]);
         } else if (d < 0) {
             JAC n;
-            PFX(jac_neg)(&n, &tab[-d - 1]);
-            PFX(jac_add)(&acc, &acc, &n);
+            G_FN(jac_neg)(&n, &tab[-d - 1]);
+            G_FN(jac_add)(&acc, &acc, &n);
         }
     }
     *r = acc;
@@ -499,10 +492,10 @@ void PFX(mul_limbs_var)(JAC *r, const JAC *a, const uint64_t *k, size_t nlimbs)
 static void mul_x_abs_affine(JAC *r, const AFF *a)
 {
     JAC acc;
-    PFX(jac_from_affine)(&acc, a);
+    G_FN(jac_from_affine)(&acc, a);
     for (int i = 62; i >= 0; i--) {
-        PFX(jac_dbl)(&acc, &acc);
-        if ((CZK_BLS_X_ABS >> i) & 1) PFX(jac_add_affine)(&acc, &acc, a);
+        G_FN(jac_dbl)(&acc, &acc);
+        if ((CZK_BLS_X_ABS >> i) & 1) G_FN(jac_add_affine)(&acc, &acc, a);
     }
     *r = acc;
 }
@@ -512,188 +505,33 @@ CZK_UNUSED static void mul_x_abs(JAC *r, const JAC *a)
 {
     JAC acc = *a;
     for (int i = 62; i >= 0; i--) {
-        PFX(jac_dbl)(&acc, &acc);
-        if ((CZK_BLS_X_ABS >> i) & 1) PFX(jac_add)(&acc, &acc, a);
+        G_FN(jac_dbl)(&acc, &acc);
+        if ((CZK_BLS_X_ABS >> i) & 1) G_FN(jac_add)(&acc, &acc, a);
     }
     *r = acc;
 }
 
-void PFX(mul_var)(JAC *r, const JAC *a, const czk_fr *k)
+void G_FN(mul_var)(JAC *r, const JAC *a, const czk_fr *k)
 {
     uint64_t e[CZK_FR_LIMBS];
     czk_fr_to_limbs(e, k);
-    PFX(mul_limbs_var)(r, a, e, CZK_FR_LIMBS);
+    G_FN(mul_limbs_var)(r, a, e, CZK_FR_LIMBS);
 }
 
-/* ---- XYZZ --------------------------------------------------------------------- */
+/* ---- XYZZ (the formulas of ec/ec_formulas_tmpl.h) ------------------------------ */
 
-void PFX(xyzz_set_inf)(XYZZ *r)
+void G_FN(xyzz_set_inf)(XYZZ *r) { G_LOCAL(xyzz_set_inf)(r); }
+
+void G_FN(xyzz_dbl)(XYZZ *r, const XYZZ *a) { G_LOCAL(xyzz_dbl)(r, a); }
+
+void G_FN(xyzz_add_affine)(XYZZ *r, const XYZZ *a, const AFF *b)
 {
-    FE_SET_ONE(&r->x);
-    FE_SET_ONE(&r->y);
-    FE_SET_ZERO(&r->zz);
-    FE_SET_ZERO(&r->zzz);
+    if (r != a) *r = *a;
+    if (!b->inf) G_LOCAL(xyzz_madd)(r, &b->x, &b->y);
 }
 
-/* dbl-2008-s-1: U = 2Y, V = U^2, W = U V, S = X V, M = 3 X^2,
- * X3 = M^2 - 2S, Y3 = M(S - X3) - W Y, ZZ3 = V ZZ, ZZZ3 = W ZZZ */
-void PFX(xyzz_dbl)(XYZZ *r, const XYZZ *a)
-{
-    FE u, v, w, s, m, t;
-    FE_DBL(&u, &a->y);
-    FE_SQR(&v, &u);
-    FE_MUL(&w, &u, &v);
-    FE_MUL(&s, &a->x, &v);
-    FE_SQR(&m, &a->x);
-    FE_DBL(&t, &m);
-    FE_ADD(&m, &m, &t);
-    FE_MUL(&r->zz, &v, &a->zz);
-    FE_MUL(&r->zzz, &w, &a->zzz);
-    FE_MUL(&w, &w, &a->y);
-    FE_SQR(&t, &m);
-    FE_SUB(&t, &t, &s);
-    FE_SUB(&r->x, &t, &s);
-    FE_SUB(&t, &s, &r->x);
-    FE_MUL(&t, &m, &t);
-    FE_SUB(&r->y, &t, &w);
-}
+void G_FN(xyzz_add)(XYZZ *r, const XYZZ *a, const XYZZ *b) { G_LOCAL(xyzz_add)(r, a, b); }
 
-/* mdbl-2008-s-1: the same with ZZ = ZZZ = 1. */
-static void xyzz_dbl_affine(XYZZ *r, const AFF *a)
-{
-    FE u, v, w, s, m, t;
-    FE_DBL(&u, &a->y);
-    FE_SQR(&v, &u);
-    FE_MUL(&w, &u, &v);
-    FE_MUL(&s, &a->x, &v);
-    FE_SQR(&m, &a->x);
-    FE_DBL(&t, &m);
-    FE_ADD(&m, &m, &t);
-    r->zz = v;
-    r->zzz = w;
-    FE_MUL(&w, &w, &a->y);
-    FE_SQR(&t, &m);
-    FE_SUB(&t, &t, &s);
-    FE_SUB(&r->x, &t, &s);
-    FE_SUB(&t, &s, &r->x);
-    FE_MUL(&t, &m, &t);
-    FE_SUB(&r->y, &t, &w);
-}
+void G_FN(xyzz_to_jac)(JAC *r, const XYZZ *a) { G_LOCAL(xyzz_to_jac)(r, a); }
 
-/* madd-2008-s: U2 = X2 ZZ1, S2 = Y2 ZZZ1, P = U2 - X1, R = S2 - Y1, PP = P^2,
- * PPP = P PP, Q = X1 PP, X3 = R^2 - PPP - 2Q, Y3 = R(Q - X3) - Y1 PPP,
- * ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP */
-void PFX(xyzz_add_affine)(XYZZ *r, const XYZZ *a, const AFF *b)
-{
-    if (b->inf) {
-        *r = *a;
-        return;
-    }
-    if (FE_IS_ZERO(&a->zz)) {
-        r->x = b->x;
-        r->y = b->y;
-        FE_SET_ONE(&r->zz);
-        FE_SET_ONE(&r->zzz);
-        return;
-    }
-    FE u2, s2, p, rr, pp, ppp, q, t;
-    FE_MUL(&u2, &b->x, &a->zz);
-    FE_MUL(&s2, &b->y, &a->zzz);
-    FE_SUB(&p, &u2, &a->x);
-    FE_SUB(&rr, &s2, &a->y);
-    if (FE_IS_ZERO(&p)) {
-        if (FE_IS_ZERO(&rr))
-            xyzz_dbl_affine(r, b);
-        else
-            PFX(xyzz_set_inf)(r);
-        return;
-    }
-    FE_SQR(&pp, &p);
-    FE_MUL(&ppp, &p, &pp);
-    FE_MUL(&q, &a->x, &pp);
-    FE_MUL(&r->zz, &a->zz, &pp);
-    FE_MUL(&r->zzz, &a->zzz, &ppp);
-    FE_MUL(&s2, &a->y, &ppp);
-    FE_SQR(&t, &rr);
-    FE_SUB(&t, &t, &ppp);
-    FE_SUB(&t, &t, &q);
-    FE_SUB(&r->x, &t, &q);
-    FE_SUB(&t, &q, &r->x);
-    FE_MUL(&t, &rr, &t);
-    FE_SUB(&r->y, &t, &s2);
-}
-
-/* add-2008-s: U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1, P = U2 - U1,
- * R = S2 - S1, PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q,
- * Y3 = R(Q - X3) - S1 PPP, ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP */
-void PFX(xyzz_add)(XYZZ *r, const XYZZ *a, const XYZZ *b)
-{
-    if (FE_IS_ZERO(&a->zz)) {
-        *r = *b;
-        return;
-    }
-    if (FE_IS_ZERO(&b->zz)) {
-        *r = *a;
-        return;
-    }
-    FE u1, u2, s1, s2, p, rr, pp, ppp, q, t;
-    FE_MUL(&u1, &a->x, &b->zz);
-    FE_MUL(&u2, &b->x, &a->zz);
-    FE_MUL(&s1, &a->y, &b->zzz);
-    FE_MUL(&s2, &b->y, &a->zzz);
-    FE_SUB(&p, &u2, &u1);
-    FE_SUB(&rr, &s2, &s1);
-    if (FE_IS_ZERO(&p)) {
-        if (FE_IS_ZERO(&rr))
-            PFX(xyzz_dbl)(r, a);
-        else
-            PFX(xyzz_set_inf)(r);
-        return;
-    }
-    FE_SQR(&pp, &p);
-    FE_MUL(&ppp, &p, &pp);
-    FE_MUL(&q, &u1, &pp);
-    FE_MUL(&t, &a->zz, &b->zz);
-    FE_MUL(&r->zz, &t, &pp);
-    FE_MUL(&t, &a->zzz, &b->zzz);
-    FE_MUL(&r->zzz, &t, &ppp);
-    FE_MUL(&s1, &s1, &ppp);
-    FE_SQR(&t, &rr);
-    FE_SUB(&t, &t, &ppp);
-    FE_SUB(&t, &t, &q);
-    FE_SUB(&r->x, &t, &q);
-    FE_SUB(&t, &q, &r->x);
-    FE_MUL(&t, &rr, &t);
-    FE_SUB(&r->y, &t, &s1);
-}
-
-/* With ZZ^3 = ZZZ^2: Z = ZZZ, X' = X ZZ^2, Y' = Y ZZZ^2
- * (x = X ZZ^2 / ZZZ^2 = X / ZZ, y = Y ZZZ^2 / ZZZ^3 = Y / ZZZ). */
-void PFX(xyzz_to_jac)(JAC *r, const XYZZ *a)
-{
-    if (FE_IS_ZERO(&a->zz)) {
-        PFX(jac_set_inf)(r);
-        return;
-    }
-    FE t;
-    FE_SQR(&t, &a->zz);
-    FE_MUL(&r->x, &a->x, &t);
-    FE_SQR(&t, &a->zzz);
-    FE_MUL(&r->y, &a->y, &t);
-    r->z = a->zzz;
-}
-
-/* Jacobian (X, Y, Z) -> XYZZ (X, Y, Z^2, Z^3). */
-void PFX(xyzz_from_jac)(XYZZ *r, const JAC *a)
-{
-    if (FE_IS_ZERO(&a->z)) {
-        PFX(xyzz_set_inf)(r);
-        return;
-    }
-    FE zz;
-    FE_SQR(&zz, &a->z);
-    FE_MUL(&r->zzz, &zz, &a->z);
-    r->zz = zz;
-    r->x = a->x;
-    r->y = a->y;
-}
+void G_FN(xyzz_from_jac)(XYZZ *r, const JAC *a) { G_LOCAL(xyzz_from_jac)(r, a); }

@@ -1,9 +1,11 @@
-/* czk ec — point encodings of FACTS.md §1 (the zcash / bellperson format).
+/* czk ec — point encodings (the zcash / bellperson format), written once in
+ * encoding_tmpl.h for both groups.
  *
  * Big-endian coordinates, Fp2 written c1 then c0. The three top bits of
  * byte 0 are flags: 0x80 compressed, 0x40 infinity (every other bit zero),
  * 0x20 (compressed finite points only) y is the lexicographically larger root.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "czk/ec.h"
@@ -61,183 +63,34 @@ static czk_status read_fp(czk_fp *r, const char *what, const char *coord, const 
     return CZK_OK;
 }
 
-/* ---- G1 ------------------------------------------------------------------- */
+/* ---- coordinates: an Fp element, or an Fp2 element as c1 then c0 ---------- */
 
-void czk_g1_compress(uint8_t out[CZK_G1_COMPRESSED], const czk_g1_affine *a)
+static void write_fe_g1(uint8_t *out, const czk_fp *a) { czk_fp_to_bytes(out, a); }
+
+static czk_status read_fe_g1(czk_fp *r, const char *what, const char *coord, const uint8_t *in, size_t off)
 {
-    if (a->inf) {
-        memset(out, 0, CZK_G1_COMPRESSED);
-        out[0] = FLAG_C | FLAG_I;
-        return;
-    }
-    czk_fp_to_bytes(out, &a->x);
-    out[0] |= FLAG_C;
-    if (czk_fp_is_lex_largest(&a->y)) out[0] |= FLAG_S;
+    return read_fp(r, what, coord, in, off);
 }
 
-void czk_g1_serialize(uint8_t out[CZK_G1_UNCOMPRESSED], const czk_g1_affine *a)
-{
-    if (a->inf) {
-        memset(out, 0, CZK_G1_UNCOMPRESSED);
-        out[0] = FLAG_I;
-        return;
-    }
-    czk_fp_to_bytes(out, &a->x);
-    czk_fp_to_bytes(out + CZK_FP_BYTES, &a->y);
-}
-
-czk_status czk_g1_decompress(czk_g1_affine *r, const uint8_t in[CZK_G1_COMPRESSED])
-{
-    const char *what = "G1 compressed point";
-    int inf = 0, sort = 0;
-    CZK_TRY(check_flags(what, in, CZK_G1_COMPRESSED, 1, &inf, &sort));
-    if (inf) {
-        czk_g1_affine_set_inf(r);
-        return CZK_OK;
-    }
-    czk_g1_affine p;
-    CZK_TRY(read_fp(&p.x, what, "x", in, 0));
-    czk_fp y2, t, b;
-    czk_fp_sqr(&t, &p.x);
-    czk_fp_mul(&y2, &t, &p.x);
-    czk_fp_from_u64(&b, 4);
-    czk_fp_add(&y2, &y2, &b);
-    if (!czk_fp_sqrt(&p.y, &y2))
-        return czk_error(CZK_ERR_NOT_ON_CURVE, "%s: x^3 + 4 is not a square (no point with this x)",
-                         what);
-    if (czk_fp_is_lex_largest(&p.y) != sort) czk_fp_neg(&p.y, &p.y);
-    p.inf = 0;
-    if (!czk_g1_affine_in_subgroup(&p))
-        return czk_error(CZK_ERR_NOT_IN_SUBGROUP, "%s: not in the prime-order subgroup", what);
-    *r = p;
-    return CZK_OK;
-}
-
-static czk_status g1_deserialize(czk_g1_affine *r, const uint8_t in[CZK_G1_UNCOMPRESSED],
-                                 int check_subgroup)
-{
-    const char *what = "G1 uncompressed point";
-    int inf = 0, sort = 0;
-    CZK_TRY(check_flags(what, in, CZK_G1_UNCOMPRESSED, 0, &inf, &sort));
-    if (inf) {
-        czk_g1_affine_set_inf(r);
-        return CZK_OK;
-    }
-    czk_g1_affine p;
-    CZK_TRY(read_fp(&p.x, what, "x", in, 0));
-    CZK_TRY(read_fp(&p.y, what, "y", in, CZK_FP_BYTES));
-    p.inf = 0;
-    if (!czk_g1_affine_is_on_curve(&p))
-        return czk_error(CZK_ERR_NOT_ON_CURVE, "%s: (x, y) is not on y^2 = x^3 + 4", what);
-    if (check_subgroup && !czk_g1_affine_in_subgroup(&p))
-        return czk_error(CZK_ERR_NOT_IN_SUBGROUP, "%s: not in the prime-order subgroup", what);
-    *r = p;
-    return CZK_OK;
-}
-
-czk_status czk_g1_deserialize(czk_g1_affine *r, const uint8_t in[CZK_G1_UNCOMPRESSED])
-{
-    return g1_deserialize(r, in, 1);
-}
-
-czk_status czk_g1_deserialize_unchecked_subgroup(czk_g1_affine *r,
-                                                 const uint8_t in[CZK_G1_UNCOMPRESSED])
-{
-    return g1_deserialize(r, in, 0);
-}
-
-/* ---- G2 ------------------------------------------------------------------- */
-
-static void write_fp2(uint8_t *out, const czk_fp2 *a)
+static void write_fe_g2(uint8_t *out, const czk_fp2 *a)
 {
     czk_fp_to_bytes(out, &a->c1);
     czk_fp_to_bytes(out + CZK_FP_BYTES, &a->c0);
 }
 
-void czk_g2_compress(uint8_t out[CZK_G2_COMPRESSED], const czk_g2_affine *a)
+static czk_status read_fe_g2(czk_fp2 *r, const char *what, const char *coord, const uint8_t *in, size_t off)
 {
-    if (a->inf) {
-        memset(out, 0, CZK_G2_COMPRESSED);
-        out[0] = FLAG_C | FLAG_I;
-        return;
-    }
-    write_fp2(out, &a->x);
-    out[0] |= FLAG_C;
-    if (czk_fp2_is_lex_largest(&a->y)) out[0] |= FLAG_S;
+    char c1[8], c0[8];
+    snprintf(c1, sizeof c1, "%s.c1", coord);
+    snprintf(c0, sizeof c0, "%s.c0", coord);
+    CZK_TRY(read_fp(&r->c1, what, c1, in, off));
+    return read_fp(&r->c0, what, c0, in, off + CZK_FP_BYTES);
 }
 
-void czk_g2_serialize(uint8_t out[CZK_G2_UNCOMPRESSED], const czk_g2_affine *a)
-{
-    if (a->inf) {
-        memset(out, 0, CZK_G2_UNCOMPRESSED);
-        out[0] = FLAG_I;
-        return;
-    }
-    write_fp2(out, &a->x);
-    write_fp2(out + 2 * CZK_FP_BYTES, &a->y);
-}
+#include "ec/group_g1.h"
+#include "ec/encoding_tmpl.h"
+#include "ec/group_end.h"
 
-czk_status czk_g2_decompress(czk_g2_affine *r, const uint8_t in[CZK_G2_COMPRESSED])
-{
-    const char *what = "G2 compressed point";
-    int inf = 0, sort = 0;
-    CZK_TRY(check_flags(what, in, CZK_G2_COMPRESSED, 1, &inf, &sort));
-    if (inf) {
-        czk_g2_affine_set_inf(r);
-        return CZK_OK;
-    }
-    czk_g2_affine p;
-    CZK_TRY(read_fp(&p.x.c1, what, "x.c1", in, 0));
-    CZK_TRY(read_fp(&p.x.c0, what, "x.c0", in, CZK_FP_BYTES));
-    czk_fp2 y2, t, b;
-    czk_fp2_sqr(&t, &p.x);
-    czk_fp2_mul(&y2, &t, &p.x);
-    /* b' = 4(u + 1) */
-    czk_fp_from_u64(&b.c0, 4);
-    b.c1 = b.c0;
-    czk_fp2_add(&y2, &y2, &b);
-    if (!czk_fp2_sqrt(&p.y, &y2))
-        return czk_error(CZK_ERR_NOT_ON_CURVE,
-                         "%s: x^3 + 4(u + 1) is not a square (no point with this x)", what);
-    if (czk_fp2_is_lex_largest(&p.y) != sort) czk_fp2_neg(&p.y, &p.y);
-    p.inf = 0;
-    if (!czk_g2_affine_in_subgroup(&p))
-        return czk_error(CZK_ERR_NOT_IN_SUBGROUP, "%s: not in the prime-order subgroup", what);
-    *r = p;
-    return CZK_OK;
-}
-
-static czk_status g2_deserialize(czk_g2_affine *r, const uint8_t in[CZK_G2_UNCOMPRESSED],
-                                 int check_subgroup)
-{
-    const char *what = "G2 uncompressed point";
-    int inf = 0, sort = 0;
-    CZK_TRY(check_flags(what, in, CZK_G2_UNCOMPRESSED, 0, &inf, &sort));
-    if (inf) {
-        czk_g2_affine_set_inf(r);
-        return CZK_OK;
-    }
-    czk_g2_affine p;
-    CZK_TRY(read_fp(&p.x.c1, what, "x.c1", in, 0));
-    CZK_TRY(read_fp(&p.x.c0, what, "x.c0", in, CZK_FP_BYTES));
-    CZK_TRY(read_fp(&p.y.c1, what, "y.c1", in, 2 * CZK_FP_BYTES));
-    CZK_TRY(read_fp(&p.y.c0, what, "y.c0", in, 3 * CZK_FP_BYTES));
-    p.inf = 0;
-    if (!czk_g2_affine_is_on_curve(&p))
-        return czk_error(CZK_ERR_NOT_ON_CURVE, "%s: (x, y) is not on y^2 = x^3 + 4(u + 1)", what);
-    if (check_subgroup && !czk_g2_affine_in_subgroup(&p))
-        return czk_error(CZK_ERR_NOT_IN_SUBGROUP, "%s: not in the prime-order subgroup", what);
-    *r = p;
-    return CZK_OK;
-}
-
-czk_status czk_g2_deserialize(czk_g2_affine *r, const uint8_t in[CZK_G2_UNCOMPRESSED])
-{
-    return g2_deserialize(r, in, 1);
-}
-
-czk_status czk_g2_deserialize_unchecked_subgroup(czk_g2_affine *r,
-                                                 const uint8_t in[CZK_G2_UNCOMPRESSED])
-{
-    return g2_deserialize(r, in, 0);
-}
+#include "ec/group_g2.h"
+#include "ec/encoding_tmpl.h"
+#include "ec/group_end.h"

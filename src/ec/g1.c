@@ -6,40 +6,9 @@
 #include "ff/field_impl.h"
 #include "ff/tower_internal.h"
 
-static czk_fp g1_b; /* 4 */
-
-static inline void fp_set_one(czk_fp *r) { *r = CZK_FP_ONE; }
-static inline void fp_set_zero(czk_fp *r) { *r = CZK_FP_ZERO; }
-
-/* 3b = 12: 4a + 8a */
-static inline void fp_mul_b3(czk_fp *r, const czk_fp *a)
-{
-    czk_fp t4, t8;
-    czk_fp_dbl(&t4, a);
-    czk_fp_dbl(&t4, &t4);
-    czk_fp_dbl(&t8, &t4);
-    czk_fp_add(r, &t8, &t4);
-}
-
-#define FE czk_fp
-#define FE_ADD czk_fp_add
-#define FE_SUB czk_fp_sub
-#define FE_NEG czk_fp_neg
-#define FE_DBL czk_fp_dbl
-#define FE_MUL czk_fp_mul
-#define FE_SQR czk_fp_sqr
-#define FE_INV_VAR czk_fp_inv_var
-#define FE_EQ czk_fp_eq
-#define FE_IS_ZERO czk_fp_is_zero
-#define FE_SET_ZERO fp_set_zero
-#define FE_SET_ONE fp_set_one
-#define FE_MUL_B3 fp_mul_b3
-#define FE_B (czk__g1_init(), &g1_b)
-#define AFF czk_g1_affine
-#define JAC czk_g1_jac
-#define XYZZ czk_g1_xyzz
-#define PFX(name) czk_g1_##name
+#include "ec/group_g1.h"
 #include "ec/curve_impl.h"
+#include "ec/group_end.h"
 
 /* ---- constants -------------------------------------------------------------- */
 
@@ -68,7 +37,6 @@ static void g1_init(void)
     (void)s1;
     (void)s2;
     g1_gen.inf = 0;
-    czk_fp_from_u64(&g1_b, 4);
     /* beta = g^((p-1)/3) for the first g that is not a cube; of beta and
      * beta^2 keep the one whose endomorphism acts as -x^2 on the generator
      * (Scott, "A note on group membership tests for G1, G2 and GT on BLS

@@ -5,42 +5,14 @@
 #include "ec/ec_internal.h"
 #include "ff/tower_internal.h"
 
-static czk_fp2 g2_b; /* 4(u + 1) */
-
-/* 3b' = 12(u + 1) */
-static inline void fp2_mul_b3(czk_fp2 *r, const czk_fp2 *a)
-{
-    czk_fp2 t4, t8;
-    czk_fp2_mul_by_nonresidue(&t4, a);
-    czk_fp2_dbl(&t4, &t4);
-    czk_fp2_dbl(&t4, &t4);
-    czk_fp2_dbl(&t8, &t4);
-    czk_fp2_add(r, &t8, &t4);
-}
-
-#define FE czk_fp2
-#define FE_ADD czk_fp2_add
-#define FE_SUB czk_fp2_sub
-#define FE_NEG czk_fp2_neg
-#define FE_DBL czk_fp2_dbl
-#define FE_MUL czk_fp2_mul
-#define FE_SQR czk_fp2_sqr
-#define FE_INV_VAR czk_fp2_inv_var
-#define FE_EQ czk_fp2_eq
-#define FE_IS_ZERO czk_fp2_is_zero
-#define FE_SET_ZERO czk_fp2_set_zero
-#define FE_SET_ONE czk_fp2_set_one
-#define FE_MUL_B3 fp2_mul_b3
-#define FE_B (czk__g2_init(), &g2_b)
-#define AFF czk_g2_affine
-#define JAC czk_g2_jac
-#define XYZZ czk_g2_xyzz
-#define PFX(name) czk_g2_##name
+#include "ec/group_g2.h"
 #include "ec/curve_impl.h"
+#include "ec/group_end.h"
 
 /* ---- constants -------------------------------------------------------------- */
 
 static czk_g2_affine g2_gen;
+static czk_fp2 g2_b; /* 4(u + 1) */
 static czk_fp2 psi_cx, psi_cy;
 static pthread_once_t g2_once = PTHREAD_ONCE_INIT;
 
@@ -63,10 +35,7 @@ static void g2_init(void)
     CZK_ASSERT(s == 0);
     (void)s;
     g2_gen.inf = 0;
-    czk_fp2_set_one(&g2_b);
-    czk_fp2_mul_by_nonresidue(&g2_b, &g2_b);
-    czk_fp2_dbl(&g2_b, &g2_b);
-    czk_fp2_dbl(&g2_b, &g2_b);
+    czk__ec_g2_set_b(&g2_b);
     /* psi(x, y) = (conj(x) w^(2(1-p)), conj(y) w^(3(1-p))) with w^6 = xi:
      * 1 / gamma_1[2] and 1 / gamma_1[3]. */
     czk_fp2_inv_var(&psi_cx, czk__fp12_frob_coeff(1, 2));

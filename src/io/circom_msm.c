@@ -8,25 +8,12 @@
 
 #include "czk/czk.h"
 #include "czk/msm.h"
-#include "czk/tower.h"
 #include "io/io_internal.h"
 
-#define SUM_G g1
-#define SUM_FE czk_fp
-#define SUM_FE_(op) czk_fp_##op
-#define SUM_SET_ONE(r) (*(r) = CZK_FP_ONE)
+#include "ec/group_g1.h"
 #include "io/circom_sum_tmpl.h"
-#undef SUM_G
-#undef SUM_FE
-#undef SUM_FE_
-#undef SUM_SET_ONE
+#include "ec/group_end.h"
 
-#define SUM_G g2
-#define SUM_FE czk_fp2
-#define SUM_FE_(op) czk_fp2_##op
-#define SUM_SET_ONE(r) czk_fp2_set_one(r)
+#include "ec/group_g2.h"
 #include "io/circom_sum_tmpl.h"
-#undef SUM_G
-#undef SUM_FE
-#undef SUM_FE_
-#undef SUM_SET_ONE
+#include "ec/group_end.h"

@@ -1,135 +1,115 @@
-/* Batch-affine summation of many affine points, instantiated once per group
- * by src/io/circom_msm.c (define SUM_G = g1 | g2, SUM_FE = czk_fp | czk_fp2,
- * SUM_FE_(op) = czk_fp_##op | czk_fp2_##op, SUM_SET_ONE(r) before including;
- * no include guard).
+/* Batch-affine summation of many affine points, written once over the group
+ * descriptor (ec/group.h) and instantiated per group by src/io/circom_msm.c
+ * (include ec/group_g1.h or ec/group_g2.h first; no include guard).
  *
  * The m points are added pairwise, level by level: pair k of a level is
  * (P_2k, P_2k+1) -> P_2k + P_2k+1, so a level of c points leaves ceil(c/2).
  * The slopes of one level share one field inversion (Montgomery's trick:
  * prefix products, one inversion, a backward pass), so an addition costs
  * 5 multiplications + 1 squaring (3 of the multiplications are the trick's),
- * against 11 for a mixed Jacobian addition. Affine addition (P1 != +-P2):
- *   l = (y2 - y1) / (x2 - x1), x3 = l^2 - x1 - x2, y3 = l (x1 - x3) - y1;
- * doubling (P1 = P2, y1 != 0): l = 3 x1^2 / (2 y1), same x3, y3;
- * P1 = -P2 gives infinity. (Bernstein-Lange, Explicit-Formulas Database,
- * "g1p/short-w affine"; the batching: Montgomery 1987, "Speeding the Pollard
- * and elliptic curve methods", §10.3.1.) Level 0 reads bases[idx[i] & IDX]
- * directly, negated when bit SIGN of idx[i] is set. */
+ * against 11 for a mixed Jacobian addition. The chord (P1 != +-P2) and
+ * tangent (P1 = P2, y1 != 0) steps with the inverse given are those of
+ * ec/ec_formulas_tmpl.h; P1 = -P2 gives infinity. (Bernstein-Lange,
+ * Explicit-Formulas Database, "g1p/short-w affine"; the batching: Montgomery
+ * 1987, "Speeding the Pollard and elliptic curve methods", §10.3.1.) Level 0
+ * reads bases[idx[i] & IDX] directly, negated when bit SIGN of idx[i] is set. */
 
-#define SUM_CAT2(a, b) a##b
-#define SUM_CAT(a, b) SUM_CAT2(a, b)
-#define SUM_AFF SUM_CAT(SUM_CAT(czk_, SUM_G), _affine)
-#define SUM_JAC SUM_CAT(SUM_CAT(czk_, SUM_G), _jac)
-#define SUM_FN(name) SUM_CAT(SUM_CAT(name, _), SUM_G)
+#include "ec/ec_formulas_tmpl.h"
 
-enum { SUM_FN(KIND_COPY_P), SUM_FN(KIND_COPY_Q), SUM_FN(KIND_INF), SUM_FN(KIND_ADD), SUM_FN(KIND_DBL) };
+enum { G_LOCAL(KIND_COPY_P), G_LOCAL(KIND_COPY_Q), G_LOCAL(KIND_INF), G_LOCAL(KIND_ADD), G_LOCAL(KIND_DBL) };
 
 /* Point i of the current level. */
-static inline void SUM_FN(sum_load)(SUM_AFF *p, const SUM_AFF *bases, const uint32_t *idx, const SUM_AFF *wk,
-                                    int level0, size_t i)
+static inline void G_LOCAL(sum_load)(AFF *p, const AFF *bases, const uint32_t *idx, const AFF *wk, int level0,
+                                     size_t i)
 {
     if (!level0) {
         *p = wk[i];
         return;
     }
     *p = bases[idx[i] & CZK__SUM_IDX];
-    if ((idx[i] & CZK__SUM_SIGN) && !p->inf) SUM_FE_(neg)(&p->y, &p->y);
+    if ((idx[i] & CZK__SUM_SIGN) && !p->inf) FE_NEG(&p->y, &p->y);
 }
 
 /* Which formula P + Q needs, and the slope's denominator (1 when none). */
-static inline int SUM_FN(sum_kind)(SUM_FE *den, const SUM_AFF *p, const SUM_AFF *q, const SUM_FE *one)
+static inline int G_LOCAL(sum_kind)(FE *den, const AFF *p, const AFF *q, const FE *one)
 {
     *den = *one;
-    if (p->inf) return SUM_FN(KIND_COPY_Q);
-    if (q->inf) return SUM_FN(KIND_COPY_P);
-    if (!SUM_FE_(eq)(&p->x, &q->x)) {
-        SUM_FE_(sub)(den, &q->x, &p->x);
-        return SUM_FN(KIND_ADD);
+    if (p->inf) return G_LOCAL(KIND_COPY_Q);
+    if (q->inf) return G_LOCAL(KIND_COPY_P);
+    if (!FE_EQ(&p->x, &q->x)) {
+        FE_SUB(den, &q->x, &p->x);
+        return G_LOCAL(KIND_ADD);
     }
-    if (SUM_FE_(eq)(&p->y, &q->y) && !SUM_FE_(is_zero)(&p->y)) {
-        SUM_FE_(dbl)(den, &p->y);
-        return SUM_FN(KIND_DBL);
+    if (FE_EQ(&p->y, &q->y) && !FE_IS_ZERO(&p->y)) {
+        FE_DBL(den, &p->y);
+        return G_LOCAL(KIND_DBL);
     }
-    return SUM_FN(KIND_INF);
+    return G_LOCAL(KIND_INF);
 }
 
 /* Sum of the m points of idx into *out (Jacobian). wk: ceil(m/2) points,
  * pre: m/2 field elements of scratch. */
-static void SUM_FN(sum_chunk)(SUM_JAC *out, const SUM_AFF *bases, const uint32_t *idx, size_t m, SUM_AFF *wk,
-                              SUM_FE *pre)
+static void G_LOCAL(sum_chunk)(JAC *out, const AFF *bases, const uint32_t *idx, size_t m, AFF *wk, FE *pre)
 {
-    SUM_FE one;
-    SUM_SET_ONE(&one);
-    SUM_CAT(SUM_CAT(czk_, SUM_G), _jac_set_inf)(out);
+    FE one;
+    FE_SET_ONE(&one);
+    G_FN(jac_set_inf)(out);
     int level0 = 1;
     size_t cur = m;
     /* Below this many points an inversion (~100 multiplications) costs more
      * than the Jacobian additions it saves. */
     while (cur > 24) {
         size_t h = cur / 2;
-        SUM_FE acc = one, den, t;
-        SUM_AFF p, q;
+        FE acc = one, den, t;
+        AFF p, q;
         for (size_t k = 0; k < h; k++) {
-            SUM_FN(sum_load)(&p, bases, idx, wk, level0, 2 * k);
-            SUM_FN(sum_load)(&q, bases, idx, wk, level0, 2 * k + 1);
-            (void)SUM_FN(sum_kind)(&den, &p, &q, &one);
+            G_LOCAL(sum_load)(&p, bases, idx, wk, level0, 2 * k);
+            G_LOCAL(sum_load)(&q, bases, idx, wk, level0, 2 * k + 1);
+            (void)G_LOCAL(sum_kind)(&den, &p, &q, &one);
             pre[k] = acc; /* den_0 ... den_(k-1) */
-            SUM_FE_(mul)(&acc, &acc, &den);
+            FE_MUL(&acc, &acc, &den);
         }
-        SUM_FE_(inv_var)(&t, &acc); /* 1 / (den_0 ... den_(h-1)) */
+        FE_INV_VAR(&t, &acc); /* 1 / (den_0 ... den_(h-1)) */
         for (size_t k = h; k-- > 0;) {
-            SUM_FN(sum_load)(&p, bases, idx, wk, level0, 2 * k);
-            SUM_FN(sum_load)(&q, bases, idx, wk, level0, 2 * k + 1);
-            (void)SUM_FN(sum_kind)(&den, &p, &q, &one);
-            SUM_FE_(mul)(&pre[k], &pre[k], &t); /* 1 / den_k */
-            SUM_FE_(mul)(&t, &t, &den);
+            G_LOCAL(sum_load)(&p, bases, idx, wk, level0, 2 * k);
+            G_LOCAL(sum_load)(&q, bases, idx, wk, level0, 2 * k + 1);
+            (void)G_LOCAL(sum_kind)(&den, &p, &q, &one);
+            FE_MUL(&pre[k], &pre[k], &t); /* 1 / den_k */
+            FE_MUL(&t, &t, &den);
         }
         for (size_t k = 0; k < h; k++) {
-            SUM_FN(sum_load)(&p, bases, idx, wk, level0, 2 * k);
-            SUM_FN(sum_load)(&q, bases, idx, wk, level0, 2 * k + 1);
-            SUM_AFF r;
-            int kind = SUM_FN(sum_kind)(&den, &p, &q, &one);
-            if (kind == SUM_FN(KIND_COPY_P)) r = p;
-            else if (kind == SUM_FN(KIND_COPY_Q)) r = q;
-            else if (kind == SUM_FN(KIND_INF)) {
+            G_LOCAL(sum_load)(&p, bases, idx, wk, level0, 2 * k);
+            G_LOCAL(sum_load)(&q, bases, idx, wk, level0, 2 * k + 1);
+            AFF r;
+            int kind = G_LOCAL(sum_kind)(&den, &p, &q, &one);
+            if (kind == G_LOCAL(KIND_COPY_P)) r = p;
+            else if (kind == G_LOCAL(KIND_COPY_Q)) r = q;
+            else if (kind == G_LOCAL(KIND_INF)) {
                 memset(&r, 0, sizeof r);
                 r.inf = 1;
             } else {
-                SUM_FE l, num;
-                if (kind == SUM_FN(KIND_ADD)) SUM_FE_(sub)(&num, &q.y, &p.y); /* y2 - y1 */
-                else {
-                    SUM_FE_(sqr)(&num, &p.x); /* 3 x1^2 */
-                    SUM_FE_(dbl)(&t, &num);
-                    SUM_FE_(add)(&num, &num, &t);
-                }
-                SUM_FE_(mul)(&l, &num, &pre[k]);
-                SUM_FE_(sqr)(&r.x, &l); /* x3 = l^2 - x1 - x2 */
-                SUM_FE_(sub)(&r.x, &r.x, &p.x);
-                SUM_FE_(sub)(&r.x, &r.x, &q.x);
-                SUM_FE_(sub)(&t, &p.x, &r.x); /* y3 = l (x1 - x3) - y1 */
-                SUM_FE_(mul)(&r.y, &l, &t);
-                SUM_FE_(sub)(&r.y, &r.y, &p.y);
+                if (kind == G_LOCAL(KIND_ADD)) G_LOCAL(aff_add_inv)(&r.x, &r.y, &p.x, &p.y, &q.x, &q.y, 0, &pre[k]);
+                else G_LOCAL(aff_dbl_inv)(&r.x, &r.y, &p.x, &p.y, &pre[k]);
                 r.inf = 0;
             }
             wk[k] = r;
         }
-        if (cur & 1) SUM_FN(sum_load)(&wk[h], bases, idx, wk, level0, cur - 1);
+        if (cur & 1) G_LOCAL(sum_load)(&wk[h], bases, idx, wk, level0, cur - 1);
         cur = h + (cur & 1);
         level0 = 0;
     }
     for (size_t i = 0; i < cur; i++) {
-        SUM_AFF p;
-        SUM_FN(sum_load)(&p, bases, idx, wk, level0, i);
-        if (!p.inf) SUM_CAT(SUM_CAT(czk_, SUM_G), _jac_add_affine)(out, out, &p);
+        AFF p;
+        G_LOCAL(sum_load)(&p, bases, idx, wk, level0, i);
+        if (!p.inf) G_FN(jac_add_affine)(out, out, &p);
     }
 }
 
 /* Sum of bases[idx[i]] (signed) on up to `threads` threads: contiguous
  * chunks of idx, one per thread, then the chunk sums in order. */
-czk_status SUM_CAT(czk__circom_sum_, SUM_G)(SUM_JAC *out, const SUM_AFF *bases, const uint32_t *idx,
-                                                      size_t m, int threads)
+czk_status G_LOCAL(czk__circom_sum)(JAC *out, const AFF *bases, const uint32_t *idx, size_t m, int threads)
 {
-    SUM_CAT(SUM_CAT(czk_, SUM_G), _jac_set_inf)(out);
+    G_FN(jac_set_inf)(out);
     if (m == 0) return CZK_OK;
     if (threads <= 0) threads = czk_threads();
     size_t nt = (size_t)threads;
@@ -137,9 +117,9 @@ czk_status SUM_CAT(czk__circom_sum_, SUM_G)(SUM_JAC *out, const SUM_AFF *bases, 
      * wake-ups than they save */
     if (nt > m / 2048) nt = m / 2048 ? m / 2048 : 1;
     size_t nwk = m / 2 + nt + 1;
-    SUM_AFF *wk = malloc(nwk * sizeof *wk);
-    SUM_FE *pre = malloc(nwk * sizeof *pre);
-    SUM_JAC *part = malloc(nt * sizeof *part);
+    AFF *wk = malloc(nwk * sizeof *wk);
+    FE *pre = malloc(nwk * sizeof *pre);
+    JAC *part = malloc(nt * sizeof *part);
     if (!wk || !pre || !part) {
         free(wk), free(pre), free(part);
         return czk_error(CZK_ERR_NOMEM, "summing %zu points: %zu bytes of scratch", m,
@@ -150,18 +130,17 @@ czk_status SUM_CAT(czk__circom_sum_, SUM_G)(SUM_JAC *out, const SUM_AFF *bases, 
     for (int64_t t = 0; t < nti; t++) {
         size_t lo = m * (size_t)t / nt, hi = m * (size_t)(t + 1) / nt;
         size_t off = lo / 2 + (size_t)t; /* chunks' scratch ranges do not overlap */
-        SUM_FN(sum_chunk)(&part[t], bases, idx + lo, hi - lo, wk + off, pre + off);
+        G_LOCAL(sum_chunk)(&part[t], bases, idx + lo, hi - lo, wk + off, pre + off);
     }
-    for (size_t t = 0; t < nt; t++) SUM_CAT(SUM_CAT(czk_, SUM_G), _jac_add)(out, out, &part[t]);
+    for (size_t t = 0; t < nt; t++) G_FN(jac_add)(out, out, &part[t]);
     free(wk), free(pre), free(part);
     return CZK_OK;
 }
 
-czk_status SUM_CAT(czk__circom_msm01_, SUM_G)(SUM_JAC *out, const SUM_AFF *bases, size_t nbases,
-                                                        const czk_fr *scalars, size_t n, const uint64_t *density,
-                                                        int threads, size_t counts[3])
+czk_status G_LOCAL(czk__circom_msm01)(JAC *out, const AFF *bases, size_t nbases, const czk_fr *scalars, size_t n,
+                                      const uint64_t *density, int threads, size_t counts[3])
 {
-    SUM_CAT(SUM_CAT(czk_, SUM_G), _jac_set_inf)(out);
+    G_FN(jac_set_inf)(out);
     if (n > CZK__SUM_IDX)
         return czk_error(CZK_ERR_INVALID_ARG, "0/1 MSM: %zu scalars (at most %u)", n, (unsigned)CZK__SUM_IDX);
     if (!density && nbases != n)
@@ -197,11 +176,11 @@ czk_status SUM_CAT(czk__circom_msm01_, SUM_G)(SUM_JAC *out, const SUM_AFF *bases
         goto done;
     }
     if (counts) counts[0] += nz, counts[1] += n1, counts[2] += nr;
-    SUM_JAC r1;
-    st = SUM_CAT(czk__circom_sum_, SUM_G)(&r1, bases, one, n1, threads);
+    JAC r1;
+    st = G_LOCAL(czk__circom_sum)(&r1, bases, one, n1, threads);
     if (st != CZK_OK) goto done;
     if (nr) {
-        SUM_AFF *rb = malloc(nr * sizeof *rb);
+        AFF *rb = malloc(nr * sizeof *rb);
         czk_fr *rs = malloc(nr * sizeof *rs);
         if (!rb || !rs) {
             free(rb), free(rs);
@@ -215,19 +194,13 @@ czk_status SUM_CAT(czk__circom_msm01_, SUM_G)(SUM_JAC *out, const SUM_AFF *bases
         czk_msm_opts mo;
         memset(&mo, 0, sizeof mo);
         mo.threads = nr < 1024 ? 1 : threads;
-        st = SUM_CAT(SUM_CAT(czk_msm_, SUM_G), _var)(out, rb, nr, rs, nr, NULL, &mo);
+        st = G_MSM(var)(out, rb, nr, rs, nr, NULL, &mo);
         free(rb), free(rs);
         if (st != CZK_OK) goto done;
     }
-    SUM_CAT(SUM_CAT(czk_, SUM_G), _jac_add)(out, out, &r1);
+    G_FN(jac_add)(out, out, &r1);
 done:
     free(one), free(rest);
-    if (st != CZK_OK) SUM_CAT(SUM_CAT(czk_, SUM_G), _jac_set_inf)(out);
+    if (st != CZK_OK) G_FN(jac_set_inf)(out);
     return st;
 }
-
-#undef SUM_CAT2
-#undef SUM_CAT
-#undef SUM_AFF
-#undef SUM_JAC
-#undef SUM_FN

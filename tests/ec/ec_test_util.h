@@ -24,7 +24,7 @@ static inline void ec_test_export(uint64_t *out, size_t *n, const mpz_t v)
 }
 
 /* h1 = (x - 1)^2 / 3 */
-static inline void ec_test_g1_cofactor(uint64_t *out, size_t *n)
+static inline void ec_test_cofactor_g1(uint64_t *out, size_t *n)
 {
     mpz_t x, h;
     ec_test_bls_x(x);
@@ -37,7 +37,7 @@ static inline void ec_test_g1_cofactor(uint64_t *out, size_t *n)
 }
 
 /* h2 = (x^8 - 4x^7 + 5x^6 - 4x^4 + 6x^3 - 4x^2 - 4x + 13) / 9 */
-static inline void ec_test_g2_cofactor(uint64_t *out, size_t *n)
+static inline void ec_test_cofactor_g2(uint64_t *out, size_t *n)
 {
     static const long c[9] = {13, -4, -4, 6, -4, 0, 5, -4, 1}; /* c[i] x^i */
     mpz_t x, h, t;

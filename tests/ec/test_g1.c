@@ -1,24 +1,8 @@
 /* G1 group law, scalar multiplication, XYZZ and subgroup tests. */
-#include "ec_test_util.h"
-
-static void g1_b(czk_fp *r) { czk_fp_from_u64(r, 4); }
-
-#define FE czk_fp
-#define AFF czk_g1_affine
-#define JAC czk_g1_jac
-#define XYZZ czk_g1_xyzz
-#define P(name) czk_g1_##name
-#define T(name) g1_##name
-#define FE_EQ czk_fp_eq
-#define FE_RANDOM czk_fp_random
-#define FE_SQRT czk_fp_sqrt
-#define FE_SQR czk_fp_sqr
-#define FE_MUL czk_fp_mul
-#define FE_ADD czk_fp_add
-#define FE_B g1_b
-static const char curve_test_file[] = __FILE__;
-#define COFACTOR ec_test_g1_cofactor
+#include "ec/group_g1.h"
+static const char group_test_file[] = __FILE__;
 #include "curve_tests.h"
+#include "ec/group_end.h"
 
 /* The endomorphism test uses beta with phi = [-x^2]; the other cube root of
  * unity acts as [x^2 - 1]. Both are eigenvalues: lambda^2 + lambda + 1 = 0 mod r. */

@@ -1,0 +1,32 @@
+/* czk ec — ends a group descriptor (ec/group_g1.h, ec/group_g2.h) and the
+ * formulas instantiated under it (ec/ec_formulas_tmpl.h). */
+#undef G_ID
+#undef G_STR
+#undef G_TITLE
+#undef G_B_STR
+#undef G_COMPRESSED
+#undef G_UNCOMPRESSED
+#undef G_FN
+#undef G_MSM
+#undef G_LOCAL
+#undef AFF
+#undef JAC
+#undef XYZZ
+#undef FE
+#undef FE_ADD
+#undef FE_SUB
+#undef FE_DBL
+#undef FE_NEG
+#undef FE_MUL
+#undef FE_SQR
+#undef FE_INV_VAR
+#undef FE_EQ
+#undef FE_IS_ZERO
+#undef FE_SET_ZERO
+#undef FE_SET_ONE
+#undef FE_RANDOM
+#undef FE_IS_LEX_LARGEST
+#undef FE_SQRT
+#undef FE_SET_B
+#undef FE_MUL_B3
+#undef G_FORMULAS

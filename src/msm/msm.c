@@ -1,0 +1,26 @@
+/* czk msm — the Pippenger kernel (msm_impl.h) instantiated for G1 over Fp and
+ * G2 over Fp2. The costs are in multiplications of the coordinate field
+ * (README.md "Cost model"): inv, a variable-time inversion; load, reading a
+ * base and its digits once more per task (shared by the sets of a multi MSM). */
+#include "czk/msm.h"
+#include "msm/msm_internal.h"
+
+/* G1: czk_fp_inv_var (binary extended GCD) measured at about 350 Fp
+ * multiplications; a base read about 1. */
+#include "ec/group_g1.h"
+#define MSM_COST_INV 350
+#define MSM_COST_LOAD 1.0
+#include "msm/msm_impl.h"
+#undef MSM_COST_INV
+#undef MSM_COST_LOAD
+#include "ec/group_end.h"
+
+/* G2: one Fp inversion plus 4 Fp products, about 120 Fp2 multiplications
+ * (3 Fp products each); a base read about 0.5. */
+#include "ec/group_g2.h"
+#define MSM_COST_INV 120
+#define MSM_COST_LOAD 0.5
+#include "msm/msm_impl.h"
+#undef MSM_COST_INV
+#undef MSM_COST_LOAD
+#include "ec/group_end.h"
