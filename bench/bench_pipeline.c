@@ -44,7 +44,7 @@ static const char usage[] =
     "  --prove-threads T       OpenMP threads per prover (default: --threads)\n"
     "  --memory SIZE           memory budget, e.g. 16GiB (default: physical memory - margin)\n"
     "  --trace FILE            write the pipelined run's timeline (Chrome trace JSON); with\n"
-    "                          several --batch values, FILE.batchB for each\n"
+    "                          several runs, FILE.SOURCE.batchB for each\n"
     "  --pce MODE[,MODE...]    witnesses of the pipelined runs: off (default: full synthesis,\n"
     "                          one partition per synthesis worker), on (pre-compiled\n"
     "                          matrices, built and cached if needed; one worker on every\n"
@@ -321,6 +321,7 @@ static int run(int argc, char **argv)
                                          {"trace", required_argument, 0, OPT_TRACE},
                                          {"no-sequential", no_argument, 0, OPT_NOSEQ},
                                          {"no-warmup", no_argument, 0, OPT_NOWARM},
+                                         {"pce", required_argument, 0, OPT_PCE},
                                          {0, 0, 0, 0}};
     czk_cli_common common;
     int rc = czk_cli_parse(argc, argv, "bench pipeline", usage, opts, &o, on_opt, &common, NULL);

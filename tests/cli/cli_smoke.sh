@@ -40,4 +40,10 @@ for b in $("$CZK" bench --help | sed -n 's/^  \([a-z][a-z0-9-]*\) .*/\1/p'); do
     expect 2 "bench $b with an unknown flag" -- bench "$b" --no-such-flag
 done
 
+expect 2 "bench pipeline --pce with a bad mode" -- bench pipeline --pce sometimes
+expect_out "--pce wants up to 3 of off, on, auto" "bad --pce mode named"
+expect 2 "bench pipeline --pce with too many runs" -- bench pipeline --pce off,on --batch 1,2,3,4,5
+expect 2 "prove --pce with a bad mode" -- prove --c1 x.json -o y.bin --pce sometimes
+expect_out "--pce wants on, off or auto" "prove names the bad --pce mode"
+
 cli_finish
