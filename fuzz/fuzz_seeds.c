@@ -1,6 +1,6 @@
 /* Seed inputs for the fuzz targets: small valid instances of every format,
  * built with czk's own writers (and, for the circom formats, by hand from
- * the layouts in FACTS.md §8), plus a few edge encodings. Deterministic.
+ * the layouts in docs/circom.md), plus a few edge encodings. Deterministic.
  * Used by tests/fuzz/test_fuzz_corpus.c and, through it, by
  * fuzz/gen_corpus.sh to write the libFuzzer seed corpora. */
 #ifndef _GNU_SOURCE
@@ -228,7 +228,7 @@ static int seeds_c1(czk_fuzz_emit_fn emit, void *ctx)
     return n == 3 ? n : -1;
 }
 
-/* ---- circom binary files, by hand (FACTS.md §8) ------------------------------- */
+/* ---- circom binary files, by hand (docs/circom.md) ------------------------------- */
 
 static void put_fr_le(sbuf *b, uint64_t v)
 {

@@ -3,7 +3,7 @@
 
 Usage: tools/gen_field_constants.py > src/ff/field_constants.h
 
-Every value is derived from the two moduli (FACTS.md section 1) and checked
+Every value is derived from the two moduli (docs/bls12-381.md) and checked
 against the figures listed there.
 """
 

@@ -3,7 +3,7 @@
  * Readers for circom's .r1cs and .wtns and snarkjs' Groth16 .zkey, a prover
  * with snarkjs' semantics (its proofs verify with `snarkjs groth16 verify`),
  * a verifier for snarkjs' proof.json / verification_key.json / public.json,
- * and the JSON writers. File layouts: FACTS.md §8; algorithms: src/io/README.md.
+ * and the JSON writers. File layouts: docs/circom.md; algorithms: src/io/README.md.
  *
  * All readers load the whole file, scan the section table (any order), check
  * every length, field element (< modulus) and point (on the curve; in the
@@ -132,7 +132,7 @@ void czk_circom_zkey_vk(czk_circom_vk *vk, const czk_circom_zkey *z);
 czk_status czk_circom_zkey_match_r1cs(const czk_circom_zkey *z, const czk_circom_r1cs *r) CZK_WUR;
 
 /* INSECURE Groth16 setup for benchmarks and tests: writes a snarkjs-compatible
- * .zkey for r (snarkjs' conventions, FACTS.md §8) with tau, alpha, beta, delta
+ * .zkey for r (snarkjs' conventions, docs/circom.md) with tau, alpha, beta, delta
  * drawn from rng (anyone who knows the seed can forge proofs). For sizes whose
  * snarkjs powers-of-tau ceremony would take hours. */
 czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1cs *r, czk_rng *rng) CZK_WUR;
@@ -168,7 +168,7 @@ typedef struct czk_circom_timings {
     size_t n_zero, n_one, n_rest;
 } czk_circom_timings;
 
-/* Groth16 proof with snarkjs' semantics (FACTS.md §8 "snarkjs prover"):
+/* Groth16 proof with snarkjs' semantics (docs/circom.md#snarkjs-prover):
  * w = n_w = z->n_vars witness values (w[0] = 1). rng supplies r and s (NULL:
  * getrandom). threads: 0 = czk_threads(). t may be NULL. The proof is NOT
  * checked here; see czk_circom_verify. Variable time in the witness, like

@@ -36,7 +36,7 @@
  * BACKENDS (czk_cs_backend):
  *   PROVE   input/aux assignments, a/b/c evaluations per constraint and the
  *           A-aux, B-input, B-aux densities as bellperson's prover computes
- *           them (FACTS.md §2); czk_cs_finalize() appends one constraint
+ *           them (docs/groth16.md); czk_cs_finalize() appends one constraint
  *           (input_i) * 0 = 0 per input.
  *   SHAPE   records A, B, C as CSR over columns [inputs | aux] (no values).
  *   TEST    keeps values, constraints and namespaced names; satisfiability,

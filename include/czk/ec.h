@@ -56,7 +56,7 @@ typedef struct czk_g2_xyzz {
 
 /* ---- constants ----------------------------------------------------------- */
 
-/* The generators of FACTS.md §1. */
+/* The generators of docs/bls12-381.md. */
 void czk_g1_generator(czk_g1_affine *r);
 void czk_g2_generator(czk_g2_affine *r);
 
@@ -105,7 +105,7 @@ void czk_g1_affine_set_inf(czk_g1_affine *r);
 /* Reference subgroup test for tests: [r] P = infinity (slow). */
 int czk_g1_affine_in_subgroup_ref(const czk_g1_affine *a);
 
-/* Encodings (FACTS.md §1). Decoders validate everything: flags, x < p, on
+/* Encodings (docs/bls12-381.md). Decoders validate everything: flags, x < p, on
  * curve, in subgroup (unless the _unchecked_subgroup variant is used by a
  * caller that checks later), canonical infinity. */
 void czk_g1_compress(uint8_t out[CZK_G1_COMPRESSED], const czk_g1_affine *a);

@@ -123,7 +123,7 @@ czk_status czk_fr_from_bytes_be(czk_fr *r, const uint8_t in[CZK_FR_BYTES]) CZK_W
 void czk_fr_to_bytes_be(uint8_t out[CZK_FR_BYTES], const czk_fr *a);
 /* Uniform random element (rejection sampling on 255-bit candidates). */
 void czk_fr_random(czk_fr *r, czk_rng *rng);
-/* Primitive 2^k-th root of unity, 0 <= k <= 32 (k = 32: FACTS.md §1 w;
+/* Primitive 2^k-th root of unity, 0 <= k <= 32 (k = 32: w of docs/bls12-381.md#roots-of-unity;
  * smaller k: w squared 32 - k times). Returns CZK_ERR_INVALID_ARG for k > 32. */
 czk_status czk_fr_root_of_unity(czk_fr *r, unsigned k) CZK_WUR;
 /* The multiplicative generator 7, used as the NTT coset shift. */

@@ -3,7 +3,7 @@
  *
  * Every gadget allocates variables and emits constraints in the same order,
  * with the same coefficients, as bellpepper(-core) 0.x / rust-fil-proofs, so
- * constraint counts (FACTS.md §4) and matrices match. Namespaces and names
+ * constraint counts (docs/filecoin.md#gadget-counts) and matrices match. Namespaces and names
  * follow bellpepper's (visible in the TEST backend only).
  *
  * Gadgets that build linear combinations are TEMPLATES (see czk/cs.h): in

@@ -1,4 +1,4 @@
-/* czk — Groth16 over BLS12-381 as bellperson computes it (FACTS.md §2).
+/* czk — Groth16 over BLS12-381 as bellperson computes it (docs/groth16.md).
  *
  * Parameters (the proving key) and the verifying key use bellperson's .params
  * layout: all points uncompressed (G1 96 bytes, G2 192 bytes), counts as u32

@@ -92,7 +92,7 @@ czk_status czk_merkle_tree_path(czk_fr *root, czk_fr *siblings, const czk_merkle
  * leaf_var / root_var are given, their values are read from cs.
  * Constraints with 64 leaves per base tree (Filecoin's test shapes), root public:
  * Poseidon 2: 1,887, 4: 1,164, 8: 1,063, 8-2: 1,377, 8-8: 1,593, 8-4-2: 1,764,
- * 8-8-2: 1,907 (FACTS.md §4); a private root has one fewer.
+ * 8-8-2: 1,907 (docs/filecoin.md#gadget-counts); a private root has one fewer.
  * SHA-256 trees (base only; filecoin-hashers Sha256Function::hash_multi_leaf_circuit
  * per level): 272,295 / 216,258 / 250,987 for arity 2 / 4 / 8 with 64 leaves. */
 #define CZK__MERKLE_POR_DECL(sfx, kind)                                                                   \

@@ -21,7 +21,7 @@
  * subgroup (the caller validated them when it decoded them); bases with
  * inf = 1 are allowed and contribute nothing.
  *
- * Density masks (bellperson's DensityTracker, FACTS.md §2). `density` is
+ * Density masks (bellperson's DensityTracker, docs/groth16.md). `density` is
  * either NULL (dense: nbases must equal n and scalars[i] pairs with bases[i])
  * or a bitmap of n bits, bit i = (density[i / 64] >> (i % 64)) & 1. The
  * scalars array is full length (n entries); the bases array holds only the
@@ -30,7 +30,7 @@
  * (their base is the identity in the parameters and was left out). nbases
  * must equal the number of set bits among the first n; bits at positions
  * >= n in the last word are ignored. This is how bellperson evaluates the
- * queries (FACTS.md §2; the parameters hold only the non-identity entries,
+ * queries (docs/groth16.md; the parameters hold only the non-identity entries,
  * inputs first):
  *   a (inputs dense):  czk_msm_g1_var(&o1, a_query, n_in, input, n_in, NULL, opts)
  *                      czk_msm_g1_var(&o2, a_query + n_in, popcount(a_aux_density),

@@ -7,9 +7,9 @@
  *
  * Root families (they fix which evaluation sits at which index):
  *   CZK_NTT_ROOTS_GEN7  omega_(2^k) = czk_fr_root_of_unity(k): 7^((r-1)/2^32)
- *                       squared 32-k times (bellperson, FACTS.md §1/§2).
+ *                       squared 32-k times (bellperson, docs/bls12-381.md#roots-of-unity).
  *   CZK_NTT_ROOTS_NQR5  omega_(2^k) = (5^t)^(2^(32-k)), r-1 = 2^32 t (snarkjs /
- *                       ffjavascript, FACTS.md §8).
+ *                       ffjavascript, docs/circom.md).
  *
  * Orders. The DFT of x is X_i = sum_j x_j omega^(ij). czk_ntt_forward and
  * czk_ntt_inverse take and return natural order. The `_dif` / `_dit` kernels
@@ -101,7 +101,7 @@ void czk_ntt_distribute_powers(czk_fr *a, size_t n, const czk_fr *s, const czk_f
  * large n). CZK_ERR_INVALID_ARG if n is not a power of two. */
 czk_status czk_ntt_bitreverse(czk_fr *a, size_t n, int threads) CZK_WUR;
 
-/* bellperson's H step (FACTS.md §2). a, b, c: m = domain size evaluations of
+/* bellperson's H step (docs/groth16.md). a, b, c: m = domain size evaluations of
  * the A, B, C polynomials on the domain (the caller zero-pads the constraint
  * values to m). On return a[0..m-2] holds the coefficients of
  *   h = (A B - C) / (x^m - 1),
@@ -111,7 +111,7 @@ czk_status czk_ntt_bitreverse(czk_fr *a, size_t n, int threads) CZK_WUR;
  * the last (see src/ntt/README.md). */
 czk_status czk_ntt_groth16_h(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, size_t m) CZK_WUR;
 
-/* snarkjs's H step (FACTS.md §8, "The H section"), on a CZK_NTT_ROOTS_NQR5
+/* snarkjs's H step (docs/circom.md#the-h-section), on a CZK_NTT_ROOTS_NQR5
  * domain of size n (log n <= 31): for each of a, b, c: iFFT, multiply
  * coefficient k by omega_2n^k, FFT (values at the odd coset omega_2n^(2i+1));
  * then a_i <- a_i b_i - c_i, natural order. b and c are clobbered.

@@ -9,7 +9,7 @@
  *                of coefficient values with an evaluation class per code
  *                (multiply, or +-2^e without multiplication); a block index
  *                (nnz offset every CZK_PCE_BLOCK rows) for parallel evaluation.
- *   densities    A-aux, B-input and B-aux bitmaps (FACTS.md §2), derived from
+ *   densities    A-aux, B-input and B-aux bitmaps (docs/groth16.md), derived from
  *                the non-zero coefficients, as the PROVE backend marks them.
  *
  * Zero coefficients are dropped (they neither contribute nor mark density).

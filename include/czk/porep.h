@@ -1,4 +1,4 @@
-/* czk — the Filecoin StackedDRG PoRep partition circuit (FACTS.md §5).
+/* czk — the Filecoin StackedDRG PoRep partition circuit (docs/filecoin.md#porep).
  *
  * One partition of a sector's PoRep proof is one Groth16 circuit. Its public
  * inputs, in Filecoin's order: ONE, replica_id, comm_d, comm_r, then 18 per

@@ -50,7 +50,7 @@ void czk_fp2_mul_fp(czk_fp2 *r, const czk_fp2 *a, const czk_fp *b);
 void czk_fp2_inv_var(czk_fp2 *r, const czk_fp2 *a);
 /* r = a^e, e plain little-endian limbs; variable time in e. */
 void czk_fp2_pow_var(czk_fp2 *r, const czk_fp2 *a, const uint64_t *e, size_t nlimbs);
-/* Lexicographic order of FACTS.md §1 (zcash encoding): 1 if c1 > (p-1)/2, or
+/* Lexicographic order of docs/bls12-381.md (zcash encoding): 1 if c1 > (p-1)/2, or
  * c1 = 0 and c0 > (p-1)/2. */
 int czk_fp2_is_lex_largest(const czk_fp2 *a);
 /* Constant-time r = flag ? a : r (flag 0 or 1). */

@@ -156,8 +156,9 @@ static porep_cost cost_por(const czk_merkle_shape *s)
 
 /* Filecoin label gadget as the PoRep circuit calls it: 64 allocated node
  * bits, and replica_id and each of the 37 parents as 255 allocated bits plus
- * the constant false of reverse_bit_numbering (FACTS.md §4's 532,025 counts
- * 9,728 allocated input bits and a constant node; README.md "Counts"). */
+ * the constant false of reverse_bit_numbering (the label figure 532,025 of
+ * docs/filecoin.md#gadget-counts counts 9,728 allocated input bits and a
+ * constant node; README.md "Counts"). */
 #define PO_LABEL_C 522269u
 #define PO_LABEL_A 521749u
 
@@ -372,7 +373,7 @@ czk_status czk_porep_count(czk_porep_counts *out, const czk_fc_shape *shape, czk
  * evaluations and density bits straight into the partition's vectors. The
  * result is bit for bit the sequential PROVE backend's (tested), with no
  * merge step. The evaluation and density rules are the PROVE backend's
- * (FACTS.md §2; src/cs/cs_prove.c). */
+ * (docs/groth16.md; src/cs/cs_prove.c). */
 
 typedef struct par_shared {
     czk__cs_values v; /* first: czk_cs_value reads the values through it */

@@ -5,7 +5,7 @@
 
 #include "cs/cs_internal.h"
 
-/* r - R: -1 in Montgomery form (R = 2^256 mod r, FACTS.md §1). */
+/* r - R: -1 in Montgomery form (R = 2^256 mod r, docs/bls12-381.md). */
 const czk_fr CZK_FR_MINUS_ONE = {{0xfffffffd00000003ull, 0xfb38ec08fffb13fcull, 0x99ad88181ce5880full,
                                   0x5bc8f5f97cd877d8ull}};
 

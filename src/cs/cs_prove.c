@@ -1,4 +1,4 @@
-/* PROVE backend: the assignment bellperson's prover builds (FACTS.md §2).
+/* PROVE backend: the assignment bellperson's prover builds (docs/groth16.md).
  *
  * alloc / alloc_input append values; every aux variable adds one bit to the
  * A-aux and B-aux density bitmaps, every input one bit to B-input. enforce
@@ -74,7 +74,7 @@ static inline void mark(uint64_t *bm, size_t *pop, uint32_t i)
     }
 }
 
-/* acc = sum coeff * value; density marks per FACTS.md §2. Returns 0 if a term
+/* acc = sum coeff * value; density marks per docs/groth16.md. Returns 0 if a term
  * refers to a variable that does not exist. */
 static inline int eval_terms(czk_fr *acc, const czk_lc_term *t, uint32_t n, const czk_fr *vals,
                              uint32_t nvals, uint64_t *bm, size_t *pop)

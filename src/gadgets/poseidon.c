@@ -1,4 +1,4 @@
-/* czk — native Poseidon (FACTS.md §3), in neptune's optimized round structure.
+/* czk — native Poseidon (docs/filecoin.md#poseidon), in neptune's optimized round structure.
  *
  * The optimized form (Poseidon paper, Grassi et al. 2021, appendix B) computes the
  * same permutation: round constants are moved through the linear layers

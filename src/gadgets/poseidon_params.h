@@ -1,6 +1,6 @@
 /* czk — Poseidon parameter tables (internal; generated data in poseidon_constants.c).
  *
- * Two equivalent descriptions of the same permutation per arity (FACTS.md §3):
+ * Two equivalent descriptions of the same permutation per arity (docs/filecoin.md#poseidon):
  *  - the plain one: rc[(r_f + r_p) * t] round constants and the MDS matrix mds[t * t];
  *  - neptune's optimized one (Poseidon paper, appendix B), which the circuit follows so
  *    that its R1CS is Filecoin's: crc[r_f * t + r_p] compressed constants, pre_sparse[t*t],

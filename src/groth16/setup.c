@@ -1,5 +1,5 @@
 /* Groth16 parameter generation (Groth 2016, §3.2), laid out as bellperson's
- * generate_parameters does (FACTS.md §2).
+ * generate_parameters does (docs/groth16.md).
  *
  * With the QAP polynomials evaluated at tau through the Lagrange basis of the
  * size-m domain,

@@ -1,5 +1,5 @@
 /* Groth16 verification: e(A, B) = e(alpha, beta) e(acc, gamma) e(C, delta),
- * acc = IC_0 + sum_i input_i IC_i (Groth 2016, §3.2; FACTS.md §2). */
+ * acc = IC_0 + sum_i input_i IC_i (Groth 2016, §3.2; docs/groth16.md). */
 #include <stdlib.h>
 #include <string.h>
 

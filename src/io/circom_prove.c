@@ -1,4 +1,4 @@
-/* Groth16 prover and verifier with snarkjs' semantics (FACTS.md §8, "The H
+/* Groth16 prover and verifier with snarkjs' semantics (docs/circom.md, "The H
  * section" and "snarkjs prover"; snarkjs groth16_prove.js / groth16_verify.js). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* The binary container of circom / snarkjs files and LEM point decoding
- * (FACTS.md §8). */
+ * (docs/circom.md). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Internal helpers of src/io: whole-file reading and the binary container
- * shared by .r1cs, .wtns, .zkey and .ptau (FACTS.md §8 "Common container"). */
+ * shared by .r1cs, .wtns, .zkey and .ptau (docs/circom.md#common-container). */
 #ifndef CZK_IO_INTERNAL_H
 #define CZK_IO_INTERNAL_H
 

@@ -1,4 +1,4 @@
-/* circom .r1cs reader (version 1, FACTS.md §8), .sym reader, and the
+/* circom .r1cs reader (version 1, docs/circom.md), .sym reader, and the
  * witness check. */
 #include <stdio.h>
 #include <stdlib.h>

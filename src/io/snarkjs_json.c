@@ -1,5 +1,5 @@
 /* snarkjs JSON files: proof.json, public.json, verification_key.json
- * (FACTS.md §8 "JSON files"), parsed and written with jansson. */
+ * (docs/circom.md#json-files), parsed and written with jansson. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* circom / snarkjs .wtns reader (version 2, FACTS.md §8). */
+/* circom / snarkjs .wtns reader (version 2, docs/circom.md). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* snarkjs Groth16 .zkey reader (version 1, FACTS.md §8). */
+/* snarkjs Groth16 .zkey reader (version 1, docs/circom.md). */
 #include <stdlib.h>
 #include <string.h>
 

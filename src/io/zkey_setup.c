@@ -1,6 +1,6 @@
 /* An INSECURE Groth16 setup that writes a snarkjs-compatible .zkey for an
  * r1cs (benchmarks and tests only: the toxic waste comes from the caller's
- * RNG). It follows snarkjs' conventions (FACTS.md §8): Lagrange basis of the
+ * RNG). It follows snarkjs' conventions (docs/circom.md): Lagrange basis of the
  * nqr-5 roots, gamma = 1, nPublic+1 extra A rows, H = [L'_{2i+1}(tau)/delta]
  * over the 2n-th roots, coefficients stored as coef * R^2. It exists because
  * a snarkjs powers-of-tau ceremony for 2^17 takes hours on a small machine. */

@@ -2,7 +2,7 @@
  *
  * AMD raw config = event[7:0] | umask << 8 | event[11:8] << 32 (PERF_TYPE_RAW);
  * event and umask values from the AMD PPRs for family 19h (Zen3: 56214,
- * Zen4: 57930), summarised in FACTS.md §7. Intel names go through libpfm4
+ * Zen4: 57930), summarised in docs/perf-counters.md. Intel names go through libpfm4
  * (loaded with dlopen when installed, so it stays optional). */
 #define _GNU_SOURCE
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* StackedDRG PoRep partition circuit: exact counts (FACTS.md §6 for 32GiB is
+/* StackedDRG PoRep partition circuit: exact counts (docs/filecoin.md#porep-counts for 32GiB is
  * checked by `czk bench synth-only --count`; here 2KiB and custom shapes),
  * satisfiability on generated sectors, named failures when the witness is
  * altered, and agreement of every backend and LC variant. */

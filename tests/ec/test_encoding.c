@@ -1,4 +1,4 @@
-/* Point encodings (FACTS.md §1): generators, round trips, and every class of
+/* Point encodings (docs/bls12-381.md): generators, round trips, and every class of
  * malformed input rejected with its status. */
 #include <stdlib.h>
 

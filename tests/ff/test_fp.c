@@ -39,7 +39,7 @@ CZK_TEST(fp_is_lex_largest_vs_gmp)
     ctx_clear(&x);
 }
 
-/* The G1 generator of FACTS.md section 1 satisfies y^2 = x^3 + 4. */
+/* The G1 generator of docs/bls12-381.md satisfies y^2 = x^3 + 4. */
 CZK_TEST(fp_g1_generator_on_curve)
 {
     czk_fp x, y, l, r, four;

@@ -1,5 +1,5 @@
 /* Fr: differential tests against GMP (field_tests.h) and the scalar-field
- * facts of FACTS.md section 1. */
+ * facts of docs/bls12-381.md. */
 #include "czk/field.h"
 
 #define T czk_fr
@@ -57,7 +57,7 @@ CZK_TEST(fr_roots_of_unity)
     CHECK(czk_fr_eq(&t, &mone));
     czk_fr_sqr(&t, &t);
     CHECK(czk_fr_is_one(&t));
-    /* k = 27 from FACTS; each root is primitive of its order */
+    /* k = 27 from docs/bls12-381.md#roots-of-unity; each root is primitive of its order */
     REQUIRE_OK(czk_fr_root_of_unity(&t, 27));
     fr_of_hex(&p, "0x23397a9300f8f98bece8ea224f31d25db94f1101b1d7a628e2d0a7869f0319ed");
     CHECK(czk_fr_eq(&t, &p));

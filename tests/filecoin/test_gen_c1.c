@@ -217,7 +217,8 @@ CZK_TEST(public_inputs_order)
     czk_init();
     czk_fc_shape s;
     REQUIRE_OK(czk_fc_shape_of_size(&s, 1ULL << 35));
-    CHECK_EQ_U64(czk_fc_public_input_count(&s) + 1, 328); /* FACTS.md 5: 4 + 18 k with ONE */
+    /* docs/filecoin.md#porep-public-inputs: 4 + 18 k with ONE */
+    CHECK_EQ_U64(czk_fc_public_input_count(&s) + 1, 328);
     REQUIRE_OK(czk_fc_shape_custom(&s, 512, 2, 2, 3, 8, 8, 0));
     czk_fc_c1 c;
     REQUIRE_OK(czk_fc_gen_c1(&c, &s, 21, NULL, NULL));

@@ -1,5 +1,5 @@
 /* Filecoin SHA-256 leaf hash and label derivation gadgets: exact constraint
- * counts (FACTS.md §4) and agreement with the native hashes. */
+ * counts (docs/filecoin.md#gadget-counts) and agreement with the native hashes. */
 #include <stdlib.h>
 
 #include "runner.h"

@@ -1,4 +1,4 @@
-/* Merkle inclusion circuit (Poseidon): FACTS.md §4 counts for Filecoin's test
+/* Merkle inclusion circuit (Poseidon): docs/filecoin.md#gadget-counts counts for Filecoin's test
  * shapes (64 leaves per base tree), satisfiability for every leaf position
  * kind, tampered sibling / path bit / leaf / root rejected with a named
  * constraint, all LC variants identical. */
@@ -239,7 +239,7 @@ CZK_TEST(merkle_circuit_errors) {
     czk_cs_destroy(cs);
 }
 
-/* SHA-256 trees (tree D): FACTS.md §4 counts with 64 leaves, satisfied with the
+/* SHA-256 trees (tree D): docs/filecoin.md#gadget-counts counts with 64 leaves, satisfied with the
  * native (OpenSSL-checked) root, a wrong sibling named. */
 CZK_TEST(merkle_circuit_sha256) {
     czk_rng *rng = czk_test_rng();

@@ -1,5 +1,5 @@
 /* Native Poseidon: parameters re-derived at run time (Grain LFSR, Cauchy MDS),
- * known answers of FACTS.md §3, optimized == plain permutation. */
+ * known answers of docs/filecoin.md#poseidon, optimized == plain permutation. */
 #include <stdlib.h>
 
 #include "czk/poseidon.h"
@@ -14,7 +14,7 @@ static int fr_eq_hex(const czk_fr *a, const char *hex) {
 }
 
 /* Grain LFSR of the Poseidon paper (appendix F) in the parameterisation of
- * FACTS.md §3, written independently of tools/gen_poseidon.py. */
+ * docs/filecoin.md#poseidon, written independently of tools/gen_poseidon.py. */
 typedef struct grain {
     uint8_t s[80];
 } grain;
@@ -165,7 +165,7 @@ CZK_TEST(poseidon_unsupported_arity) {
 }
 
 /* The checked-in tables are exactly what tools/gen_poseidon.py writes (run when
- * python3 is installed; the generator itself asserts FACTS.md §3's values). */
+ * python3 is installed; the generator itself asserts the values of docs/filecoin.md#poseidon). */
 CZK_TEST(poseidon_tables_match_generator) {
     if (system("python3 -c 'import sys' >/dev/null 2>&1") != 0) {
         printf("    (python3 not found: generator comparison skipped)\n");

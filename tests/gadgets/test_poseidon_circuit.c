@@ -1,4 +1,4 @@
-/* Poseidon circuit: counts of FACTS.md §4, satisfiability, native == circuit,
+/* Poseidon circuit: counts of docs/filecoin.md#gadget-counts, satisfiability, native == circuit,
  * tampered witnesses named, every LC variant and backend agreeing. */
 #include <stdlib.h>
 

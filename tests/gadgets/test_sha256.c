@@ -1,5 +1,5 @@
 /* SHA-256: native against OpenSSL; the gadget against the native hash, with
- * bellpepper's exact constraint counts (FACTS.md §4). */
+ * bellpepper's exact constraint counts (docs/filecoin.md#gadget-counts). */
 #include <openssl/sha.h>
 #include <stdlib.h>
 

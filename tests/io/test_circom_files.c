@@ -1,6 +1,6 @@
 /* circom / snarkjs readers, prover and verifier on synthetic files built here
  * (no npm needed): a tiny circuit, its .r1cs/.wtns, and a Groth16 .zkey made
- * by a reference setup that follows FACTS.md §8 (Lagrange basis of the
+ * by a reference setup that follows docs/circom.md (Lagrange basis of the
  * nqr-5 roots, extra public rows, H on the odd coset of the 2n-th roots). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,7 +207,7 @@ static void g2_of(czk_g2_affine *r, const czk_fr *k)
     czk_g2_jac_to_affine(r, &o);
 }
 
-/* A reference Groth16 setup with snarkjs' conventions (FACTS.md §8). */
+/* A reference Groth16 setup with snarkjs' conventions (docs/circom.md). */
 static void build_zkey(buf *out, czk_rng *rng)
 {
     const unsigned logn = 3;

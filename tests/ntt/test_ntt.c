@@ -322,7 +322,7 @@ CZK_TEST(ntt_groth16_h_identity)
     }
 }
 
-/* Groth16 H on arbitrary (unsatisfied) a, b, c against the FACTS.md §2 steps
+/* Groth16 H on arbitrary (unsatisfied) a, b, c against the docs/groth16.md steps
  * done slowly: interpolate by the O(n^2) inverse DFT, evaluate on the coset
  * g omega^i by Horner, divide by g^m - 1, interpolate on the coset. */
 CZK_TEST(ntt_groth16_h_slow)
@@ -382,7 +382,7 @@ CZK_TEST(ntt_groth16_h_slow)
     }
 }
 
-/* snarkjs H (FACTS.md §8): values at the odd coset omega_2n^(2i+1) of the
+/* snarkjs H (docs/circom.md): values at the odd coset omega_2n^(2i+1) of the
  * interpolants, h_i = a'_i b'_i - c'_i; checked by Horner. */
 CZK_TEST(ntt_snarkjs_h)
 {

@@ -132,7 +132,7 @@ CZK_TEST(perf_parse_reference_list_zen4)
     REQUIRE_OK(czk_perf_eventset_parse(&s, ref_list, CZK_PERF_CPU_ZEN4));
     CHECK_EQ_U64(s.n, 11);
     for (size_t i = 0; i < s.n; i++) CHECK_MSG(s.ev[i].has_hw, "%s has no encoding on Zen4", s.ev[i].name);
-    /* AMD raw config = event[7:0] | umask << 8 | event[11:8] << 32 (FACTS.md §7) */
+    /* AMD raw config = event[7:0] | umask << 8 | event[11:8] << 32 (docs/perf-counters.md) */
     const czk_perf_event *e = find_ev(&s, "l2_cache_req_stat.dc_access_in_l2");
     REQUIRE(e);
     CHECK(e->type == PERF_TYPE_RAW && e->config == 0xf864);
