@@ -5,13 +5,11 @@
 #include <time.h>
 
 #include "bench.h"
+#include "bench_cs.h"
 #include "czk/cs.h"
 #include "czk/gadgets.h"
 #include "czk/merkle.h"
 #include "czk/sha256.h"
-
-#define CZK_TMPL_FILE "bench_cs_tmpl.h"
-#include "czk/cs_instantiate.h"
 
 static const char usage[] =
     "usage: czk bench cs [-i N] [--circuit sha|merkle|all] [--blocks N] [--paths N]\n"

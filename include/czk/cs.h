@@ -10,33 +10,18 @@
  * in the LC; evaluation and densities skip it). Appending an index greater than
  * the last one is a fast path (no search).
  *
- * STORAGE VARIANTS. The LC storage is chosen at run time (czk_lc_kind: vec,
- * inline1, inline2, inline4) but costs nothing per term: LC types and every
- * function that builds LCs are compiled once per variant. Such code is written
- * once, as a TEMPLATE, with the generic names
- *
- *     czk_lc, czk_lc_init, czk_lc_add_var, czk_enforce, ...   (this header)
- *     czk_bool_and, czk_num, ...                               (gadgets.h)
- *
- * which are macros expanding to the variant's name (czk_lc_vec, czk_lc_inline2,
- * czk_bool_and_inline4 ...) according to CZK__LCV, the variant being compiled.
- * A module `foo` with template code does:
- *
- *     src/gadgets/foo_tmpl.h:   functions written with generic names; each
- *                               function it defines is named CZK_V(name) or has
- *                               a `#define name CZK_V(name)` in a header.
- *     src/gadgets/foo.c:        #define CZK_TMPL_FILE "gadgets/foo_tmpl.h"
- *                               #include "czk/cs_instantiate.h"
- *
- * cs_instantiate.h includes CZK_TMPL_FILE once per variant with CZK__LCV set.
- * Non-template code (tests, tools) can use one variant directly with explicit
- * names (czk_lc_vec, czk_sha256_vec ...) or wrap itself the same way. Choose
- * the variant ONCE at the top (switch on cs->lc_kind, see CZK_LC_DISPATCH).
+ * STORAGE VARIANTS. How the library's own LCs store their terms is chosen at
+ * run time, per constraint system (czk_lc_kind: vec, inline1, inline2,
+ * inline4; czk_cs_create), and costs nothing per term: the synthesis code is
+ * compiled once per variant inside the library. Circuits reach it through
+ * the entry points that take a czk_cs (czk_poseidon_circuit_any,
+ * czk_merkle_por_circuit_any, czk_porep_synthesize ...). Code outside the
+ * library builds constraints from views: czk_cs_alloc, czk_cs_enforce.
  *
  * BACKENDS (czk_cs_backend):
  *   PROVE   input/aux assignments, a/b/c evaluations per constraint and the
  *           A-aux, B-input, B-aux densities as bellperson's prover computes
- *           them (docs/groth16.md); czk_cs_finalize() appends one constraint
+ *           them; czk_cs_finalize() appends one constraint
  *           (input_i) * 0 = 0 per input.
  *   SHAPE   records A, B, C as CSR over columns [inputs | aux] (no values).
  *   TEST    keeps values, constraints and namespaced names; satisfiability,
@@ -64,8 +49,6 @@
 
 #include "czk/common.h"
 #include "czk/field.h"
-
-#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -123,50 +106,6 @@ const char *czk_lc_kind_name(czk_lc_kind k);
 /* Parse a name as above; CZK_ERR_INVALID_ARG naming the string otherwise. */
 czk_status czk_lc_kind_parse(czk_lc_kind *out, const char *s) CZK_WUR;
 
-/* Indexer storage per variant. All-zero bytes are a valid empty indexer for
- * every variant. Inline variants: cap == 0 means the terms live in u.inl
- * (n <= N); cap > 0 means u.heap holds cap terms. */
-typedef struct czk_lcix_vec {
-    czk_lc_term *p;
-    uint32_t n, cap;
-} czk_lcix_vec;
-#define CZK__LCIX_INLINE(N)                                                             \
-    typedef struct czk_lcix_inline##N {                                                 \
-        uint32_t n, cap;                                                                \
-        union {                                                                         \
-            czk_lc_term inl[N];                                                         \
-            czk_lc_term *heap;                                                          \
-        } u;                                                                            \
-    } czk_lcix_inline##N;
-CZK__LCIX_INLINE(1)
-CZK__LCIX_INLINE(2)
-CZK__LCIX_INLINE(4)
-
-typedef struct czk_lc_vec { czk_lcix_vec in, aux; } czk_lc_vec;
-typedef struct czk_lc_inline1 { czk_lcix_inline1 in, aux; } czk_lc_inline1;
-typedef struct czk_lc_inline2 { czk_lcix_inline2 in, aux; } czk_lc_inline2;
-typedef struct czk_lc_inline4 { czk_lcix_inline4 in, aux; } czk_lc_inline4;
-
-/* Apply X(suffix, kind) to every variant (for declaring per-variant things). */
-#define CZK_LC_FOREACH(X)                                                               \
-    X(vec, CZK_LC_VEC)                                                                  \
-    X(inline1, CZK_LC_INLINE1)                                                          \
-    X(inline2, CZK_LC_INLINE2)                                                          \
-    X(inline4, CZK_LC_INLINE4)
-
-/* Template name mangling: CZK_V(foo) -> foo_<variant>. */
-#define CZK__CAT2(a, b) a##b
-#define CZK__CAT1(a, b) CZK__CAT2(a, b)
-#define CZK_V(name) CZK__CAT1(name##_, CZK__LCV)
-
-/* Call fn_<variant>(args) for the variant `kind` (a switch, once per call:
- * use it at the top of a whole synthesis, not per term). */
-#define CZK_LC_DISPATCH(kind, fn, args)                                                 \
-    ((kind) == CZK_LC_INLINE1   ? fn##_inline1 args                                     \
-     : (kind) == CZK_LC_INLINE2 ? fn##_inline2 args                                     \
-     : (kind) == CZK_LC_INLINE4 ? fn##_inline4 args                                     \
-                                : fn##_vec args)
-
 /* ---- LC buffer pool (per thread) ------------------------------------------ */
 
 typedef struct czk_lc_pool_stats {
@@ -181,40 +120,6 @@ void czk_lc_pool_stats_get(czk_lc_pool_stats *out);
 void czk_lc_pool_stats_reset(void);
 /* Free this thread's pooled buffers (returns bytes freed). */
 size_t czk_lc_pool_trim(void);
-
-/* Internal: buffer of at least `min_cap` terms (its capacity in *cap), or NULL
- * (sets the thread's OOM flag). Capacities are powers of two >= 4. */
-czk_lc_term *czk__lc_buf_get(uint32_t min_cap, uint32_t *cap);
-void czk__lc_buf_put(czk_lc_term *p, uint32_t cap);
-/* Grow: returns a buffer of >= min_cap terms holding the n old terms (old
- * buffer released if it was a pool buffer: old_cap > 0). */
-czk_lc_term *czk__lc_buf_grow(czk_lc_term *old, uint32_t old_cap, const czk_lc_term *src,
-                              uint32_t n, uint32_t min_cap, uint32_t *cap);
-/* Internal bulk kernels (src/cs/lc_ops.c): out = a merged with (k * b, or
- * -(k * b) when neg; k NULL = 1), both sorted, equal indices summed; returns
- * the number of terms (out holds na + nb). append_scaled writes k * b.
- * normalize sorts t by index and sums equal indices in place (scratch: n
- * terms); returns the new count. */
-uint32_t czk__lc_merge(czk_lc_term *out, const czk_lc_term *a, uint32_t na, const czk_lc_term *b, uint32_t nb,
-                       const czk_fr *k, int neg);
-void czk__lc_append_scaled(czk_lc_term *out, const czk_lc_term *b, uint32_t nb, const czk_fr *k, int neg);
-uint32_t czk__lc_normalize(czk_lc_term *t, uint32_t n, czk_lc_term *scratch);
-/* 2^i and -2^i (i < 256), Montgomery form; filled by czk_cs_create. A term
- * whose coefficient was given as a pointer into these tables carries the tag
- * CZK__TAG_POW2 | (negative ? CZK__TAG_NEG : 0) | i in reserved_. */
-extern czk_fr czk__pow2_table[256], czk__pow2_neg_table[256];
-#define CZK__TAG_POW2 0x100u
-#define CZK__TAG_NEG 0x200u
-static inline uint32_t czk__pow2_tag(const czk_fr *c)
-{
-    uintptr_t p = (uintptr_t)c, t = (uintptr_t)czk__pow2_table, tn = (uintptr_t)czk__pow2_neg_table;
-    if (p - t < sizeof(czk__pow2_table)) return CZK__TAG_POW2 | (uint32_t)((p - t) / sizeof(czk_fr));
-    if (p - tn < sizeof(czk__pow2_neg_table))
-        return CZK__TAG_POW2 | CZK__TAG_NEG | (uint32_t)((p - tn) / sizeof(czk_fr));
-    return 0;
-}
-/* Sticky per-thread flag set when an LC growth failed; enforce reports it. */
-extern _Thread_local int czk__lc_oom;
 
 /* ---- the constraint system ------------------------------------------------- */
 
@@ -252,7 +157,7 @@ struct czk_cs {
     uint32_t n_inputs;     /* including ONE */
     uint32_t n_aux;
     uint64_t n_constraints;
-    void *lc_scratch;      /* CZK_CS_SCRATCH LCs of kind lc_kind (template use) */
+    void *lc_scratch;      /* CZK_CS_SCRATCH LCs of kind lc_kind (the library's) */
     void *impl;            /* backend state */
 };
 
@@ -286,18 +191,11 @@ CZK_WUR static inline czk_status czk_cs_alloc_input(czk_cs *cs, czk_var *out, co
 {
     return cs->ops->alloc_input(cs, out, value, name, idx);
 }
-/* Enforce <a,w> * <b,w> = <c,w>. (Template code calls czk_enforce with LCs.) */
-CZK_WUR static inline czk_status czk_cs_enforce(czk_cs *cs, const czk_lc_view *a,
-                                                const czk_lc_view *b, const czk_lc_view *c,
-                                                const char *name, uint64_t idx)
-{
-    if (CZK_UNLIKELY(czk__lc_oom)) {
-        czk__lc_oom = 0;
-        return czk_error(CZK_ERR_NOMEM, "linear combination storage exhausted before constraint %llu",
-                         (unsigned long long)cs->n_constraints);
-    }
-    return cs->ops->enforce(cs, a, b, c, name, idx);
-}
+/* Enforce <a,w> * <b,w> = <c,w>. The views are sorted by index with no
+ * duplicate (czk_lc_view). CZK_ERR_NOMEM when the library's LC storage was
+ * exhausted since the last enforce on this thread (a term was dropped). */
+czk_status czk_cs_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
+                          const char *name, uint64_t idx) CZK_WUR;
 static inline void czk_cs_ns_push(czk_cs *cs, const char *name, uint64_t idx)
 {
     if (cs->wants_names) cs->ops->ns_push(cs, name, idx);
@@ -490,81 +388,6 @@ void czk_cs_r1cs_digester_destroy(czk_r1cs_digester *d);
 /* sum coeff * value over a view, skipping zero coefficients (and multiplying
  * only when the coefficient is not one). */
 void czk_lc_view_eval(czk_fr *out, const czk_lc_view *lc, const czk_fr *input, const czk_fr *aux);
-
-/* ---- generic template names -------------------------------------------------
- * Meaningful only inside template code (CZK__LCV defined). */
-#define czk_lc CZK_V(czk_lc)
-#define czk_lc_init CZK_V(czk_lc_init)
-#define czk_lc_free CZK_V(czk_lc_free)
-#define czk_lc_clear CZK_V(czk_lc_clear)
-#define czk_lc_len CZK_V(czk_lc_len)
-#define czk_lc_view_of CZK_V(czk_lc_view_of)
-#define czk_lc_add_term CZK_V(czk_lc_add_term)
-#define czk_lc_sub_term CZK_V(czk_lc_sub_term)
-#define czk_lc_add_var CZK_V(czk_lc_add_var)
-#define czk_lc_sub_var CZK_V(czk_lc_sub_var)
-#define czk_lc_add_lc CZK_V(czk_lc_add_lc)
-#define czk_lc_sub_lc CZK_V(czk_lc_sub_lc)
-#define czk_lc_add_scaled CZK_V(czk_lc_add_scaled)
-#define czk_lc_sub_scaled CZK_V(czk_lc_sub_scaled)
-#define czk_lc_copy CZK_V(czk_lc_copy)
-#define czk_lc_set_var CZK_V(czk_lc_set_var)
-#define czk_lc_scratch CZK_V(czk_lc_scratch)
-#define czk_lc_push_unsorted CZK_V(czk_lc_push_unsorted)
-#define czk_lc_normalize CZK_V(czk_lc_normalize)
-#define czk_enforce CZK_V(czk_enforce)
-
-/* Per-variant LC functions (defined in czk/cs_lc_tmpl.h, included below once
- * per variant). In template code, with generic names:
- *
- *   void czk_lc_init(czk_lc *lc);        empty LC (or zero the struct)
- *   void czk_lc_free(czk_lc *lc);        release heap buffers to the pool
- *   void czk_lc_clear(czk_lc *lc);       empty, keep buffers
- *   size_t czk_lc_len(const czk_lc *lc);
- *   void czk_lc_view_of(czk_lc_view *v, const czk_lc *lc);
- *   void czk_lc_add_term(czk_lc *lc, const czk_fr *coeff, czk_var v);  lc + (coeff, v)
- *   void czk_lc_sub_term(czk_lc *lc, const czk_fr *coeff, czk_var v);  lc - (coeff, v)
- *   void czk_lc_add_var(czk_lc *lc, czk_var v);                        lc + v
- *   void czk_lc_sub_var(czk_lc *lc, czk_var v);                        lc - v
- *   void czk_lc_add_lc(czk_lc *lc, const czk_lc *o);                   lc + &o
- *   void czk_lc_sub_lc(czk_lc *lc, const czk_lc *o);                   lc - &o
- *   void czk_lc_add_scaled(czk_lc *lc, const czk_fr *k, const czk_lc *o);  lc + (k, &o)
- *   void czk_lc_sub_scaled(czk_lc *lc, const czk_fr *k, const czk_lc *o);  lc - (k, &o)
- *   void czk_lc_copy(czk_lc *dst, const czk_lc *src);   dst = src (dst initialized)
- *   void czk_lc_set_var(czk_lc *lc, czk_var v);         lc = 0 + v
- *   void czk_lc_push_unsorted(czk_lc *lc, const czk_fr *coeff, czk_var v);
- *   void czk_lc_normalize(czk_lc *lc);
- *       a batch of terms appended in any order, then sorted and merged once
- *       (same result as czk_lc_add_term for each; use nothing else on lc in
- *       between)
- *   czk_lc *czk_lc_scratch(czk_cs *cs, unsigned i);     cleared scratch LC i
- *                                                       (i < CZK_CS_SCRATCH)
- *   czk_status czk_enforce(czk_cs *cs, const czk_lc *a, const czk_lc *b,
- *                          const czk_lc *c, const char *name, uint64_t idx);
- *
- * The LC functions never fail: if a buffer cannot grow, the term is dropped
- * and the next enforce returns CZK_ERR_NOMEM.
- */
-#define CZK__LCV vec
-#define CZK__LC_INLINE_N 0
-#include "czk/cs_lc_tmpl.h"
-#undef CZK__LCV
-#undef CZK__LC_INLINE_N
-#define CZK__LCV inline1
-#define CZK__LC_INLINE_N 1
-#include "czk/cs_lc_tmpl.h"
-#undef CZK__LCV
-#undef CZK__LC_INLINE_N
-#define CZK__LCV inline2
-#define CZK__LC_INLINE_N 2
-#include "czk/cs_lc_tmpl.h"
-#undef CZK__LCV
-#undef CZK__LC_INLINE_N
-#define CZK__LCV inline4
-#define CZK__LC_INLINE_N 4
-#include "czk/cs_lc_tmpl.h"
-#undef CZK__LCV
-#undef CZK__LC_INLINE_N
 
 #ifdef __cplusplus
 }

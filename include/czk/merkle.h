@@ -74,7 +74,7 @@ czk_status czk_merkle_tree_path(czk_fr *root, czk_fr *siblings, const czk_merkle
                                 const czk_fr *leaves, uint64_t index) CZK_WUR;
 
 /* ---- circuit ------------------------------------------------------------------
- * czk_merkle_por_circuit: the R1CS of rust-fil-proofs' PoRCircuit::synthesize
+ * czk_merkle_por_circuit_any: the R1CS of rust-fil-proofs' PoRCircuit::synthesize
  * (storage-proofs-core gadgets/por.rs) for a tree of shape s:
  *   leaf    leaf_var != NULL: that existing variable; else allocated ("value")
  *           holding *leaf_val;
@@ -92,16 +92,9 @@ czk_status czk_merkle_tree_path(czk_fr *root, czk_fr *siblings, const czk_merkle
  * leaf_var / root_var are given, their values are read from cs.
  * Constraints with 64 leaves per base tree (Filecoin's test shapes), root public:
  * Poseidon 2: 1,887, 4: 1,164, 8: 1,063, 8-2: 1,377, 8-8: 1,593, 8-4-2: 1,764,
- * 8-8-2: 1,907 (docs/filecoin.md#gadget-counts); a private root has one fewer.
+ * 8-8-2: 1,907; a private root has one fewer.
  * SHA-256 trees (base only; filecoin-hashers Sha256Function::hash_multi_leaf_circuit
  * per level): 272,295 / 216,258 / 250,987 for arity 2 / 4 / 8 with 64 leaves. */
-#define CZK__MERKLE_POR_DECL(sfx, kind)                                                                   \
-    czk_status czk_merkle_por_circuit_##sfx(czk_cs *cs, const czk_merkle_shape *s, const czk_var *leaf_var, \
-                                            const czk_fr *leaf_val, const czk_fr *siblings, uint64_t index,  \
-                                            const czk_var *root_var, const czk_fr *root_val,                 \
-                                            int private_root) CZK_WUR;
-CZK_LC_FOREACH(CZK__MERKLE_POR_DECL)
-#define czk_merkle_por_circuit CZK_V(czk_merkle_por_circuit)
 czk_status czk_merkle_por_circuit_any(czk_cs *cs, const czk_merkle_shape *s, const czk_var *leaf_var,
                                       const czk_fr *leaf_val, const czk_fr *siblings, uint64_t index,
                                       const czk_var *root_var, const czk_fr *root_val,

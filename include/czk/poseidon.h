@@ -54,25 +54,19 @@ czk_status czk_poseidon_round_constant(czk_fr *out, size_t arity, size_t index) 
 czk_status czk_poseidon_mds_entry(czk_fr *out, size_t arity, size_t i, size_t j) CZK_WUR;
 
 /* ---- circuit ------------------------------------------------------------------
- * czk_poseidon_circuit(cs, &out, &out_val, in, in_val, n): the R1CS of neptune's
+ * czk_poseidon_circuit_any(cs, &out, &out_val, in, in_val, n): the R1CS of neptune's
  * circuit::poseidon_hash (Merkle tag 2^n - 1) over the allocated variables
  * in[0..n-1], allocating and returning the hash as a new variable *out (and its
  * value in *out_val when out_val != NULL and the backend keeps values).
  * in_val holds the inputs' values; it may be NULL on a backend without values
  * (SHAPE). Constraints: 4 (t R_F + R_P) - 3 - n = 311 / 377 / 505 / 598 for
- * n = 2 / 4 / 8 / 11 (docs/filecoin.md#gadget-counts), with neptune's variable order and
+ * n = 2 / 4 / 8 / 11, with neptune's variable order and
  * coefficients (optimized round constants and sparse matrices folded into the
  * linear combinations; see src/gadgets/README.md). Namespaces follow neptune's
  * names; push your own around the call. PROVE and SHAPE backends replay a
  * per-arity constraint template recorded on first use (same R1CS, no field
- * multiplications for LC building); TEST and WITNESS build directly. Template code calls
- * czk_poseidon_circuit; other code calls the _<variant> name or
- * czk_poseidon_circuit_any, which dispatches on cs->lc_kind. */
-#define CZK__POSEIDON_CIRCUIT_DECL(sfx, kind)                                                        \
-    czk_status czk_poseidon_circuit_##sfx(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in, \
-                                          const czk_fr *in_val, size_t n) CZK_WUR;
-CZK_LC_FOREACH(CZK__POSEIDON_CIRCUIT_DECL)
-#define czk_poseidon_circuit CZK_V(czk_poseidon_circuit)
+ * multiplications for LC building); TEST and WITNESS build directly. The
+ * synthesis uses the LC storage of cs->lc_kind. */
 czk_status czk_poseidon_circuit_any(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in,
                                     const czk_fr *in_val, size_t n) CZK_WUR;
 /* Number of constraints czk_poseidon_circuit emits for arity n (0 if unsupported). */
@@ -83,11 +77,6 @@ uint64_t czk_poseidon_circuit_constraints(size_t n);
  * layer): arity 2 for 2-layer sectors, arity 11 for 11 layers. Native and
  * circuit (311 / 598 constraints); other n: CZK_ERR_UNSUPPORTED. */
 czk_status czk_column_hash(czk_fr *out, const czk_fr *rows, size_t n) CZK_WUR;
-#define CZK__COLUMN_DECL(sfx, kind)                                                                  \
-    czk_status czk_column_hash_circuit_##sfx(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *rows, \
-                                             const czk_fr *row_val, size_t n) CZK_WUR;
-CZK_LC_FOREACH(CZK__COLUMN_DECL)
-#define czk_column_hash_circuit CZK_V(czk_column_hash_circuit)
 czk_status czk_column_hash_circuit_any(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *rows,
                                        const czk_fr *row_val, size_t n) CZK_WUR;
 

@@ -1,48 +1,15 @@
 /* czk — the StackedDRG PoRep partition circuit (czk/porep.h): shape checks,
  * per-variant dispatch, exact sizes, public inputs, and a counting backend.
- * The synthesis itself is the template porep_tmpl.h; the size formula is
- * derived in src/circuits/README.md. */
-#include <stdarg.h>
+ * The synthesis itself is porep_lcv.c, compiled once per LC variant; the size
+ * formula is derived in src/circuits/README.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "czk/gadgets.h"
-#include "czk/merkle.h"
-#include "czk/porep.h"
-#include "czk/poseidon.h"
 #include "circuits/porep_internal.h"
 #include "cs/cs_internal.h"
 #include "ff/field_impl.h"
-
-typedef struct porep_ctx {
-    const czk_fc_c1 *c1; /* NULL without values */
-    uint32_t k;          /* partition */
-    int vals;
-    uint32_t layers, challenges;
-    czk_merkle_shape tree_d, tree_c, tree_r;
-} porep_ctx;
-
-/* The partition's variables every challenge uses. */
-typedef struct porep_common {
-    czk_anum replica_id, comm_d, comm_r, comm_r_last, comm_c;
-    czk_bool replica_bits[256];
-} porep_common;
-
-/* Push a formatted namespace component (formatted only where names are kept). */
-__attribute__((format(printf, 2, 3))) static void porep_ns_pushf(czk_cs *cs, const char *fmt, ...)
-{
-    if (!cs->wants_names) return;
-    char buf[96];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    czk_cs_ns_push(cs, buf, CZK_NOIDX);
-}
-
-#define CZK_TMPL_FILE "circuits/porep_tmpl.h"
-#include "czk/cs_instantiate.h"
+#include "gadgets/gadgets_lc.h"
 
 /* ---- shapes --------------------------------------------------------------- */
 
@@ -227,7 +194,7 @@ czk_status czk_porep_synthesize(czk_cs *cs, const czk_fc_shape *shape, const czk
                          czk_cs_backend_name(cs->backend));
     porep_ctx x;
     CZK_TRY(porep_ctx_init(&x, shape, czk_cs_has_values(cs) ? c1 : NULL, k));
-    return CZK_LC_DISPATCH(cs->lc_kind, porep_synth, (cs, &x));
+    return CZK_LC_DISPATCH(cs->lc_kind, czk__porep_synth, (cs, &x));
 }
 
 czk_status czk_porep_public_inputs(czk_fr *out, const czk_fc_c1 *c1, uint32_t k)
@@ -310,27 +277,6 @@ static czk_status porep_cs_tables_init(void)
 
 static const czk_cs_ops count_ops = {cnt_alloc, cnt_alloc_input, cnt_enforce, cnt_ns_push, cnt_ns_pop};
 
-static size_t lc_bytes(czk_lc_kind k)
-{
-    switch (k) {
-    case CZK_LC_INLINE1: return sizeof(czk_lc_inline1);
-    case CZK_LC_INLINE2: return sizeof(czk_lc_inline2);
-    case CZK_LC_INLINE4: return sizeof(czk_lc_inline4);
-    default: return sizeof(czk_lc_vec);
-    }
-}
-
-static void scratch_free(czk_lc_kind k, void *p)
-{
-    for (unsigned i = 0; i < CZK_CS_SCRATCH; i++) switch (k) {
-        case CZK_LC_INLINE1: czk_lc_free_inline1((czk_lc_inline1 *)p + i); break;
-        case CZK_LC_INLINE2: czk_lc_free_inline2((czk_lc_inline2 *)p + i); break;
-        case CZK_LC_INLINE4: czk_lc_free_inline4((czk_lc_inline4 *)p + i); break;
-        default: czk_lc_free_vec((czk_lc_vec *)p + i); break;
-        }
-    free(p);
-}
-
 czk_status czk_porep_count(czk_porep_counts *out, const czk_fc_shape *shape, czk_lc_kind lc)
 {
     if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "porep count: LC kind %d", (int)lc);
@@ -346,12 +292,12 @@ czk_status czk_porep_count(czk_porep_counts *out, const czk_fc_shape *shape, czk
     cs.lc_kind = lc;
     cs.needs_constraints = 1;
     cs.impl = &ci;
-    cs.lc_scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+    cs.lc_scratch = czk__lc_scratch_create(lc);
     if (!cs.lc_scratch) return czk_error(CZK_ERR_NOMEM, "porep count: out of memory");
     czk_var one;
     czk_status s = czk_cs_alloc_input(&cs, &one, NULL, "ONE", CZK_NOIDX);
-    if (s == CZK_OK) s = CZK_LC_DISPATCH(lc, porep_synth, (&cs, &x));
-    scratch_free(lc, cs.lc_scratch);
+    if (s == CZK_OK) s = CZK_LC_DISPATCH(lc, czk__porep_synth, (&cs, &x));
+    czk__lc_scratch_destroy(lc, cs.lc_scratch);
     CZK_TRY(s);
     ci.n.n_inputs = cs.n_inputs;
     ci.n.n_aux = cs.n_aux;
@@ -601,15 +547,15 @@ czk_status czk_porep_prover_synthesize(czk_porep_prover *p, const czk_fc_c1 *c1,
     porep_common cm;
     czk_status st;
     {
-        void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(p->lc));
+        void *scratch = czk__lc_scratch_create(p->lc);
         if (!scratch) return czk_error(CZK_ERR_NOMEM, "porep prover: out of memory");
         czk_cs cs;
         par_cs_init(&cs, &p->sh, p->lc, scratch);
         h->v.input[0] = CZK_FR_ONE;
         cs.n_inputs = 1;
-        st = CZK_LC_DISPATCH(p->lc, porep_top, (&cs, &x, &cm));
+        st = CZK_LC_DISPATCH(p->lc, czk__porep_top, (&cs, &x, &cm));
         if (st == CZK_OK) st = par_expect(&cs, p->top.c, p->top.a, p->top.i, "the common part", 0);
-        scratch_free(p->lc, scratch);
+        czk__lc_scratch_destroy(p->lc, scratch);
         CZK_TRY(st);
     }
 
@@ -620,7 +566,7 @@ czk_status czk_porep_prover_synthesize(czk_porep_prover *p, const czk_fc_c1 *c1,
     char msg[512] = "";
 #pragma omp parallel num_threads(threads)
     {
-        void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(p->lc));
+        void *scratch = czk__lc_scratch_create(p->lc);
         czk_status ts = scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "porep prover: out of memory");
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t i = 0; i < n; i++) {
@@ -630,7 +576,7 @@ czk_status czk_porep_prover_synthesize(czk_porep_prover *p, const czk_fc_c1 *c1,
             cs.n_constraints = p->top.c + (uint64_t)i * p->ch.c;
             cs.n_aux = (uint32_t)(p->top.a + (uint64_t)i * p->ch.a);
             cs.n_inputs = (uint32_t)(p->top.i + (uint64_t)i * p->ch.i);
-            ts = CZK_LC_DISPATCH(p->lc, porep_one_challenge, (&cs, &x, &cm, i));
+            ts = CZK_LC_DISPATCH(p->lc, czk__porep_one_challenge, (&cs, &x, &cm, i));
             if (ts == CZK_OK)
                 ts = par_expect(&cs, p->top.c + (uint64_t)(i + 1) * p->ch.c,
                                 p->top.a + (uint64_t)(i + 1) * p->ch.a, p->top.i + (uint64_t)(i + 1) * p->ch.i,
@@ -643,7 +589,7 @@ czk_status czk_porep_prover_synthesize(czk_porep_prover *p, const czk_fc_c1 *c1,
                 snprintf(msg, sizeof msg, "%s", czk_last_error());
             }
         }
-        if (scratch) scratch_free(p->lc, scratch);
+        czk__lc_scratch_destroy(p->lc, scratch);
     }
     if (first_err != CZK_OK) return czk_error(first_err, "%s", msg);
 
@@ -751,15 +697,15 @@ czk_status czk__porep_witness_par(czk__cs_values *v, const czk_fc_shape *shape, 
                          (unsigned long long)(top.a + ch.a * n));
     porep_common cm;
     {
-        void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+        void *scratch = czk__lc_scratch_create(lc);
         if (!scratch) return czk_error(CZK_ERR_NOMEM, "porep witness: out of memory");
         czk_cs cs;
         pw_cs_init(&cs, v, lc, scratch);
         v->input[0] = CZK_FR_ONE;
         cs.n_inputs = 1;
-        czk_status st = CZK_LC_DISPATCH(lc, porep_top, (&cs, &x, &cm));
+        czk_status st = CZK_LC_DISPATCH(lc, czk__porep_top, (&cs, &x, &cm));
         if (st == CZK_OK) st = pw_expect(&cs, top.a, top.i, "the common part", 0);
-        scratch_free(lc, scratch);
+        czk__lc_scratch_destroy(lc, scratch);
         CZK_TRY(st);
     }
     if (threads < 1) threads = 1;
@@ -768,7 +714,7 @@ czk_status czk__porep_witness_par(czk__cs_values *v, const czk_fc_shape *shape, 
     char msg[512] = "";
 #pragma omp parallel num_threads(threads)
     {
-        void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+        void *scratch = czk__lc_scratch_create(lc);
         czk_status ts = scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "porep witness: out of memory");
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t i = 0; i < n; i++) {
@@ -777,7 +723,7 @@ czk_status czk__porep_witness_par(czk__cs_values *v, const czk_fc_shape *shape, 
             pw_cs_init(&cs, v, lc, scratch);
             cs.n_aux = (uint32_t)(top.a + (uint64_t)i * ch.a);
             cs.n_inputs = (uint32_t)(top.i + (uint64_t)i * ch.i);
-            ts = CZK_LC_DISPATCH(lc, porep_one_challenge, (&cs, &x, &cm, i));
+            ts = CZK_LC_DISPATCH(lc, czk__porep_one_challenge, (&cs, &x, &cm, i));
             if (ts == CZK_OK)
                 ts = pw_expect(&cs, top.a + (uint64_t)(i + 1) * ch.a, top.i + (uint64_t)(i + 1) * ch.i, "challenge", i);
         }
@@ -788,7 +734,7 @@ czk_status czk__porep_witness_par(czk__cs_values *v, const czk_fc_shape *shape, 
                 snprintf(msg, sizeof msg, "%s", czk_last_error());
             }
         }
-        if (scratch) scratch_free(lc, scratch);
+        czk__lc_scratch_destroy(lc, scratch);
     }
     if (first_err != CZK_OK) return czk_error(first_err, "%s", msg);
     return CZK_OK;
@@ -835,16 +781,16 @@ czk_status czk__porep_prove_stream(czk__cs_values *v, uint64_t *dens[3], const c
     if (!sh.a || !sh.b || !sh.c) st = czk_error(CZK_ERR_NOMEM, "porep prove stream: a, b, c windows of %llu rows",
                                                 (unsigned long long)win);
     if (st == CZK_OK) {
-        void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+        void *scratch = czk__lc_scratch_create(lc);
         if (!scratch) st = czk_error(CZK_ERR_NOMEM, "porep prove stream: out of memory");
         else {
             czk_cs cs;
             par_cs_init(&cs, &sh, lc, scratch);
             sh.v.input[0] = CZK_FR_ONE;
             cs.n_inputs = 1;
-            st = CZK_LC_DISPATCH(lc, porep_top, (&cs, &x, &cm));
+            st = CZK_LC_DISPATCH(lc, czk__porep_top, (&cs, &x, &cm));
             if (st == CZK_OK) st = par_expect(&cs, top.c, top.a, top.i, "the common part", 0);
-            scratch_free(lc, scratch);
+            czk__lc_scratch_destroy(lc, scratch);
         }
     }
     if (st == CZK_OK) st = fn(ctx, 0, top.c, sh.a, sh.b, sh.c);
@@ -855,7 +801,7 @@ czk_status czk__porep_prove_stream(czk__cs_values *v, uint64_t *dens[3], const c
         char msg[512] = "";
 #pragma omp parallel num_threads(m)
         {
-            void *scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+            void *scratch = czk__lc_scratch_create(lc);
             czk_status ts = scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "porep prove stream: out of memory");
 #pragma omp for schedule(static, 1)
             for (uint32_t j = 0; j < m; j++) {
@@ -866,7 +812,7 @@ czk_status czk__porep_prove_stream(czk__cs_values *v, uint64_t *dens[3], const c
                 cs.n_constraints = top.c + (uint64_t)i * ch.c;
                 cs.n_aux = (uint32_t)(top.a + (uint64_t)i * ch.a);
                 cs.n_inputs = (uint32_t)(top.i + (uint64_t)i * ch.i);
-                ts = CZK_LC_DISPATCH(lc, porep_one_challenge, (&cs, &x, &cm, i));
+                ts = CZK_LC_DISPATCH(lc, czk__porep_one_challenge, (&cs, &x, &cm, i));
                 if (ts == CZK_OK)
                     ts = par_expect(&cs, top.c + (uint64_t)(i + 1) * ch.c, top.a + (uint64_t)(i + 1) * ch.a,
                                     top.i + (uint64_t)(i + 1) * ch.i, "challenge", i);
@@ -878,7 +824,7 @@ czk_status czk__porep_prove_stream(czk__cs_values *v, uint64_t *dens[3], const c
                     snprintf(msg, sizeof msg, "%s", czk_last_error());
                 }
             }
-            if (scratch) scratch_free(lc, scratch);
+            czk__lc_scratch_destroy(lc, scratch);
         }
         if (first_err != CZK_OK) st = czk_error(first_err, "%s", msg);
         else st = fn(ctx, sh.row0, sh.row0 + (uint64_t)m * ch.c, sh.a, sh.b, sh.c);

@@ -3,7 +3,46 @@
 #define CZK_POREP_INTERNAL_H
 
 #include "cs/cs_internal.h"
+#include "czk/gadgets.h"
+#include "czk/merkle.h"
 #include "czk/porep.h"
+
+/* What the synthesis of one partition reads (porep.c fills it). */
+typedef struct porep_ctx {
+    const czk_fc_c1 *c1; /* NULL without values */
+    uint32_t k;          /* partition */
+    int vals;
+    uint32_t layers, challenges;
+    czk_merkle_shape tree_d, tree_c, tree_r;
+} porep_ctx;
+
+/* The partition's variables every challenge uses. */
+typedef struct porep_common {
+    czk_anum replica_id, comm_d, comm_r, comm_r_last, comm_c;
+    czk_bool replica_bits[256];
+} porep_common;
+
+/* The synthesis, per LC variant (porep_lcv.c; porep.c chooses the variant
+ * with CZK_LC_DISPATCH). top: StackedCircuit::synthesize up to the
+ * challenges (fills *cm); one_challenge: challenge i; synth: top, then every
+ * challenge in order. */
+#define czk__porep_top                                                                  \
+    CZK_LCV_NAME(czk__porep_top_vec, czk__porep_top_inline1, czk__porep_top_inline2, czk__porep_top_inline4)
+#define czk__porep_one_challenge                                                        \
+    CZK_LCV_NAME(czk__porep_one_challenge_vec, czk__porep_one_challenge_inline1,                        \
+                 czk__porep_one_challenge_inline2, czk__porep_one_challenge_inline4)
+#define czk__porep_synth                                                                \
+    CZK_LCV_NAME(czk__porep_synth_vec, czk__porep_synth_inline1, czk__porep_synth_inline2, czk__porep_synth_inline4)
+
+#define CZK__POREP_PROTOS(top, one_challenge, synth)                                    \
+    czk_status top(czk_cs *cs, const porep_ctx *x, porep_common *cm) CZK_WUR;           \
+    czk_status one_challenge(czk_cs *cs, const porep_ctx *x, const porep_common *cm, uint32_t i) CZK_WUR; \
+    czk_status synth(czk_cs *cs, const porep_ctx *x) CZK_WUR;
+CZK__POREP_PROTOS(czk__porep_top_vec, czk__porep_one_challenge_vec, czk__porep_synth_vec)
+CZK__POREP_PROTOS(czk__porep_top_inline1, czk__porep_one_challenge_inline1, czk__porep_synth_inline1)
+CZK__POREP_PROTOS(czk__porep_top_inline2, czk__porep_one_challenge_inline2, czk__porep_synth_inline2)
+CZK__POREP_PROTOS(czk__porep_top_inline4, czk__porep_one_challenge_inline4, czk__porep_synth_inline4)
+#undef CZK__POREP_PROTOS
 
 /* Witness-only synthesis of partition k on `threads` threads (challenges
  * split across them, each writing its values in place): v->input and v->aux

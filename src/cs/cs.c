@@ -93,7 +93,7 @@ void czk__cs_values_clear(czk__cs_values *v)
     memset(v, 0, sizeof(*v));
 }
 
-static size_t lc_size(czk_lc_kind k)
+size_t czk__lc_size(czk_lc_kind k)
 {
     switch (k) {
     case CZK_LC_INLINE1: return sizeof(czk_lc_inline1);
@@ -103,19 +103,13 @@ static size_t lc_size(czk_lc_kind k)
     }
 }
 
-static void scratch_free(czk_cs *cs)
+void *czk__lc_scratch_create(czk_lc_kind k) { return calloc(CZK_CS_SCRATCH, czk__lc_size(k)); }
+
+void czk__lc_scratch_destroy(czk_lc_kind k, void *lcs)
 {
-    if (!cs->lc_scratch) return;
-    for (unsigned i = 0; i < CZK_CS_SCRATCH; i++) {
-        switch (cs->lc_kind) {
-        case CZK_LC_INLINE1: czk_lc_free_inline1((czk_lc_inline1 *)cs->lc_scratch + i); break;
-        case CZK_LC_INLINE2: czk_lc_free_inline2((czk_lc_inline2 *)cs->lc_scratch + i); break;
-        case CZK_LC_INLINE4: czk_lc_free_inline4((czk_lc_inline4 *)cs->lc_scratch + i); break;
-        default: czk_lc_free_vec((czk_lc_vec *)cs->lc_scratch + i); break;
-        }
-    }
-    free(cs->lc_scratch);
-    cs->lc_scratch = NULL;
+    if (!lcs) return;
+    CZK_LC_DISPATCH(k, czk__lc_free_n, (lcs, CZK_CS_SCRATCH));
+    free(lcs);
 }
 
 static czk_status alloc_one(czk_cs *cs)
@@ -138,7 +132,7 @@ czk_status czk_cs_create(czk_cs **out, czk_cs_backend backend, czk_lc_kind lc, c
     if (!cs) return czk_error(CZK_ERR_NOMEM, "czk_cs_create: out of memory");
     cs->backend = backend;
     cs->lc_kind = lc;
-    cs->lc_scratch = calloc(CZK_CS_SCRATCH, lc_size(lc));
+    cs->lc_scratch = czk__lc_scratch_create(lc);
     czk_status s = cs->lc_scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "czk_cs_create: out of memory");
     if (s == CZK_OK) {
         switch (backend) {
@@ -168,7 +162,7 @@ void czk_cs_destroy(czk_cs *cs)
         default: czk__cs_witness_destroy(cs); break;
         }
     }
-    scratch_free(cs);
+    czk__lc_scratch_destroy(cs->lc_kind, cs->lc_scratch);
     free(cs);
 }
 
@@ -195,6 +189,12 @@ czk_status czk_cs_finalize(czk_cs *cs)
     case CZK_CS_SHAPE: return czk__cs_shape_finalize(cs);
     default: return CZK_OK;
     }
+}
+
+czk_status czk_cs_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
+                          const char *name, uint64_t idx)
+{
+    return czk__cs_enforce(cs, a, b, c, name, idx);
 }
 
 czk_status czk_cs_value(const czk_cs *cs, czk_fr *out, czk_var v)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs/lc.h"
 #include "czk/cs.h"
 
 /* Grow *p (elements of `elem` bytes, capacity *cap) to hold at least `need`. */

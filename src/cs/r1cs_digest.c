@@ -726,35 +726,13 @@ static void d_ns_pop(czk_cs *cs)
 
 static const czk_cs_ops digester_ops = {d_alloc, d_alloc_input, d_enforce, d_ns_push, d_ns_pop};
 
-static size_t lc_bytes(czk_lc_kind k)
-{
-    switch (k) {
-    case CZK_LC_INLINE1: return sizeof(czk_lc_inline1);
-    case CZK_LC_INLINE2: return sizeof(czk_lc_inline2);
-    case CZK_LC_INLINE4: return sizeof(czk_lc_inline4);
-    default: return sizeof(czk_lc_vec);
-    }
-}
-
-static void scratch_free(czk_lc_kind k, void *p)
-{
-    if (!p) return;
-    for (unsigned i = 0; i < CZK_CS_SCRATCH; i++) switch (k) {
-        case CZK_LC_INLINE1: czk_lc_free_inline1((czk_lc_inline1 *)p + i); break;
-        case CZK_LC_INLINE2: czk_lc_free_inline2((czk_lc_inline2 *)p + i); break;
-        case CZK_LC_INLINE4: czk_lc_free_inline4((czk_lc_inline4 *)p + i); break;
-        default: czk_lc_free_vec((czk_lc_vec *)p + i); break;
-        }
-    free(p);
-}
-
 void czk_cs_r1cs_digester_destroy(czk_r1cs_digester *d)
 {
     if (!d) return;
     if (d->open) sink_abort(&d->s);
     enc_clear(&d->e);
     czk_cs_r1cs_diff_clear(&d->cap);
-    scratch_free(d->cs.lc_kind, d->cs.lc_scratch);
+    czk__lc_scratch_destroy(d->cs.lc_kind, d->cs.lc_scratch);
     free(d->ns);
     free(d->marks);
     free(d);
@@ -787,7 +765,7 @@ czk_status czk_cs_r1cs_digester_create(czk_r1cs_digester **out, czk_cs **cs, czk
     d->cs.needs_constraints = 1;
     d->cs.wants_names = opts && opts->names;
     d->cs.impl = d;
-    d->cs.lc_scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+    d->cs.lc_scratch = czk__lc_scratch_create(lc);
     czk_status st = d->cs.lc_scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "digester");
     if (st == CZK_OK) {
         st = sink_open(&d->s, opts);

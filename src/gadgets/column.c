@@ -1,9 +1,6 @@
 /* czk — Filecoin column hash: Poseidon of a column's labels, arity 2 or 11
  * (storage-proofs-porep stacked/{vanilla,circuit}/hash.rs hash_single_column). */
-#include "czk/poseidon.h"
-
-#define CZK_TMPL_FILE "gadgets/column_tmpl.h"
-#include "czk/cs_instantiate.h"
+#include "gadgets/gadgets_lc.h"
 
 czk_status czk_column_hash(czk_fr *out, const czk_fr *rows, size_t n) {
     if (n != 2 && n != 11)

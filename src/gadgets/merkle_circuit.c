@@ -1,12 +1,6 @@
-/* czk — Merkle inclusion circuit, instantiated once per LC storage variant. */
-#include <stdio.h>
-
-#include "czk/gadgets.h"
-#include "czk/merkle.h"
-#include "czk/poseidon.h"
-
-#define CZK_TMPL_FILE "gadgets/merkle_circuit_tmpl.h"
-#include "czk/cs_instantiate.h"
+/* czk — Merkle inclusion circuit: the entry point that chooses the LC variant
+ * (the circuit is merkle_circuit_lcv.c's). */
+#include "gadgets/gadgets_lc.h"
 
 czk_status czk_merkle_por_circuit_any(czk_cs *cs, const czk_merkle_shape *s, const czk_var *leaf_var,
                                       const czk_fr *leaf_val, const czk_fr *siblings, uint64_t index,

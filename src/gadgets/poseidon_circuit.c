@@ -1,5 +1,6 @@
-/* czk — Poseidon circuit, instantiated once per LC storage variant, and the
- * per-arity constraint templates that PROVE / SHAPE synthesis replays.
+/* czk — Poseidon circuit: the entry point that chooses the LC variant (the
+ * circuit is poseidon_circuit_lcv.c's), and the per-arity constraint templates
+ * that PROVE / SHAPE synthesis replays.
  *
  * Template: the constraints of one hash, recorded once per arity by running the
  * direct synthesis (vec variant) against a private recording backend, with
@@ -11,22 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "czk/poseidon.h"
+#include "gadgets/gadgets_lc.h"
 #include "gadgets/poseidon_params.h"
-
-typedef struct czk__ptmpl {
-    uint32_t n_alloc, n_cons;
-    uint32_t *off;   /* 3 n_cons + 1: terms of (constraint r, side k) are off[3r+k] .. off[3r+k+1] */
-    uint32_t *id;    /* local ids */
-    czk_fr *coeff;
-} czk__ptmpl;
-
-/* The template for p, built on first use; NULL if it could not be built
- * (then the direct path is used). */
-static const czk__ptmpl *czk__poseidon_template(const czk__poseidon_params *p);
-
-#define CZK_TMPL_FILE "gadgets/poseidon_circuit_tmpl.h"
-#include "czk/cs_instantiate.h"
 
 czk_status czk_poseidon_circuit_any(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in,
                                     const czk_fr *in_val, size_t n) {
@@ -132,8 +119,8 @@ static pthread_once_t template_once = PTHREAD_ONCE_INIT;
 static int record(czk__ptmpl *out, const czk__poseidon_params *p) {
     recorder r;
     memset(&r, 0, sizeof r);
-    czk_lc_vec scratch[CZK_CS_SCRATCH];
-    memset(scratch, 0, sizeof scratch);
+    void *scratch = czk__lc_scratch_create(CZK_LC_VEC);
+    if (!scratch) return 0;
     czk_cs cs;
     memset(&cs, 0, sizeof cs);
     cs.ops = &rec_ops;
@@ -149,7 +136,7 @@ static int record(czk__ptmpl *out, const czk__poseidon_params *p) {
     int ok = czk_poseidon_circuit_vec(&cs, &res, NULL, in, NULL, p->arity) == CZK_OK &&
              cs.n_constraints == czk_poseidon_circuit_constraints(p->arity) &&
              res == czk_var_aux(cs.n_aux - 1);
-    for (int i = 0; i < CZK_CS_SCRATCH; i++) czk_lc_free_vec(&scratch[i]);
+    czk__lc_scratch_destroy(CZK_LC_VEC, scratch);
     if (!ok) {
         free(r.t.off);
         free(r.t.id);
@@ -167,7 +154,7 @@ static void templates_init(void) {
         template_ok[i] = record(&templates[i], &czk__poseidon_params_table[i]);
 }
 
-static const czk__ptmpl *czk__poseidon_template(const czk__poseidon_params *p) {
+const czk__ptmpl *czk__poseidon_template(const czk__poseidon_params *p) {
     pthread_once(&template_once, templates_init);
     unsigned i = (unsigned)(p - czk__poseidon_params_table);
     return i < CZK__POSEIDON_NPARAMS && template_ok[i] ? &templates[i] : NULL;

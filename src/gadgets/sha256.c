@@ -1,11 +1,7 @@
-/* SHA-256 gadgets (bellpepper gadgets/sha256.rs; rust-fil-proofs
- * Sha256Function circuits), one instance per LC storage variant, and
- * Filecoin's native SHA-256 node hash. */
-#include <stdlib.h>
-
-#include "gadgets/gadgets_internal.h"
+/* Filecoin's native SHA-256 node hash and label (the gadgets are
+ * sha256_lcv.c's). */
+#include "czk/gadgets.h"
 #include "czk/sha256.h"
-#include "gadgets/sha256_witness.h"
 
 void czk_sha256_node_native(uint8_t out[32], const uint8_t left[32], const uint8_t right[32])
 {
@@ -31,12 +27,3 @@ void czk_label_native(uint8_t out[32], const uint8_t replica_id[32], uint32_t la
     czk_sha256_final(&c, out);
     czk_sha256_trim_to_fr32(out);
 }
-
-/* A run of message bits: bits[0..n) then constant zeros up to `total`. */
-typedef struct czk__sha_seg {
-    const czk_bool *bits;
-    size_t n, total;
-} czk__sha_seg;
-
-#define CZK_TMPL_FILE "gadgets/sha256_tmpl.h"
-#include "czk/cs_instantiate.h"

@@ -3,7 +3,7 @@
  * Under the WITNESS backend the gadget's only effect is the sequence of aux
  * values it allocates (every one a bit: 0 or 1) and the output words. This
  * file computes FIPS 180-4 §6.2 on native words and writes exactly the values
- * the bit-level gadget (sha256_tmpl.h, uint32_tmpl.h, boolean_tmpl.h) would
+ * the bit-level gadget (sha256_lcv.c, uint32_lcv.c, boolean_lcv.c) would
  * allocate, in the same order, without going through the constraint system
  * per bit.
  *
@@ -28,7 +28,6 @@
 
 #include "cs/cs_internal.h"
 #include "czk/sha256.h"
-#include "gadgets/gadgets_internal.h"
 #include "gadgets/sha256_witness.h"
 
 typedef struct ww {
@@ -97,7 +96,7 @@ static inline ww w_xor(emitter *e, ww a, ww b)
     return o;
 }
 
-/* ---- one bit, for the words with constant bits (boolean_tmpl.h's cases) ---- */
+/* ---- one bit, for the words with constant bits (boolean_lcv.c's cases) ---- */
 
 typedef struct sb {
     uint32_t v, c, n;
@@ -207,7 +206,7 @@ static ww w_maj(emitter *e, ww a, ww b, ww c)
     return o;
 }
 
-/* UInt32::addmany (uint32_tmpl.h czk_u32_addmany), 2..10 operands */
+/* UInt32::addmany (uint32_lcv.c czk_u32_addmany), 2..10 operands */
 static ww w_addmany(emitter *e, const ww *ops, unsigned n)
 {
     uint64_t sum = 0, max_value = (uint64_t)n * 0xffffffffull;

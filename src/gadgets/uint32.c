@@ -1,6 +1,7 @@
-/* UInt32 / UInt64 value helpers and (per LC variant) the uint32 and multi-eq
- * gadgets of bellpepper (gadgets/uint32.rs, gadgets/multieq.rs). */
-#include "gadgets/gadgets_internal.h"
+/* UInt32 / UInt64 value helpers (the gadgets are uint32_lcv.c's). */
+#include <string.h>
+
+#include "czk/gadgets.h"
 
 void czk_u32_constant(czk_u32 *out, uint32_t v)
 {
@@ -51,6 +52,3 @@ void czk_u64_to_bits_be(czk_bool out[64], const czk_u64 *a)
 {
     for (int i = 0; i < 64; i++) out[i] = a->bits[63 - i];
 }
-
-#define CZK_TMPL_FILE "gadgets/uint32_tmpl.h"
-#include "czk/cs_instantiate.h"

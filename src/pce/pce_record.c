@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs/lc.h"
 #include "czk/pce.h"
 #include "pce/pce_internal.h"
 
@@ -101,33 +102,11 @@ static void r_ns_pop(czk_cs *cs)
 
 static const czk_cs_ops rec_ops = {r_alloc, r_alloc_input, r_enforce, r_ns_push, r_ns_pop};
 
-static size_t lc_bytes(czk_lc_kind k)
-{
-    switch (k) {
-    case CZK_LC_INLINE1: return sizeof(czk_lc_inline1);
-    case CZK_LC_INLINE2: return sizeof(czk_lc_inline2);
-    case CZK_LC_INLINE4: return sizeof(czk_lc_inline4);
-    default: return sizeof(czk_lc_vec);
-    }
-}
-
-static void scratch_free(czk_lc_kind k, void *p)
-{
-    if (!p) return;
-    for (unsigned i = 0; i < CZK_CS_SCRATCH; i++) switch (k) {
-        case CZK_LC_INLINE1: czk_lc_free_inline1((czk_lc_inline1 *)p + i); break;
-        case CZK_LC_INLINE2: czk_lc_free_inline2((czk_lc_inline2 *)p + i); break;
-        case CZK_LC_INLINE4: czk_lc_free_inline4((czk_lc_inline4 *)p + i); break;
-        default: czk_lc_free_vec((czk_lc_vec *)p + i); break;
-        }
-    free(p);
-}
-
 void czk_pce_recorder_destroy(czk_pce_recorder *r)
 {
     if (!r) return;
     for (int i = 0; i < 3; i++) czk__pmb_destroy(r->m[i]);
-    scratch_free(r->cs.lc_kind, r->cs.lc_scratch);
+    czk__lc_scratch_destroy(r->cs.lc_kind, r->cs.lc_scratch);
     free(r->col);
     free(r->cf);
     free(r);
@@ -149,7 +128,7 @@ czk_status czk_pce_recorder_create(czk_pce_recorder **out, czk_cs **cs, czk_lc_k
     r->cs.lc_kind = lc;
     r->cs.needs_constraints = 1;
     r->cs.impl = r;
-    r->cs.lc_scratch = calloc(CZK_CS_SCRATCH, lc_bytes(lc));
+    r->cs.lc_scratch = czk__lc_scratch_create(lc);
     uint64_t rows = sizes ? sizes->n_constraints + sizes->n_inputs : 0;
     static const char *const names[3] = {"A", "B", "C"};
     czk_status st = r->cs.lc_scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "PCE recorder");

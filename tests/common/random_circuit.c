@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 
+#define CZK_LCV vec /* builds its LCs with the vec variant (cs/lc.h) */
+#include "cs/lc_lcv.h"
+
 typedef struct {
     czk_var v;
     czk_fr val;

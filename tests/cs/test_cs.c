@@ -4,24 +4,10 @@
 
 #include "runner.h"
 
+#define CZK_LCV vec /* the LC operations of lc_pool_recycles */
+#include "cs/cs_lcv.h"
+#include "cs/lc_lcv.h"
 #include "czk/cs.h"
-
-#define CZK__LCV vec
-#include "cs/lc_test_tmpl.h"
-#include "cs/small_circuit_tmpl.h"
-#undef CZK__LCV
-#define CZK__LCV inline1
-#include "cs/lc_test_tmpl.h"
-#include "cs/small_circuit_tmpl.h"
-#undef CZK__LCV
-#define CZK__LCV inline2
-#include "cs/lc_test_tmpl.h"
-#include "cs/small_circuit_tmpl.h"
-#undef CZK__LCV
-#define CZK__LCV inline4
-#include "cs/lc_test_tmpl.h"
-#include "cs/small_circuit_tmpl.h"
-#undef CZK__LCV
 
 static czk_status small(czk_cs *cs) { return CZK_LC_DISPATCH(cs->lc_kind, small_circuit, (cs)); }
 

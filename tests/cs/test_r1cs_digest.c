@@ -14,6 +14,10 @@
 
 #include "runner.h"
 
+#define CZK_LCV vec /* builds its LCs with the vec variant (cs/lc.h) */
+#include "cs/lc_lcv.h"
+#include "gadgets/gadgets_lc.h"
+
 #include "czk/cs.h"
 #include "czk/filecoin.h"
 #include "czk/poseidon.h"

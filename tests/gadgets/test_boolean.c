@@ -3,7 +3,7 @@
  * detection of a flipped witness. */
 #include "runner.h"
 
-#include "czk/gadgets.h"
+#include "gadgets/gadgets_lc.h"
 
 /* 0: const 0, 1: const 1, 2: IS(0), 3: IS(1), 4: NOT(1) = 0, 5: NOT(0) = 1 */
 static czk_bool make_bool(czk_cs *cs, int k)

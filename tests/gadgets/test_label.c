@@ -4,7 +4,7 @@
 
 #include "runner.h"
 
-#include "czk/gadgets.h"
+#include "gadgets/gadgets_lc.h"
 #include "czk/sha256.h"
 
 static void random_fr_bytes(czk_rng *rng, uint8_t out[32])

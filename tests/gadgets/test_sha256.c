@@ -5,7 +5,7 @@
 
 #include "runner.h"
 
-#include "czk/gadgets.h"
+#include "gadgets/gadgets_lc.h"
 #include "czk/sha256.h"
 #include "gadgets/sha256_witness.h"
 

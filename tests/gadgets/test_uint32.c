@@ -2,7 +2,7 @@
  * batching and constant folding. */
 #include "runner.h"
 
-#include "czk/gadgets.h"
+#include "gadgets/gadgets_lc.h"
 
 static uint32_t u32_of_bits(const czk_u32 *u)
 {

@@ -12,6 +12,9 @@
 
 #include "runner.h"
 
+#define CZK_LCV vec /* builds its LCs with the vec variant (cs/lc.h) */
+#include "cs/lc_lcv.h"
+
 #include "common/random_circuit.h"
 #include "czk/czk.h"
 #include "czk/pce.h"

@@ -1,8 +1,14 @@
-/* LC semantics test body, included by test_cs.c once per variant. */
+/* The bodies of test_cs.c's per-variant tests, compiled once per LC variant
+ * (cs/lc.h; names in cs/cs_lcv.h). */
+#include <stdlib.h>
+
+#include "cs/cs_lcv.h"
+#include "cs/lc_lcv.h"
+#include "runner.h"
 
 /* Random add/sub/scaled operations against a dense reference model: the LC
  * must stay sorted, merged, with the same coefficients (zeros included). */
-static void CZK_V(lc_random_ops)(czk_rng *rng)
+void lc_random_ops(czk_rng *rng)
 {
     enum { NV = 24 };
     czk_fr ref[2][NV];
@@ -93,7 +99,7 @@ static void CZK_V(lc_random_ops)(czk_rng *rng)
 
 /* push_unsorted + normalize equals term-by-term add_term; pow2-tagged
  * coefficients scale exactly like multiplied ones. */
-static void CZK_V(lc_bulk_ops)(czk_rng *rng)
+void lc_bulk_ops(czk_rng *rng)
 {
     czk_lc a, b, s1, s2;
     czk_lc_init(&a);
@@ -150,4 +156,51 @@ static void CZK_V(lc_bulk_ops)(czk_rng *rng)
     czk_lc_free(&b);
     czk_lc_free(&s1);
     czk_lc_free(&s2);
+}
+
+/* A small circuit exercising interleaved inputs, zero coefficients and
+ * densities. Values: x = 3, y = 5. */
+czk_status small_circuit(czk_cs *cs)
+{
+    czk_fr f3, f5, f15, f8, f40;
+    czk_fr_from_u64(&f3, 3);
+    czk_fr_from_u64(&f5, 5);
+    czk_fr_from_u64(&f15, 15);
+    czk_fr_from_u64(&f8, 8);
+    czk_fr_from_u64(&f40, 40);
+    int hv = cs->has_values;
+    czk_var x, y, w, pub, t, u;
+    czk_cs_ns_push(cs, "ns", CZK_NOIDX);
+    CZK_TRY(czk_cs_alloc(cs, &x, hv ? &f3 : NULL, "x", CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc(cs, &y, hv ? &f5 : NULL, "y", CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc(cs, &w, hv ? &f15 : NULL, "w", CZK_NOIDX));
+    czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
+    czk_lc_add_var(a, x);
+    czk_lc_add_var(b, y);
+    czk_lc_add_var(c, w);
+    CZK_TRY(czk_enforce(cs, a, b, c, "c", 0));
+    CZK_TRY(czk_cs_alloc_input(cs, &pub, hv ? &f15 : NULL, "pub", CZK_NOIDX));
+    a = czk_lc_scratch(cs, 0), b = czk_lc_scratch(cs, 1), c = czk_lc_scratch(cs, 2);
+    czk_lc_add_var(a, pub);
+    czk_lc_add_var(b, CZK_VAR_ONE);
+    czk_lc_add_var(c, w);
+    CZK_TRY(czk_enforce(cs, a, b, c, "c", 1));
+    CZK_TRY(czk_cs_alloc(cs, &t, hv ? &f8 : NULL, "t", CZK_NOIDX));
+    a = czk_lc_scratch(cs, 0), b = czk_lc_scratch(cs, 1), c = czk_lc_scratch(cs, 2);
+    czk_lc_add_var(a, t); /* added out of order: x < t */
+    czk_lc_add_var(a, x);
+    czk_lc_sub_var(a, t); /* t's coefficient becomes 0 and stays */
+    czk_lc_add_var(b, CZK_VAR_ONE);
+    czk_lc_add_var(c, x);
+    CZK_TRY(czk_enforce(cs, a, b, c, "c", 2));
+    CZK_TRY(czk_cs_alloc(cs, &u, hv ? &f40 : NULL, "u", CZK_NOIDX));
+    a = czk_lc_scratch(cs, 0), b = czk_lc_scratch(cs, 1), c = czk_lc_scratch(cs, 2);
+    czk_lc_add_var(a, t);
+    czk_lc_add_var(b, y);
+    czk_lc_add_var(b, x);
+    czk_lc_sub_var(b, x);
+    czk_lc_add_var(c, u);
+    CZK_TRY(czk_enforce(cs, a, b, c, "c", 3));
+    czk_cs_ns_pop(cs);
+    return CZK_OK;
 }

@@ -1,4 +1,8 @@
-/* czk — Filecoin column hash circuit template (see czk/poseidon.h). */
+/* czk — Filecoin column hash circuit (czk/poseidon.h), compiled once per LC
+ * variant (cs/lc.h). */
+#include "cs/lc_lcv.h"
+#include "gadgets/gadgets_lc.h"
+
 czk_status czk_column_hash_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *rows,
                                    const czk_fr *row_val, size_t n) {
     if (n != 2 && n != 11)

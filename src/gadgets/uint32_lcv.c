@@ -1,4 +1,9 @@
-/* uint32 + multi-eq gadgets, template (compiled per LC variant by uint32.c). */
+/* uint32 + multi-eq gadgets (bellpepper gadgets/uint32.rs, gadgets/multieq.rs),
+ * compiled once per LC variant (cs/lc.h). The value helpers are uint32.c's. */
+#include <string.h>
+
+#include "cs/lc_lcv.h"
+#include "gadgets/gadgets_lc.h"
 
 /* Fr::CAPACITY for BLS12-381: 254. */
 #define CZK__FR_CAPACITY 254
@@ -13,7 +18,7 @@ void czk_multieq_init(czk_multieq *me, czk_cs *cs)
 }
 
 /* lhs * 1 = rhs, named "multieq <ops>". */
-static czk_status CZK_V(multieq_accumulate)(czk_multieq *me)
+static czk_status multieq_accumulate(czk_multieq *me)
 {
     czk_cs *cs = me->cs;
     czk_lc *one = czk_lc_scratch(cs, 1);
@@ -29,7 +34,7 @@ static czk_status CZK_V(multieq_accumulate)(czk_multieq *me)
 czk_status czk_multieq_enforce_equal(czk_multieq *me, uint32_t num_bits, const czk_lc *lhs, const czk_lc *rhs)
 {
     if (!me->cs->needs_constraints) return CZK_OK;
-    if (CZK__FR_CAPACITY <= me->bits_used + num_bits) CZK_TRY(CZK_V(multieq_accumulate)(me));
+    if (CZK__FR_CAPACITY <= me->bits_used + num_bits) CZK_TRY(multieq_accumulate(me));
     if (CZK__FR_CAPACITY <= me->bits_used + num_bits)
         return czk_error(CZK_ERR_INVALID_ARG, "multieq: %u bits exceed the field capacity", num_bits);
     if (me->bits_used == 0) {
@@ -47,7 +52,7 @@ czk_status czk_multieq_enforce_equal(czk_multieq *me, uint32_t num_bits, const c
 czk_status czk_multieq_finish(czk_multieq *me)
 {
     czk_status s = CZK_OK;
-    if (me->bits_used > 0) s = CZK_V(multieq_accumulate)(me);
+    if (me->bits_used > 0) s = multieq_accumulate(me);
     czk_lc_free(&me->lhs);
     czk_lc_free(&me->rhs);
     return s;

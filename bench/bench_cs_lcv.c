@@ -1,7 +1,15 @@
-/* The benchmark circuit of `czk bench cs`, compiled per LC variant: 512
- * allocated message bits, then `blocks` chained SHA-256 compressions
+/* The benchmark circuits of `czk bench cs`, compiled once per LC variant
+ * (cs/lc.h); bench_cs.c chooses the variant. */
+#include <string.h>
+
+#include "bench_cs.h"
+#include "cs/lc_lcv.h"
+#include "czk/sha256.h"
+#include "gadgets/gadgets_lc.h"
+
+/* 512 allocated message bits, then `blocks` chained SHA-256 compressions
  * (state_{i+1} = compress(state_i, message)), starting from the constant IV. */
-static czk_status CZK_V(bench_sha_chain)(czk_cs *cs, const uint8_t msg[64], unsigned blocks, czk_u32 out[8])
+czk_status bench_sha_chain(czk_cs *cs, const uint8_t msg[64], unsigned blocks, czk_u32 out[8])
 {
     czk_bool in[512];
     czk_u32 st[8], nx[8];
@@ -25,8 +33,8 @@ static czk_status CZK_V(bench_sha_chain)(czk_cs *cs, const uint8_t msg[64], unsi
 
 /* `paths` Poseidon Merkle inclusion proofs (rust-fil-proofs PoRCircuit) of
  * one shape, each with its leaf, siblings, index and root (public). */
-static czk_status CZK_V(bench_merkle_paths)(czk_cs *cs, const czk_merkle_shape *s, unsigned paths, const czk_fr *leaves,
-                                            const czk_fr *siblings, const uint64_t *index, const czk_fr *roots)
+czk_status bench_merkle_paths(czk_cs *cs, const czk_merkle_shape *s, unsigned paths, const czk_fr *leaves,
+                              const czk_fr *siblings, const uint64_t *index, const czk_fr *roots)
 {
     size_t plen = czk_merkle_path_len(s);
     int hv = cs->has_values;

@@ -1,4 +1,4 @@
-/* czk — Merkle inclusion (PoR) circuit template, one instance per LC variant.
+/* czk — Merkle inclusion (PoR) circuit, compiled once per LC variant (cs/lc.h).
  *
  * Follows rust-fil-proofs storage-proofs-core gadgets/por.rs (PoRCircuit,
  * SubPath::synthesize) and gadgets/insertion.rs (insert_2/4/8, pick), with
@@ -6,17 +6,19 @@
  * multipack::pack_into_inputs, constraint by constraint and in the same
  * variable order. See czk/merkle.h.
  */
-/* The including file includes <stdio.h>, czk/gadgets.h and czk/poseidon.h first
- * (gadgets.h must not be included while a variant is being compiled). */
+#include <stdio.h>
 
-typedef struct CZK_V(czk__mnum) {
+#include "cs/lc_lcv.h"
+#include "gadgets/gadgets_lc.h"
+
+typedef struct czk__mnum {
     czk_var var;
     czk_fr val;
-} CZK_V(czk__mnum);
+} czk__mnum;
 
 /* AllocatedBit::alloc: (1 - b) * b = 0 */
-static czk_status CZK_V(czk__m_bit)(czk_cs *cs, CZK_V(czk__mnum) *out, int bit, int vals, const char *ns,
-                                    uint64_t idx) {
+static czk_status czk__m_bit(czk_cs *cs, czk__mnum *out, int bit, int vals, const char *ns,
+                             uint64_t idx) {
     czk_cs_ns_push(cs, ns, idx);
     out->val = bit ? CZK_FR_ONE : CZK_FR_ZERO;
     CZK_TRY(czk_cs_alloc(cs, &out->var, vals ? &out->val : NULL, "boolean", CZK_NOIDX));
@@ -32,8 +34,8 @@ static czk_status CZK_V(czk__m_bit)(czk_cs *cs, CZK_V(czk__mnum) *out, int bit, 
 }
 
 /* AllocatedBit::and (a * b = c) / nor ((1 - a) * (1 - b) = c). */
-static czk_status CZK_V(czk__m_andnor)(czk_cs *cs, CZK_V(czk__mnum) *out, const CZK_V(czk__mnum) *x,
-                                       const CZK_V(czk__mnum) *y, int nor, int vals) {
+static czk_status czk__m_andnor(czk_cs *cs, czk__mnum *out, const czk__mnum *x,
+                                const czk__mnum *y, int nor, int vals) {
     czk_cs_ns_push(cs, nor ? "b0 nor b1" : "b0 and b1", CZK_NOIDX);
     if (vals) {
         int bx = czk_fr_is_one(&x->val), by = czk_fr_is_one(&y->val);
@@ -59,11 +61,11 @@ static czk_status CZK_V(czk__m_andnor)(czk_cs *cs, CZK_V(czk__mnum) *out, const 
 }
 
 /* insertion.rs pick: c = bit ? a : b, enforced as (b - a) * bit = (b - c). */
-static czk_status CZK_V(czk__m_pick)(czk_cs *cs, CZK_V(czk__mnum) *out, const CZK_V(czk__mnum) *bit,
-                                     const CZK_V(czk__mnum) *a, const CZK_V(czk__mnum) *b, const char *ns,
-                                     uint64_t idx, int vals) {
+static czk_status czk__m_pick(czk_cs *cs, czk__mnum *out, const czk__mnum *bit,
+                              const czk__mnum *a, const czk__mnum *b, const char *ns,
+                              uint64_t idx, int vals) {
     czk_cs_ns_push(cs, ns, idx);
-    CZK_V(czk__mnum) r;
+    czk__mnum r;
     if (vals) r.val = czk_fr_is_one(&bit->val) ? a->val : b->val;
     CZK_TRY(czk_cs_alloc(cs, &r.var, vals ? &r.val : NULL, "pick result", CZK_NOIDX));
     if (czk_cs_needs_constraints(cs)) {
@@ -80,22 +82,22 @@ static czk_status CZK_V(czk__m_pick)(czk_cs *cs, CZK_V(czk__mnum) *out, const CZ
     return CZK_OK;
 }
 
-#define PICK(dst, bit, a, b, name) CZK_TRY(CZK_V(czk__m_pick)(cs, &(dst), (bit), (a), (b), name, CZK_NOIDX, vals))
+#define PICK(dst, bit, a, b, name) CZK_TRY(czk__m_pick(cs, &(dst), (bit), (a), (b), name, CZK_NOIDX, vals))
 
 /* insert(cur into sib at the position given by bits[0..log2 a)), out[a]. */
-static czk_status CZK_V(czk__m_insert)(czk_cs *cs, CZK_V(czk__mnum) *out, const CZK_V(czk__mnum) *cur,
-                                       const CZK_V(czk__mnum) *bits, const CZK_V(czk__mnum) *sib, unsigned arity,
-                                       int vals) {
-    const CZK_V(czk__mnum) *a = cur;
+static czk_status czk__m_insert(czk_cs *cs, czk__mnum *out, const czk__mnum *cur,
+                                const czk__mnum *bits, const czk__mnum *sib, unsigned arity,
+                                int vals) {
+    const czk__mnum *a = cur;
     if (arity == 2) {
-        CZK_TRY(CZK_V(czk__m_pick)(cs, &out[0], &bits[0], &sib[0], a, "binary insert 0", CZK_NOIDX, vals));
-        CZK_TRY(CZK_V(czk__m_pick)(cs, &out[1], &bits[0], a, &sib[0], "binary insert 1", CZK_NOIDX, vals));
+        CZK_TRY(czk__m_pick(cs, &out[0], &bits[0], &sib[0], a, "binary insert 0", CZK_NOIDX, vals));
+        CZK_TRY(czk__m_pick(cs, &out[1], &bits[0], a, &sib[0], "binary insert 1", CZK_NOIDX, vals));
         return CZK_OK;
     }
-    const CZK_V(czk__mnum) *b0 = &bits[0], *b1 = &bits[1];
+    const czk__mnum *b0 = &bits[0], *b1 = &bits[1];
     if (arity == 4) {
-        const CZK_V(czk__mnum) *b = &sib[0], *c = &sib[1], *d = &sib[2];
-        CZK_V(czk__mnum) t;
+        const czk__mnum *b = &sib[0], *c = &sib[1], *d = &sib[2];
+        czk__mnum t;
         PICK(t, b0, b, a, "p0_x0");
         PICK(out[0], b1, b, &t, "p0");
         PICK(t, b0, a, b, "p1_x0");
@@ -107,12 +109,12 @@ static czk_status CZK_V(czk__m_insert)(czk_cs *cs, CZK_V(czk__mnum) *out, const 
         return CZK_OK;
     }
     CZK_ASSERT(arity == 8);
-    const CZK_V(czk__mnum) *b2 = &bits[2];
-    const CZK_V(czk__mnum) *b = &sib[0], *c = &sib[1], *d = &sib[2], *e = &sib[3], *f = &sib[4], *g = &sib[5],
+    const czk__mnum *b2 = &bits[2];
+    const czk__mnum *b = &sib[0], *c = &sib[1], *d = &sib[2], *e = &sib[3], *f = &sib[4], *g = &sib[5],
                            *h = &sib[6];
-    CZK_V(czk__mnum) nor01, and01, t, u;
-    CZK_TRY(CZK_V(czk__m_andnor)(cs, &nor01, b0, b1, 1, vals));
-    CZK_TRY(CZK_V(czk__m_andnor)(cs, &and01, b0, b1, 0, vals));
+    czk__mnum nor01, and01, t, u;
+    CZK_TRY(czk__m_andnor(cs, &nor01, b0, b1, 1, vals));
+    CZK_TRY(czk__m_andnor(cs, &and01, b0, b1, 0, vals));
     PICK(t, &nor01, a, b, "p0_xx0");
     PICK(out[0], b2, b, &t, "p0");
     PICK(t, b0, a, b, "p1_x00");
@@ -141,8 +143,8 @@ static czk_status CZK_V(czk__m_insert)(czk_cs *cs, CZK_V(czk__mnum) *out, const 
  * little-endian bits ("<j>_num_into_bits", AllocatedNum::to_bits_le: no range
  * check), padded with a constant zero to 256, the bits of every byte reversed,
  * concatenated, then hash_circuit (sha256 "hash", 254 bits packed "pack_le"). */
-static czk_status CZK_V(czk__m_sha_node)(czk_cs *cs, CZK_V(czk__mnum) *out, const CZK_V(czk__mnum) *pre,
-                                         unsigned arity, int vals) {
+static czk_status czk__m_sha_node(czk_cs *cs, czk__mnum *out, const czk__mnum *pre,
+                                  unsigned arity, int vals) {
     czk_bool bits[CZK_MERKLE_MAX_ARITY * 256], le[256];
     char name[32];
     for (unsigned j = 0; j < arity; j++) {
@@ -165,16 +167,16 @@ static czk_status CZK_V(czk__m_sha_node)(czk_cs *cs, CZK_V(czk__mnum) *out, cons
 }
 
 /* One SubPath (levels [l0, l0 + n) of the path), starting from *cur. */
-static czk_status CZK_V(czk__m_subpath)(czk_cs *cs, const czk_merkle_shape *s, CZK_V(czk__mnum) *cur,
-                                        size_t l0, size_t n, const czk_fr **sib_vals, uint64_t *index,
-                                        CZK_V(czk__mnum) *bits, size_t *nbits, int vals) {
+static czk_status czk__m_subpath(czk_cs *cs, const czk_merkle_shape *s, czk__mnum *cur,
+                                 size_t l0, size_t n, const czk_fr **sib_vals, uint64_t *index,
+                                 czk__mnum *bits, size_t *nbits, int vals) {
     for (size_t i = 0; i < n; i++) {
         unsigned arity = czk_merkle_level_arity(s, l0 + i), lb = arity == 2 ? 1 : arity == 4 ? 2 : 3;
-        CZK_V(czk__mnum) sib[CZK_MERKLE_MAX_ARITY - 1], pre[CZK_MERKLE_MAX_ARITY];
+        czk__mnum sib[CZK_MERKLE_MAX_ARITY - 1], pre[CZK_MERKLE_MAX_ARITY];
         czk_cs_ns_push(cs, "merkle tree hash", i);
-        CZK_V(czk__mnum) *lbits = &bits[*nbits];
+        czk__mnum *lbits = &bits[*nbits];
         for (unsigned j = 0; j < lb; j++)
-            CZK_TRY(CZK_V(czk__m_bit)(cs, &lbits[j], (int)((*index >> j) & 1), vals, "index bit", j));
+            CZK_TRY(czk__m_bit(cs, &lbits[j], (int)((*index >> j) & 1), vals, "index bit", j));
         *index >>= lb;
         *nbits += lb;
         for (unsigned j = 0; j + 1 < arity; j++) {
@@ -184,7 +186,7 @@ static czk_status CZK_V(czk__m_subpath)(czk_cs *cs, const czk_merkle_shape *s, C
             czk_cs_ns_pop(cs);
         }
         if (vals) *sib_vals += arity - 1;
-        CZK_TRY(CZK_V(czk__m_insert)(cs, pre, cur, lbits, sib, arity, vals));
+        CZK_TRY(czk__m_insert(cs, pre, cur, lbits, sib, arity, vals));
         czk_var pv[CZK_MERKLE_MAX_ARITY];
         czk_fr pval[CZK_MERKLE_MAX_ARITY];
         for (unsigned j = 0; j < arity; j++) {
@@ -195,7 +197,7 @@ static czk_status CZK_V(czk__m_subpath)(czk_cs *cs, const czk_merkle_shape *s, C
         if (s->hasher == CZK_MERKLE_POSEIDON)
             CZK_TRY(czk_poseidon_circuit(cs, &cur->var, vals ? &cur->val : NULL, pv, vals ? pval : NULL, arity));
         else
-            CZK_TRY(CZK_V(czk__m_sha_node)(cs, cur, pre, arity, vals));
+            CZK_TRY(czk__m_sha_node(cs, cur, pre, arity, vals));
         czk_cs_ns_pop(cs);
         czk_cs_ns_pop(cs);
     }
@@ -215,7 +217,7 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "merkle circuit: %s value missing on the %s backend",
                          !siblings ? "path" : (!leaf_var && !leaf_val) ? "leaf" : "root",
                          czk_cs_backend_name(cs->backend));
-    CZK_V(czk__mnum) cur, root, bits[64];
+    czk__mnum cur, root, bits[64];
     size_t nbits = 0;
     if (leaf_var) {
         cur.var = *leaf_var;
@@ -233,7 +235,7 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
     size_t l0 = 0;
     for (int k = 0; k < 3; k++) {
         czk_cs_ns_push(cs, part[k], CZK_NOIDX);
-        CZK_TRY(CZK_V(czk__m_subpath)(cs, s, &cur, l0, lens[k], &sib, &idx, bits, &nbits, vals));
+        CZK_TRY(czk__m_subpath(cs, s, &cur, l0, lens[k], &sib, &idx, bits, &nbits, vals));
         czk_cs_ns_pop(cs);
         l0 += lens[k];
     }

@@ -1,8 +1,12 @@
-/* Boolean gadgets (bellpepper-core gadgets/boolean.rs semantics), template:
- * compiled once per LC variant by boolean.c. */
+/* Boolean gadgets (bellpepper-core gadgets/boolean.rs semantics), compiled
+ * once per LC variant (cs/lc.h). */
+#include "cs/lc_lcv.h"
+#include "gadgets/gadgets_lc.h"
+
+enum { CZK__BIT_XOR, CZK__BIT_AND, CZK__BIT_AND_NOT, CZK__BIT_NOR };
 
 /* Value pointer for a bit allocation: NULL when the CS keeps no values. */
-static inline const czk_fr *CZK_V(bitval)(const czk_cs *cs, int v)
+static inline const czk_fr *bitval(const czk_cs *cs, int v)
 {
     return cs->has_values ? (v ? &CZK_FR_ONE : &CZK_FR_ZERO) : NULL;
 }
@@ -25,7 +29,7 @@ czk_status czk_bit_alloc(czk_cs *cs, czk_bool *out, int value)
 {
     czk_var v;
     value = value != 0;
-    CZK_TRY(czk_cs_alloc(cs, &v, CZK_V(bitval)(cs, value), "boolean", CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc(cs, &v, bitval(cs, value), "boolean", CZK_NOIDX));
     if (cs->needs_constraints) {
         /* (1 - b) * b = 0 */
         czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
@@ -44,7 +48,7 @@ czk_status czk_bit_alloc_conditionally(czk_cs *cs, czk_bool *out, int value, con
 {
     czk_var v;
     value = value != 0;
-    CZK_TRY(czk_cs_alloc(cs, &v, CZK_V(bitval)(cs, value), "boolean", CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc(cs, &v, bitval(cs, value), "boolean", CZK_NOIDX));
     if (cs->needs_constraints) {
         /* (1 - must_be_false - b) * b = 0 */
         czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
@@ -63,7 +67,7 @@ czk_status czk_bit_alloc_conditionally(czk_cs *cs, czk_bool *out, int value, con
 /* The four AllocatedBit operations; a, b are variables of allocated bits with
  * values av, bv. */
 
-static czk_status CZK_V(bit_op)(czk_cs *cs, czk_bool *out, int op, czk_var a, int av, czk_var b, int bv)
+static czk_status bit_op(czk_cs *cs, czk_bool *out, int op, czk_var a, int av, czk_var b, int bv)
 {
     static const char *const rname[4] = {"xor result", "and result", "and not result", "nor result"};
     static const char *const cname[4] = {"xor constraint", "and constraint", "and not constraint",
@@ -76,7 +80,7 @@ static czk_status CZK_V(bit_op)(czk_cs *cs, czk_bool *out, int op, czk_var a, in
     default: r = !av & !bv; break;
     }
     czk_var rv;
-    CZK_TRY(czk_cs_alloc(cs, &rv, CZK_V(bitval)(cs, r), rname[op], CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc(cs, &rv, bitval(cs, r), rname[op], CZK_NOIDX));
     if (cs->needs_constraints) {
         czk_lc *la = czk_lc_scratch(cs, 0), *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
         switch (op) {
@@ -137,12 +141,12 @@ czk_status czk_bool_xor(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_
         /* xor(is, not) = !(is ^ bit(not)) */
         const czk_bool *is = a->kind == CZK_BOOL_IS ? a : b, *nt = a->kind == CZK_BOOL_IS ? b : a;
         czk_bool r;
-        CZK_TRY(CZK_V(bit_op)(cs, &r, CZK__BIT_XOR, is->var, czk_bool_bit_value(is), nt->var,
-                              czk_bool_bit_value(nt)));
+        CZK_TRY(bit_op(cs, &r, CZK__BIT_XOR, is->var, czk_bool_bit_value(is), nt->var,
+                       czk_bool_bit_value(nt)));
         *out = czk_bool_not(r);
         return CZK_OK;
     }
-    return CZK_V(bit_op)(cs, out, CZK__BIT_XOR, a->var, czk_bool_bit_value(a), b->var, czk_bool_bit_value(b));
+    return bit_op(cs, out, CZK__BIT_XOR, a->var, czk_bool_bit_value(a), b->var, czk_bool_bit_value(b));
 }
 
 czk_status czk_bool_and(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_bool *b)
@@ -160,14 +164,14 @@ czk_status czk_bool_and(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_
         return CZK_OK;
     }
     if (a->kind == CZK_BOOL_IS && b->kind == CZK_BOOL_NOT)
-        return CZK_V(bit_op)(cs, out, CZK__BIT_AND_NOT, a->var, czk_bool_bit_value(a), b->var,
-                             czk_bool_bit_value(b));
+        return bit_op(cs, out, CZK__BIT_AND_NOT, a->var, czk_bool_bit_value(a), b->var,
+                      czk_bool_bit_value(b));
     if (a->kind == CZK_BOOL_NOT && b->kind == CZK_BOOL_IS)
-        return CZK_V(bit_op)(cs, out, CZK__BIT_AND_NOT, b->var, czk_bool_bit_value(b), a->var,
-                             czk_bool_bit_value(a));
+        return bit_op(cs, out, CZK__BIT_AND_NOT, b->var, czk_bool_bit_value(b), a->var,
+                      czk_bool_bit_value(a));
     if (a->kind == CZK_BOOL_NOT)
-        return CZK_V(bit_op)(cs, out, CZK__BIT_NOR, a->var, czk_bool_bit_value(a), b->var, czk_bool_bit_value(b));
-    return CZK_V(bit_op)(cs, out, CZK__BIT_AND, a->var, czk_bool_bit_value(a), b->var, czk_bool_bit_value(b));
+        return bit_op(cs, out, CZK__BIT_NOR, a->var, czk_bool_bit_value(a), b->var, czk_bool_bit_value(b));
+    return bit_op(cs, out, CZK__BIT_AND, a->var, czk_bool_bit_value(a), b->var, czk_bool_bit_value(b));
 }
 
 czk_status czk_bool_or(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_bool *b)
@@ -205,7 +209,7 @@ czk_status czk_bool_enforce_equal(czk_cs *cs, const czk_bool *a, const czk_bool 
     return czk_enforce(cs, la, lb, lc, "enforce equal", CZK_NOIDX);
 }
 
-static inline int CZK_V(is_const)(const czk_bool *x, int v)
+static inline int is_const(const czk_bool *x, int v)
 {
     return x->kind == CZK_BOOL_CONST && x->value == v;
 }
@@ -218,22 +222,22 @@ czk_status czk_bool_sha256_ch(czk_cs *cs, czk_bool *out, const czk_bool *a, cons
         *out = czk_bool_const(chv);
         return CZK_OK;
     }
-    if (CZK_V(is_const)(a, 0)) {
+    if (is_const(a, 0)) {
         *out = *c;
         return CZK_OK;
     }
-    if (CZK_V(is_const)(b, 0)) {
+    if (is_const(b, 0)) {
         t = czk_bool_not(*a);
         return czk_bool_and(cs, out, &t, c);
     }
-    if (CZK_V(is_const)(c, 0)) return czk_bool_and(cs, out, a, b);
-    if (CZK_V(is_const)(c, 1)) {
+    if (is_const(c, 0)) return czk_bool_and(cs, out, a, b);
+    if (is_const(c, 1)) {
         t = czk_bool_not(*b);
         CZK_TRY(czk_bool_and(cs, &r, a, &t));
         *out = czk_bool_not(r);
         return CZK_OK;
     }
-    if (CZK_V(is_const)(b, 1)) {
+    if (is_const(b, 1)) {
         t = czk_bool_not(*a);
         u = czk_bool_not(*c);
         CZK_TRY(czk_bool_and(cs, &r, &t, &u));
@@ -241,7 +245,7 @@ czk_status czk_bool_sha256_ch(czk_cs *cs, czk_bool *out, const czk_bool *a, cons
         return CZK_OK;
     }
     czk_var ch;
-    CZK_TRY(czk_cs_alloc(cs, &ch, CZK_V(bitval)(cs, chv), "ch", CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc(cs, &ch, bitval(cs, chv), "ch", CZK_NOIDX));
     if (cs->needs_constraints) {
         /* (b - c) * a = ch - c */
         czk_lc *la = czk_lc_scratch(cs, 0), *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
@@ -267,14 +271,14 @@ czk_status czk_bool_sha256_maj(czk_cs *cs, czk_bool *out, const czk_bool *a, con
         *out = czk_bool_const(mv);
         return CZK_OK;
     }
-    if (CZK_V(is_const)(a, 0)) return czk_bool_and(cs, out, b, c);
-    if (CZK_V(is_const)(b, 0)) return czk_bool_and(cs, out, a, c);
-    if (CZK_V(is_const)(c, 0)) return czk_bool_and(cs, out, a, b);
-    if (CZK_V(is_const)(c, 1) || CZK_V(is_const)(b, 1) || CZK_V(is_const)(a, 1)) {
+    if (is_const(a, 0)) return czk_bool_and(cs, out, b, c);
+    if (is_const(b, 0)) return czk_bool_and(cs, out, a, c);
+    if (is_const(c, 0)) return czk_bool_and(cs, out, a, b);
+    if (is_const(c, 1) || is_const(b, 1) || is_const(a, 1)) {
         /* maj(x, y, 1) = !(!x & !y), with (x, y) = (a, b), (a, c), (b, c) in that order */
         const czk_bool *x = a, *y = b;
-        if (!CZK_V(is_const)(c, 1)) {
-            if (CZK_V(is_const)(b, 1)) y = c;
+        if (!is_const(c, 1)) {
+            if (is_const(b, 1)) y = c;
             else {
                 x = b;
                 y = c;
@@ -288,7 +292,7 @@ czk_status czk_bool_sha256_maj(czk_cs *cs, czk_bool *out, const czk_bool *a, con
     }
     czk_var maj;
     czk_bool bc;
-    CZK_TRY(czk_cs_alloc(cs, &maj, CZK_V(bitval)(cs, mv), "maj", CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc(cs, &maj, bitval(cs, mv), "maj", CZK_NOIDX));
     czk_cs_ns_push(cs, "b and c", CZK_NOIDX);
     czk_status s = czk_bool_and(cs, &bc, b, c);
     czk_cs_ns_pop(cs);
@@ -311,7 +315,7 @@ czk_status czk_bool_sha256_maj(czk_cs *cs, czk_bool *out, const czk_bool *a, con
     return CZK_OK;
 }
 
-static czk_status CZK_V(bits_alloc_ns)(czk_cs *cs, czk_bool *out, size_t i, int v)
+static czk_status bits_alloc_ns(czk_cs *cs, czk_bool *out, size_t i, int v)
 {
     czk_cs_ns_push(cs, "bit", i);
     czk_status s = czk_bit_alloc(cs, out, v);
@@ -321,7 +325,7 @@ static czk_status CZK_V(bits_alloc_ns)(czk_cs *cs, czk_bool *out, size_t i, int 
 
 czk_status czk_bits_alloc_u64_le(czk_cs *cs, czk_bool out[64], uint64_t v)
 {
-    for (unsigned i = 0; i < 64; i++) CZK_TRY(CZK_V(bits_alloc_ns)(cs, &out[i], i, (int)(v >> i) & 1));
+    for (unsigned i = 0; i < 64; i++) CZK_TRY(bits_alloc_ns(cs, &out[i], i, (int)(v >> i) & 1));
     return CZK_OK;
 }
 
@@ -329,7 +333,7 @@ czk_status czk_bits_alloc_bytes_le(czk_cs *cs, czk_bool *out, const uint8_t *byt
 {
     if (cs->has_values && !bytes) return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "bytes_into_boolean_vec: no value");
     for (size_t i = 0; i < 8 * nbytes; i++)
-        CZK_TRY(CZK_V(bits_alloc_ns)(cs, &out[i], i, bytes ? (bytes[i / 8] >> (i % 8)) & 1 : 0));
+        CZK_TRY(bits_alloc_ns(cs, &out[i], i, bytes ? (bytes[i / 8] >> (i % 8)) & 1 : 0));
     return CZK_OK;
 }
 
@@ -338,7 +342,7 @@ czk_status czk_bits_alloc_bytes_be(czk_cs *cs, czk_bool *out, const uint8_t *byt
     if (cs->has_values && !bytes)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "bytes_into_boolean_vec_be: no value");
     for (size_t i = 0; i < 8 * nbytes; i++)
-        CZK_TRY(CZK_V(bits_alloc_ns)(cs, &out[i], i, bytes ? (bytes[i / 8] >> (7 - i % 8)) & 1 : 0));
+        CZK_TRY(bits_alloc_ns(cs, &out[i], i, bytes ? (bytes[i / 8] >> (7 - i % 8)) & 1 : 0));
     return CZK_OK;
 }
 
@@ -349,6 +353,6 @@ czk_status czk_bits_alloc_field_le(czk_cs *cs, czk_bool out[255], const czk_fr *
         if (!v) return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "field_into_allocated_bits_le: no value");
         czk_fr_to_limbs(l, v);
     }
-    for (unsigned i = 0; i < 255; i++) CZK_TRY(CZK_V(bits_alloc_ns)(cs, &out[i], i, (int)(l[i / 64] >> (i % 64)) & 1));
+    for (unsigned i = 0; i < 255; i++) CZK_TRY(bits_alloc_ns(cs, &out[i], i, (int)(l[i / 64] >> (i % 64)) & 1));
     return CZK_OK;
 }

@@ -1,9 +1,15 @@
-/* czk — per-variant gadget prototypes, included by czk/gadgets.h once per LC
- * variant (CZK__LCV set). Written with the generic names. No include guard.
+/* The gadgets' prototypes for the LC variant CZK_LCV, written with the
+ * generic names (gadgets/gadgets_lc.h includes this once, or once per
+ * variant). No include guard on purpose.
  *
  * All gadgets work inside the caller's current namespace and push the
- * sub-namespaces bellpepper's gadget pushes. czk_status results: OK, NOMEM,
- * MISSING_ASSIGNMENT, DIV_BY_ZERO, UNSATISFIED (constant mismatch). */
+ * sub-namespaces bellpepper's gadget pushes; namespaces and names follow
+ * bellpepper's (visible in the TEST backend only). czk_status results: OK,
+ * NOMEM, MISSING_ASSIGNMENT, DIV_BY_ZERO, UNSATISFIED (constant mismatch).
+ *
+ * Values: gadgets compute witness values when czk_cs_has_values(cs); values
+ * of constants are always known (constant folding depends on them). With the
+ * WITNESS backend, LCs are not built at all. */
 
 /* ---- boolean (bellpepper-core gadgets/boolean.rs) ---- */
 
@@ -142,3 +148,14 @@ czk_status czk_sha256_hash2(czk_cs *cs, czk_anum *out, const czk_anum *a, const 
 czk_status czk_label_gadget(czk_cs *cs, czk_anum *out, const czk_bool *replica_id, size_t n_replica_id,
                             const czk_bool *const parents[CZK_LABEL_PARENTS], size_t parent_bits,
                             const czk_u32 *layer, const czk_u64 *node) CZK_WUR;
+
+/* ---- Poseidon, column hash, Merkle inclusion (czk/poseidon.h, czk/merkle.h:
+ * the _any entry points document them and dispatch to these) ---- */
+
+czk_status czk_poseidon_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in, const czk_fr *in_val,
+                                size_t n) CZK_WUR;
+czk_status czk_column_hash_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *rows,
+                                   const czk_fr *row_val, size_t n) CZK_WUR;
+czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const czk_var *leaf_var,
+                                  const czk_fr *leaf_val, const czk_fr *siblings, uint64_t index,
+                                  const czk_var *root_var, const czk_fr *root_val, int private_root) CZK_WUR;

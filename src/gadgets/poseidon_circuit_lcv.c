@@ -1,4 +1,4 @@
-/* czk — Poseidon circuit template (compiled once per LC variant; see czk/cs.h).
+/* czk — Poseidon circuit, compiled once per LC variant (cs/lc.h).
  *
  * The R1CS of neptune's circuit::poseidon_hash (filecoin-project/neptune,
  * src/circuit.rs), rebuilt from its semantics. The state is a vector of
@@ -16,17 +16,19 @@
  * The output state[1] is an LC, allocated with one more constraint. Hence
  * 3 n + 4 (t R_F + R_P - t) + 1 = 3 (t R_F + R_P - 1) + (t R_F + R_P - n).
  */
+#include "cs/lc_lcv.h"
+#include "gadgets/gadgets_lc.h"
 #include "gadgets/poseidon_params.h"
 
-typedef struct CZK_V(czk__pelt) {
+typedef struct czk__pelt {
     czk_lc lc;    /* valid when !alloc */
     czk_fr val;   /* valid when the backend has values */
     czk_var var;  /* valid when alloc */
     int alloc;
-} CZK_V(czk__pelt);
+} czk__pelt;
 
 /* ensure_allocated: an LC element becomes a variable v with lc * 1 = v. */
-static czk_status CZK_V(czk__pelt_ensure)(czk_cs *cs, CZK_V(czk__pelt) *e, int vals, int lcs) {
+static czk_status czk__pelt_ensure(czk_cs *cs, czk__pelt *e, int vals, int lcs) {
     if (e->alloc) return CZK_OK;
     czk_cs_ns_push(cs, "S-box input", CZK_NOIDX);
     czk_cs_ns_push(cs, "allocate for Elt::Num", CZK_NOIDX);
@@ -45,8 +47,8 @@ static czk_status CZK_V(czk__pelt_ensure)(czk_cs *cs, CZK_V(czk__pelt) *e, int v
 
 /* l5 = (x + pre)^5 + post for an allocated x. pre / post NULL when absent.
  * The caller has pushed the S-box namespace. */
-static czk_status CZK_V(czk__psbox)(czk_cs *cs, CZK_V(czk__pelt) *e, const czk_fr *pre, const czk_fr *post,
-                                    int vals, int lcs) {
+static czk_status czk__psbox(czk_cs *cs, czk__pelt *e, const czk_fr *pre, const czk_fr *post,
+                             int vals, int lcs) {
     czk_var x = e->var, l2, l4, l5;
     czk_fr xp, v2, v4, v5;
     if (vals) {
@@ -110,10 +112,10 @@ static czk_status CZK_V(czk__psbox)(czk_cs *cs, CZK_V(czk__pelt) *e, const czk_f
 }
 
 /* dst[j] = sum_i src[i] * m[i][j] (an LC; no constraint). */
-static void CZK_V(czk__pmix_dense)(CZK_V(czk__pelt) *dst, const CZK_V(czk__pelt) *src, const czk_fr *m,
-                                   unsigned t, int vals, int lcs) {
+static void czk__pmix_dense(czk__pelt *dst, const czk__pelt *src, const czk_fr *m,
+                            unsigned t, int vals, int lcs) {
     for (unsigned j = 0; j < t; j++) {
-        CZK_V(czk__pelt) *d = &dst[j];
+        czk__pelt *d = &dst[j];
         if (lcs) {
             czk_lc_clear(&d->lc);
             for (unsigned i = 0; i < t; i++) {
@@ -136,8 +138,8 @@ static void CZK_V(czk__pmix_dense)(CZK_V(czk__pelt) *dst, const CZK_V(czk__pelt)
 /* Sparse layer: new[0] = sum_i w_hat[i] s[i]; new[j] = s[j] + v_rest[j-1] s[0].
  * s[0] is allocated (the partial round's S-box output), s[j>0] are LCs.
  * new[0] is built in *tmp0, then swapped into s[0]. */
-static void CZK_V(czk__pmix_sparse)(CZK_V(czk__pelt) *s, CZK_V(czk__pelt) *tmp0, const czk_fr *w_hat,
-                                    const czk_fr *v_rest, unsigned t, int vals, int lcs) {
+static void czk__pmix_sparse(czk__pelt *s, czk__pelt *tmp0, const czk_fr *w_hat,
+                             const czk_fr *v_rest, unsigned t, int vals, int lcs) {
     CZK_ASSERT(s[0].alloc);
     if (lcs) {
         czk_lc_clear(&tmp0->lc);
@@ -161,16 +163,16 @@ static void CZK_V(czk__pmix_sparse)(CZK_V(czk__pelt) *s, CZK_V(czk__pelt) *tmp0,
         }
     }
     tmp0->alloc = 0;
-    CZK_V(czk__pelt) sw = s[0];
+    czk__pelt sw = s[0];
     s[0] = *tmp0;
     *tmp0 = sw;
 }
 
-static czk_status CZK_V(czk__poseidon_body)(czk_cs *cs, CZK_V(czk__pelt) *sa, CZK_V(czk__pelt) *sb,
-                                            const czk__poseidon_params *p, czk_var *out, czk_fr *out_val,
-                                            const czk_var *in, const czk_fr *in_val, int vals, int lcs) {
+static czk_status czk__poseidon_body(czk_cs *cs, czk__pelt *sa, czk__pelt *sb,
+                                     const czk__poseidon_params *p, czk_var *out, czk_fr *out_val,
+                                     const czk_var *in, const czk_fr *in_val, int vals, int lcs) {
     const unsigned t = p->t, half = p->r_f / 2;
-    CZK_V(czk__pelt) *s = sa, *nx = sb;
+    czk__pelt *s = sa, *nx = sb;
     const czk_fr *k = p->crc;
     unsigned round = 0;
 
@@ -187,13 +189,13 @@ static czk_status CZK_V(czk__poseidon_body)(czk_cs *cs, CZK_V(czk__pelt) *sa, CZ
 #define MIX()                                                                                            \
     do {                                                                                                 \
         if (round == half - 1 || round < half - 1 || round >= half + p->r_p) {                           \
-            CZK_V(czk__pmix_dense)(nx, s, round == half - 1 ? p->pre_sparse : p->mds, t, vals, lcs);    \
-            CZK_V(czk__pelt) *sw_ = s;                                                                   \
+            czk__pmix_dense(nx, s, round == half - 1 ? p->pre_sparse : p->mds, t, vals, lcs);    \
+            czk__pelt *sw_ = s;                                                                   \
             s = nx;                                                                                      \
             nx = sw_;                                                                                    \
         } else {                                                                                         \
             unsigned r_ = round - half;                                                                  \
-            CZK_V(czk__pmix_sparse)(s, &nx[0], &p->w_hat[r_ * t], &p->v_rest[r_ * (t - 1)], t, vals, lcs); \
+            czk__pmix_sparse(s, &nx[0], &p->w_hat[r_ * t], &p->v_rest[r_ * (t - 1)], t, vals, lcs); \
         }                                                                                                \
         round++;                                                                                         \
     } while (0)
@@ -218,7 +220,7 @@ static czk_status CZK_V(czk__poseidon_body)(czk_cs *cs, CZK_V(czk__pelt) *sa, CZ
         s[0].val = c;
         for (unsigned i = 1; i < t; i++) {
             czk_cs_ns_push(cs, "quintic s-box", i);
-            CZK_TRY(CZK_V(czk__psbox)(cs, &s[i], &pre[i], &post[i], vals, lcs));
+            CZK_TRY(czk__psbox(cs, &s[i], &pre[i], &post[i], vals, lcs));
             czk_cs_ns_pop(cs);
         }
         k += 2 * t;
@@ -230,8 +232,8 @@ static czk_status CZK_V(czk__poseidon_body)(czk_cs *cs, CZK_V(czk__pelt) *sa, CZ
         czk_cs_ns_push(cs, "initial full round", r);
         for (unsigned i = 0; i < t; i++) {
             czk_cs_ns_push(cs, "quintic s-box", i);
-            CZK_TRY(CZK_V(czk__pelt_ensure)(cs, &s[i], vals, lcs));
-            CZK_TRY(CZK_V(czk__psbox)(cs, &s[i], NULL, &k[i], vals, lcs));
+            CZK_TRY(czk__pelt_ensure(cs, &s[i], vals, lcs));
+            CZK_TRY(czk__psbox(cs, &s[i], NULL, &k[i], vals, lcs));
             czk_cs_ns_pop(cs);
         }
         k += t;
@@ -241,8 +243,8 @@ static czk_status CZK_V(czk__poseidon_body)(czk_cs *cs, CZK_V(czk__pelt) *sa, CZ
     for (unsigned r = 0; r < p->r_p; r++) {
         czk_cs_ns_push(cs, "partial round", r);
         czk_cs_ns_push(cs, "solitary quintic s-box", CZK_NOIDX);
-        CZK_TRY(CZK_V(czk__pelt_ensure)(cs, &s[0], vals, lcs));
-        CZK_TRY(CZK_V(czk__psbox)(cs, &s[0], NULL, k, vals, lcs));
+        CZK_TRY(czk__pelt_ensure(cs, &s[0], vals, lcs));
+        CZK_TRY(czk__psbox(cs, &s[0], NULL, k, vals, lcs));
         k++;
         czk_cs_ns_pop(cs);
         czk_cs_ns_pop(cs);
@@ -253,8 +255,8 @@ static czk_status CZK_V(czk__poseidon_body)(czk_cs *cs, CZK_V(czk__pelt) *sa, CZ
         czk_cs_ns_push(cs, last ? "terminal full round" : "final full round", last ? CZK_NOIDX : r);
         for (unsigned i = 0; i < t; i++) {
             czk_cs_ns_push(cs, "quintic s-box", i);
-            CZK_TRY(CZK_V(czk__pelt_ensure)(cs, &s[i], vals, lcs));
-            CZK_TRY(CZK_V(czk__psbox)(cs, &s[i], NULL, last ? NULL : &k[i], vals, lcs));
+            CZK_TRY(czk__pelt_ensure(cs, &s[i], vals, lcs));
+            CZK_TRY(czk__psbox(cs, &s[i], NULL, last ? NULL : &k[i], vals, lcs));
             czk_cs_ns_pop(cs);
         }
         if (!last) k += t;
@@ -266,7 +268,7 @@ static czk_status CZK_V(czk__poseidon_body)(czk_cs *cs, CZK_V(czk__pelt) *sa, CZ
     CZK_ASSERT(round == p->r_f + p->r_p);
 
     czk_cs_ns_push(cs, "hash result", CZK_NOIDX);
-    CZK_TRY(CZK_V(czk__pelt_ensure)(cs, &s[1], vals, lcs));
+    CZK_TRY(czk__pelt_ensure(cs, &s[1], vals, lcs));
     czk_cs_ns_pop(cs);
     *out = s[1].var;
     if (out_val && vals) *out_val = s[1].val;
@@ -278,12 +280,12 @@ static czk_status CZK_V(czk__poseidon_body)(czk_cs *cs, CZK_V(czk__pelt) *sa, CZ
  * template (poseidon_circuit.c) with local ids mapped to variables. The
  * result is the same R1CS (same variable order, constraint order, LC terms and
  * coefficients) without the field multiplications of LC building. */
-static czk_status CZK_V(czk__poseidon_replay)(czk_cs *cs, const czk__ptmpl *tp, const czk__poseidon_params *p,
-                                              czk_var *out, czk_fr *out_val, const czk_var *in,
-                                              const czk_fr *in_val, int vals) {
-    CZK_V(czk__pelt) sa[CZK__POSEIDON_MAX_T], sb[CZK__POSEIDON_MAX_T];
+static czk_status czk__poseidon_replay(czk_cs *cs, const czk__ptmpl *tp, const czk__poseidon_params *p,
+                                       czk_var *out, czk_fr *out_val, const czk_var *in,
+                                       const czk_fr *in_val, int vals) {
+    czk__pelt sa[CZK__POSEIDON_MAX_T], sb[CZK__POSEIDON_MAX_T];
     const uint32_t first = cs->n_aux;
-    CZK_TRY(CZK_V(czk__poseidon_body)(cs, sa, sb, p, out, out_val, in, in_val, vals, 0));
+    CZK_TRY(czk__poseidon_body(cs, sa, sb, p, out, out_val, in, in_val, vals, 0));
     if (cs->n_aux - first != tp->n_alloc || *out != czk_var_aux(first + tp->n_alloc - 1))
         return czk_error(CZK_ERR_INTERNAL, "poseidon circuit: replay allocated %u variables, template has %u",
                          cs->n_aux - first, tp->n_alloc);
@@ -316,9 +318,9 @@ czk_status czk_poseidon_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const
                          czk_cs_backend_name(cs->backend));
     if (lcs && !cs->wants_names) {
         const czk__ptmpl *tp = czk__poseidon_template(p);
-        if (tp) return CZK_V(czk__poseidon_replay)(cs, tp, p, out, out_val, in, in_val, vals);
+        if (tp) return czk__poseidon_replay(cs, tp, p, out, out_val, in, in_val, vals);
     }
-    CZK_V(czk__pelt) sa[CZK__POSEIDON_MAX_T], sb[CZK__POSEIDON_MAX_T];
+    czk__pelt sa[CZK__POSEIDON_MAX_T], sb[CZK__POSEIDON_MAX_T];
     if (lcs)
         for (unsigned i = 0; i < p->t; i++) {
             czk_lc_init(&sa[i].lc);
@@ -326,7 +328,7 @@ czk_status czk_poseidon_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const
         }
     /* The element LCs are swapped between sa and sb as the rounds go, so free
      * both arrays' LCs, whichever state each ended in. */
-    czk_status st = CZK_V(czk__poseidon_body)(cs, sa, sb, p, out, out_val, in, in_val, vals, lcs);
+    czk_status st = czk__poseidon_body(cs, sa, sb, p, out, out_val, in, in_val, vals, lcs);
     if (lcs)
         for (unsigned i = 0; i < p->t; i++) {
             czk_lc_free(&sa[i].lc);

@@ -1,13 +1,29 @@
-/* czk — StackedDRG PoRep partition circuit, template: compiled once per LC
- * variant by porep.c (see czk/cs.h). The synthesis follows rust-fil-proofs
+/* czk — StackedDRG PoRep partition circuit, compiled once per LC variant
+ * (cs/lc.h); porep.c chooses the variant. The synthesis follows rust-fil-proofs
  * storage-proofs-porep stacked/circuit/proof.rs (StackedCircuit::synthesize)
  * and params.rs (Proof::synthesize) allocation by allocation and constraint by
- * constraint; the names are bellpepper's namespaces. porep.c includes
- * <stdio.h>, czk/gadgets.h, czk/merkle.h, czk/poseidon.h and defines the
- * variant-independent helpers (porep_ctx, porep_ns_pushf) first. */
+ * constraint; the names are bellpepper's namespaces. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "circuits/porep_internal.h"
+#include "cs/lc_lcv.h"
+#include "gadgets/gadgets_lc.h"
+
+/* Push a formatted namespace component (formatted only where names are kept). */
+__attribute__((format(printf, 2, 3))) static void porep_ns_pushf(czk_cs *cs, const char *fmt, ...)
+{
+    if (!cs->wants_names) return;
+    char buf[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    czk_cs_ns_push(cs, buf, CZK_NOIDX);
+}
 
 /* AllocatedNum::alloc(cs.namespace(|| ns), value) */
-static czk_status CZK_V(porep_alloc_num)(czk_cs *cs, czk_anum *out, const czk_fr *value, const char *ns)
+static czk_status porep_alloc_num(czk_cs *cs, czk_anum *out, const czk_fr *value, const char *ns)
 {
     czk_cs_ns_push(cs, ns, CZK_NOIDX);
     czk_status s = czk_anum_alloc(cs, out, value);
@@ -16,7 +32,7 @@ static czk_status CZK_V(porep_alloc_num)(czk_cs *cs, czk_anum *out, const czk_fr
 }
 
 /* AllocatedNum::inputize(cs.namespace(|| ns)) */
-static czk_status CZK_V(porep_inputize)(czk_cs *cs, const czk_anum *a, const char *ns)
+static czk_status porep_inputize(czk_cs *cs, const czk_anum *a, const char *ns)
 {
     czk_cs_ns_push(cs, ns, CZK_NOIDX);
     czk_status s = czk_anum_inputize(cs, a);
@@ -27,7 +43,7 @@ static czk_status CZK_V(porep_inputize)(czk_cs *cs, const czk_anum *a, const cha
 /* to_bits_le (255 bits + "unpacking constraint") followed by
  * reverse_bit_numbering: padded with a constant false to 256 bits, then the
  * bits of every byte reversed. */
-static czk_status CZK_V(porep_bits_reversed)(czk_cs *cs, czk_bool out[256], czk_var var, const czk_fr *value)
+static czk_status porep_bits_reversed(czk_cs *cs, czk_bool out[256], czk_var var, const czk_fr *value)
 {
     czk_bool le[256];
     czk_anum a;
@@ -42,8 +58,8 @@ static czk_status CZK_V(porep_bits_reversed)(czk_cs *cs, czk_bool out[256], czk_
 /* hash_single_column: Poseidon arity 2 or 11 (Filecoin); 4 and 8 layers
  * (czk's custom test shapes) hash with Poseidon of that arity, as the
  * generator's czk_fc_column_hash does. */
-static czk_status CZK_V(porep_column_hash)(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *rows,
-                                           const czk_fr *row_val, uint32_t n)
+static czk_status porep_column_hash(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *rows,
+                                    const czk_fr *row_val, uint32_t n)
 {
     if (n == 2 || n == 11) return czk_column_hash_circuit(cs, out, out_val, rows, row_val, n);
     return czk_poseidon_circuit(cs, out, out_val, rows, row_val, n);
@@ -51,8 +67,8 @@ static czk_status CZK_V(porep_column_hash)(czk_cs *cs, czk_var *out, czk_fr *out
 
 /* enforce_inclusion (params.rs): PoRCircuit::synthesize with the leaf and the
  * root as existing variables and a private root. */
-static czk_status CZK_V(porep_inclusion)(czk_cs *cs, const czk_merkle_shape *ms, czk_var leaf, czk_var root,
-                                         const czk_fc_merkle *m)
+static czk_status porep_inclusion(czk_cs *cs, const czk_merkle_shape *ms, czk_var leaf, czk_var root,
+                                  const czk_fc_merkle *m)
 {
     const int vals = czk_cs_has_values(cs);
     return czk_merkle_por_circuit(cs, ms, &leaf, NULL, vals ? m->siblings : NULL, vals ? m->index : 0, &root, NULL, 1);
@@ -60,16 +76,16 @@ static czk_status CZK_V(porep_inclusion)(czk_cs *cs, const czk_merkle_shape *ms,
 
 /* Proof::synthesize for one challenge (namespace "challenge_i" pushed by the
  * caller). p == NULL: no values (SHAPE). */
-static czk_status CZK_V(porep_challenge)(czk_cs *cs, const porep_ctx *x, const czk_fc_challenge_proof *p,
-                                         const czk_anum *comm_d, const czk_anum *comm_c,
-                                         const czk_anum *comm_r_last, const czk_bool replica_bits[256])
+static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_challenge_proof *p,
+                                  const czk_anum *comm_d, const czk_anum *comm_c,
+                                  const czk_anum *comm_r_last, const czk_bool replica_bits[256])
 {
     const int vals = x->vals;
     const uint32_t L = x->layers;
     czk_anum data_leaf;
-    CZK_TRY(CZK_V(porep_alloc_num)(cs, &data_leaf, vals ? &p->comm_d.leaf : NULL, "data_leaf"));
+    CZK_TRY(porep_alloc_num(cs, &data_leaf, vals ? &p->comm_d.leaf : NULL, "data_leaf"));
     czk_cs_ns_push(cs, "comm_d_inclusion", CZK_NOIDX);
-    CZK_TRY(CZK_V(porep_inclusion)(cs, &x->tree_d, data_leaf.var, comm_d->var, vals ? &p->comm_d : NULL));
+    CZK_TRY(porep_inclusion(cs, &x->tree_d, data_leaf.var, comm_d->var, vals ? &p->comm_d : NULL));
     czk_cs_ns_pop(cs);
 
     /* columns of the 6 DRG then the 8 expander parents, hashed and proven in tree C */
@@ -95,10 +111,10 @@ static czk_status CZK_V(porep_challenge)(czk_cs *cs, const porep_ctx *x, const c
         czk_var h;
         czk_fr hv;
         porep_ns_pushf(cs, "%s_parent_%u_constraint", kind, jj);
-        CZK_TRY(CZK_V(porep_column_hash)(cs, &h, &hv, col[j], vals ? colv[j] : NULL, L));
+        CZK_TRY(porep_column_hash(cs, &h, &hv, col[j], vals ? colv[j] : NULL, L));
         czk_cs_ns_pop(cs);
         porep_ns_pushf(cs, "%s_parent_%u_inclusion", kind, jj);
-        CZK_TRY(CZK_V(porep_inclusion)(cs, &x->tree_c, h, comm_c->var, vals ? &cp->proof : NULL));
+        CZK_TRY(porep_inclusion(cs, &x->tree_c, h, comm_c->var, vals ? &cp->proof : NULL));
         czk_cs_ns_pop(cs);
     }
 
@@ -138,7 +154,7 @@ static czk_status CZK_V(porep_challenge)(czk_cs *cs, const porep_ctx *x, const c
         unsigned n = 0;
         for (unsigned j = 0; j < CZK_FC_DRG_DEGREE; j++, n++) {
             porep_ns_pushf(cs, "drg_parent_%u_bits", n);
-            czk_status s = CZK_V(porep_bits_reversed)(cs, pbits[n], col[j][layer - 1], vals ? &colv[j][layer - 1] : NULL);
+            czk_status s = porep_bits_reversed(cs, pbits[n], col[j][layer - 1], vals ? &colv[j][layer - 1] : NULL);
             czk_cs_ns_pop(cs);
             CZK_TRY(s);
         }
@@ -146,7 +162,7 @@ static czk_status CZK_V(porep_challenge)(czk_cs *cs, const porep_ctx *x, const c
             for (unsigned j = CZK_FC_DRG_DEGREE; j < CZK_FC_PARENTS; j++, n++) {
                 porep_ns_pushf(cs, "exp_parent_%u_bits", n);
                 czk_status s =
-                    CZK_V(porep_bits_reversed)(cs, pbits[n], col[j][layer - 2], vals ? &colv[j][layer - 2] : NULL);
+                    porep_bits_reversed(cs, pbits[n], col[j][layer - 2], vals ? &colv[j][layer - 2] : NULL);
                 czk_cs_ns_pop(cs);
                 CZK_TRY(s);
             }
@@ -172,7 +188,7 @@ static czk_status CZK_V(porep_challenge)(czk_cs *cs, const porep_ctx *x, const c
     {
         czk_fr v;
         czk_fr_add(&v, &labelv[L - 1], &data_leaf.value);
-        czk_status s = CZK_V(porep_alloc_num)(cs, &enc, &v, "add_num");
+        czk_status s = porep_alloc_num(cs, &enc, &v, "add_num");
         if (s == CZK_OK && czk_cs_needs_constraints(cs)) {
             czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
             czk_lc_add_var(a, label[L - 1]);
@@ -186,42 +202,42 @@ static czk_status CZK_V(porep_challenge)(czk_cs *cs, const porep_ctx *x, const c
         CZK_TRY(s);
     }
     czk_cs_ns_push(cs, "comm_r_last_data_inclusion", CZK_NOIDX);
-    CZK_TRY(CZK_V(porep_inclusion)(cs, &x->tree_r, enc.var, comm_r_last->var, vals ? &p->comm_r_last : NULL));
+    CZK_TRY(porep_inclusion(cs, &x->tree_r, enc.var, comm_r_last->var, vals ? &p->comm_r_last : NULL));
     czk_cs_ns_pop(cs);
 
     /* the challenged node's column (the labels just computed) in tree C */
     czk_var ch;
     czk_fr chv;
     czk_cs_ns_push(cs, "c_x_column_hash", CZK_NOIDX);
-    CZK_TRY(CZK_V(porep_column_hash)(cs, &ch, &chv, label, vals ? labelv : NULL, L));
+    CZK_TRY(porep_column_hash(cs, &ch, &chv, label, vals ? labelv : NULL, L));
     czk_cs_ns_pop(cs);
     czk_cs_ns_push(cs, "c_x_inclusion", CZK_NOIDX);
-    CZK_TRY(CZK_V(porep_inclusion)(cs, &x->tree_c, ch, comm_c->var, vals ? &p->c_x.proof : NULL));
+    CZK_TRY(porep_inclusion(cs, &x->tree_c, ch, comm_c->var, vals ? &p->c_x.proof : NULL));
     czk_cs_ns_pop(cs);
     return CZK_OK;
 }
 
 /* StackedCircuit::synthesize up to the challenges: replica_id (+ bits),
  * comm_d, comm_r, comm_r_last, comm_c, comm_r = H(comm_c || comm_r_last). */
-static czk_status CZK_V(porep_top)(czk_cs *cs, const porep_ctx *x, porep_common *cm)
+czk_status czk__porep_top(czk_cs *cs, const porep_ctx *x, porep_common *cm)
 {
     const int vals = x->vals;
     const czk_fc_c1 *c1 = x->c1;
     const czk_fc_challenge_proof *p0 = vals ? czk_fc_c1_proof(c1, x->k, 0) : NULL;
 
-    CZK_TRY(CZK_V(porep_alloc_num)(cs, &cm->replica_id, vals ? &c1->replica_id : NULL, "replica_id"));
-    CZK_TRY(CZK_V(porep_inputize)(cs, &cm->replica_id, "replica_id_input"));
+    CZK_TRY(porep_alloc_num(cs, &cm->replica_id, vals ? &c1->replica_id : NULL, "replica_id"));
+    CZK_TRY(porep_inputize(cs, &cm->replica_id, "replica_id_input"));
     czk_cs_ns_push(cs, "replica_id_bits", CZK_NOIDX);
-    czk_status s = CZK_V(porep_bits_reversed)(cs, cm->replica_bits, cm->replica_id.var,
-                                              vals ? &cm->replica_id.value : NULL);
+    czk_status s = porep_bits_reversed(cs, cm->replica_bits, cm->replica_id.var,
+                                       vals ? &cm->replica_id.value : NULL);
     czk_cs_ns_pop(cs);
     CZK_TRY(s);
-    CZK_TRY(CZK_V(porep_alloc_num)(cs, &cm->comm_d, vals ? &c1->comm_d : NULL, "comm_d"));
-    CZK_TRY(CZK_V(porep_inputize)(cs, &cm->comm_d, "comm_d_input"));
-    CZK_TRY(CZK_V(porep_alloc_num)(cs, &cm->comm_r, vals ? &c1->comm_r : NULL, "comm_r"));
-    CZK_TRY(CZK_V(porep_inputize)(cs, &cm->comm_r, "comm_r_input"));
-    CZK_TRY(CZK_V(porep_alloc_num)(cs, &cm->comm_r_last, vals ? &p0->comm_r_last.root : NULL, "comm_r_last"));
-    CZK_TRY(CZK_V(porep_alloc_num)(cs, &cm->comm_c, vals ? &p0->c_x.proof.root : NULL, "comm_c"));
+    CZK_TRY(porep_alloc_num(cs, &cm->comm_d, vals ? &c1->comm_d : NULL, "comm_d"));
+    CZK_TRY(porep_inputize(cs, &cm->comm_d, "comm_d_input"));
+    CZK_TRY(porep_alloc_num(cs, &cm->comm_r, vals ? &c1->comm_r : NULL, "comm_r"));
+    CZK_TRY(porep_inputize(cs, &cm->comm_r, "comm_r_input"));
+    CZK_TRY(porep_alloc_num(cs, &cm->comm_r_last, vals ? &p0->comm_r_last.root : NULL, "comm_r_last"));
+    CZK_TRY(porep_alloc_num(cs, &cm->comm_c, vals ? &p0->c_x.proof.root : NULL, "comm_c"));
 
     czk_var in[2] = {cm->comm_c.var, cm->comm_r_last.var}, h;
     czk_fr inv[2] = {cm->comm_c.value, cm->comm_r_last.value}, hv;
@@ -240,20 +256,20 @@ static czk_status CZK_V(porep_top)(czk_cs *cs, const porep_ctx *x, porep_common 
 }
 
 /* Challenge i (namespace "challenge_i"). */
-static czk_status CZK_V(porep_one_challenge)(czk_cs *cs, const porep_ctx *x, const porep_common *cm, uint32_t i)
+czk_status czk__porep_one_challenge(czk_cs *cs, const porep_ctx *x, const porep_common *cm, uint32_t i)
 {
     porep_ns_pushf(cs, "challenge_%u", i);
-    czk_status s = CZK_V(porep_challenge)(cs, x, x->vals ? czk_fc_c1_proof(x->c1, x->k, i) : NULL, &cm->comm_d,
-                                          &cm->comm_c, &cm->comm_r_last, cm->replica_bits);
+    czk_status s = porep_challenge(cs, x, x->vals ? czk_fc_c1_proof(x->c1, x->k, i) : NULL, &cm->comm_d,
+                                   &cm->comm_c, &cm->comm_r_last, cm->replica_bits);
     czk_cs_ns_pop(cs);
     return s;
 }
 
 /* StackedCircuit::synthesize, sequentially. */
-static czk_status CZK_V(porep_synth)(czk_cs *cs, const porep_ctx *x)
+czk_status czk__porep_synth(czk_cs *cs, const porep_ctx *x)
 {
     porep_common cm;
-    CZK_TRY(CZK_V(porep_top)(cs, x, &cm));
-    for (uint32_t i = 0; i < x->challenges; i++) CZK_TRY(CZK_V(porep_one_challenge)(cs, x, &cm, i));
+    CZK_TRY(czk__porep_top(cs, x, &cm));
+    for (uint32_t i = 0; i < x->challenges; i++) CZK_TRY(czk__porep_one_challenge(cs, x, &cm, i));
     return CZK_OK;
 }

@@ -1,29 +1,31 @@
 /* AllocatedNum / Num gadgets (bellpepper-core gadgets/num.rs semantics) and
- * multipack::pack_bits, template: compiled once per LC variant by num.c. */
+ * multipack::pack_bits, compiled once per LC variant (cs/lc.h). */
+#include "cs/lc_lcv.h"
+#include "gadgets/gadgets_lc.h"
 
-static inline const czk_fr *CZK_V(numval)(const czk_cs *cs, const czk_fr *v)
+static inline const czk_fr *numval(const czk_cs *cs, const czk_fr *v)
 {
     return cs->has_values ? v : NULL;
 }
 
 czk_status czk_anum_alloc(czk_cs *cs, czk_anum *out, const czk_fr *value)
 {
-    CZK_TRY(czk_cs_alloc(cs, &out->var, CZK_V(numval)(cs, value), "num", CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc(cs, &out->var, numval(cs, value), "num", CZK_NOIDX));
     out->value = cs->has_values ? *value : CZK_FR_ZERO;
     return CZK_OK;
 }
 
 czk_status czk_anum_alloc_input(czk_cs *cs, czk_anum *out, const czk_fr *value)
 {
-    CZK_TRY(czk_cs_alloc_input(cs, &out->var, CZK_V(numval)(cs, value), "input num", CZK_NOIDX));
+    CZK_TRY(czk_cs_alloc_input(cs, &out->var, numval(cs, value), "input num", CZK_NOIDX));
     out->value = cs->has_values ? *value : CZK_FR_ZERO;
     return CZK_OK;
 }
 
 /* Enforce (x1 [+ x2]) * y = z for variables; x2 / y may be 0 = absent marker
  * handled by the caller's choice of op. */
-static czk_status CZK_V(enforce_vars)(czk_cs *cs, czk_var a1, int has_a2, czk_var a2, czk_var b, czk_var c,
-                                      const char *name)
+static czk_status enforce_vars(czk_cs *cs, czk_var a1, int has_a2, czk_var a2, czk_var b, czk_var c,
+                               const char *name)
 {
     if (!cs->needs_constraints) return CZK_OK;
     czk_lc *la = czk_lc_scratch(cs, 0), *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
@@ -37,8 +39,8 @@ static czk_status CZK_V(enforce_vars)(czk_cs *cs, czk_var a1, int has_a2, czk_va
 czk_status czk_anum_inputize(czk_cs *cs, const czk_anum *a)
 {
     czk_var in;
-    CZK_TRY(czk_cs_alloc_input(cs, &in, CZK_V(numval)(cs, &a->value), "input variable", CZK_NOIDX));
-    return CZK_V(enforce_vars)(cs, in, 0, 0, CZK_VAR_ONE, a->var, "enforce input is correct");
+    CZK_TRY(czk_cs_alloc_input(cs, &in, numval(cs, &a->value), "input variable", CZK_NOIDX));
+    return enforce_vars(cs, in, 0, 0, CZK_VAR_ONE, a->var, "enforce input is correct");
 }
 
 czk_status czk_anum_add(czk_cs *cs, czk_anum *out, const czk_anum *a, const czk_anum *b)
@@ -46,8 +48,8 @@ czk_status czk_anum_add(czk_cs *cs, czk_anum *out, const czk_anum *a, const czk_
     czk_fr v;
     czk_fr_add(&v, &a->value, &b->value);
     czk_var r;
-    CZK_TRY(czk_cs_alloc(cs, &r, CZK_V(numval)(cs, &v), "sum num", CZK_NOIDX));
-    CZK_TRY(CZK_V(enforce_vars)(cs, a->var, 1, b->var, CZK_VAR_ONE, r, "addition constraint"));
+    CZK_TRY(czk_cs_alloc(cs, &r, numval(cs, &v), "sum num", CZK_NOIDX));
+    CZK_TRY(enforce_vars(cs, a->var, 1, b->var, CZK_VAR_ONE, r, "addition constraint"));
     out->var = r;
     out->value = v;
     return CZK_OK;
@@ -58,8 +60,8 @@ czk_status czk_anum_mul(czk_cs *cs, czk_anum *out, const czk_anum *a, const czk_
     czk_fr v;
     czk_fr_mul(&v, &a->value, &b->value);
     czk_var r;
-    CZK_TRY(czk_cs_alloc(cs, &r, CZK_V(numval)(cs, &v), "product num", CZK_NOIDX));
-    CZK_TRY(CZK_V(enforce_vars)(cs, a->var, 0, 0, b->var, r, "multiplication constraint"));
+    CZK_TRY(czk_cs_alloc(cs, &r, numval(cs, &v), "product num", CZK_NOIDX));
+    CZK_TRY(enforce_vars(cs, a->var, 0, 0, b->var, r, "multiplication constraint"));
     out->var = r;
     out->value = v;
     return CZK_OK;
@@ -70,15 +72,15 @@ czk_status czk_anum_square(czk_cs *cs, czk_anum *out, const czk_anum *a)
     czk_fr v;
     czk_fr_sqr(&v, &a->value);
     czk_var r;
-    CZK_TRY(czk_cs_alloc(cs, &r, CZK_V(numval)(cs, &v), "squared num", CZK_NOIDX));
-    CZK_TRY(CZK_V(enforce_vars)(cs, a->var, 0, 0, a->var, r, "squaring constraint"));
+    CZK_TRY(czk_cs_alloc(cs, &r, numval(cs, &v), "squared num", CZK_NOIDX));
+    CZK_TRY(enforce_vars(cs, a->var, 0, 0, a->var, r, "squaring constraint"));
     out->var = r;
     out->value = v;
     return CZK_OK;
 }
 
-static czk_status CZK_V(inverse)(czk_cs *cs, czk_anum *out, const czk_anum *a, const char *vname,
-                                 const char *cname)
+static czk_status inverse(czk_cs *cs, czk_anum *out, const czk_anum *a, const char *vname,
+                          const char *cname)
 {
     czk_fr v = CZK_FR_ZERO;
     if (cs->has_values) {
@@ -87,8 +89,8 @@ static czk_status CZK_V(inverse)(czk_cs *cs, czk_anum *out, const czk_anum *a, c
         czk_fr_inv(&v, &a->value);
     }
     czk_var r;
-    CZK_TRY(czk_cs_alloc(cs, &r, CZK_V(numval)(cs, &v), vname, CZK_NOIDX));
-    CZK_TRY(CZK_V(enforce_vars)(cs, a->var, 0, 0, r, CZK_VAR_ONE, cname));
+    CZK_TRY(czk_cs_alloc(cs, &r, numval(cs, &v), vname, CZK_NOIDX));
+    CZK_TRY(enforce_vars(cs, a->var, 0, 0, r, CZK_VAR_ONE, cname));
     if (out) {
         out->var = r;
         out->value = v;
@@ -98,12 +100,12 @@ static czk_status CZK_V(inverse)(czk_cs *cs, czk_anum *out, const czk_anum *a, c
 
 czk_status czk_anum_inverse(czk_cs *cs, czk_anum *out, const czk_anum *a)
 {
-    return CZK_V(inverse)(cs, out, a, "inverse", "inverse constraint");
+    return inverse(cs, out, a, "inverse", "inverse constraint");
 }
 
 czk_status czk_anum_assert_nonzero(czk_cs *cs, const czk_anum *a)
 {
-    return CZK_V(inverse)(cs, NULL, a, "ephemeral inverse", "nonzero assertion constraint");
+    return inverse(cs, NULL, a, "ephemeral inverse", "nonzero assertion constraint");
 }
 
 czk_status czk_anum_conditionally_reverse(czk_cs *cs, czk_anum *c, czk_anum *d, const czk_anum *a,
@@ -143,7 +145,7 @@ czk_status czk_anum_conditionally_reverse(czk_cs *cs, czk_anum *c, czk_anum *d, 
 }
 
 /* 0 * 0 = sum_i 2^i bits_le[i] - x ("unpacking constraint"). */
-static czk_status CZK_V(unpack)(czk_cs *cs, const czk_bool *bits_le, size_t n, czk_var x)
+static czk_status unpack(czk_cs *cs, const czk_bool *bits_le, size_t n, czk_var x)
 {
     if (!cs->needs_constraints) return CZK_OK;
     czk_lc *la = czk_lc_scratch(cs, 0), *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
@@ -155,11 +157,11 @@ static czk_status CZK_V(unpack)(czk_cs *cs, const czk_bool *bits_le, size_t n, c
 czk_status czk_anum_to_bits_le(czk_cs *cs, czk_bool out[255], const czk_anum *a)
 {
     CZK_TRY(czk_bits_alloc_field_le(cs, out, &a->value));
-    return CZK_V(unpack)(cs, out, 255, a->var);
+    return unpack(cs, out, 255, a->var);
 }
 
 /* kary_and: AND of v[0..n) as a chain, namespaces "and i". */
-static czk_status CZK_V(kary_and)(czk_cs *cs, czk_bool *out, const czk_bool *v, size_t n)
+static czk_status kary_and(czk_cs *cs, czk_bool *out, const czk_bool *v, size_t n)
 {
     czk_bool cur = v[0];
     for (size_t i = 1; i < n; i++) {
@@ -204,7 +206,7 @@ czk_status czk_anum_to_bits_le_strict(czk_cs *cs, czk_bool out[255], const czk_a
             if (nrun) {
                 if (have_last) run[nrun++] = last_run;
                 czk_cs_ns_push(cs, "run ending at", i);
-                s = CZK_V(kary_and)(cs, &last_run, run, nrun);
+                s = kary_and(cs, &last_run, run, nrun);
                 czk_cs_ns_pop(cs);
                 CZK_TRY(s);
                 have_last = 1;
@@ -219,7 +221,7 @@ czk_status czk_anum_to_bits_le_strict(czk_cs *cs, czk_bool out[255], const czk_a
     }
     CZK_ASSERT(nres == 255 && nrun == 0);
     for (size_t k = 0; k < 255; k++) out[k] = result[254 - k];
-    return CZK_V(unpack)(cs, out, 255, a->var);
+    return unpack(cs, out, 255, a->var);
 }
 
 void czk_num_init(czk_num *n)
