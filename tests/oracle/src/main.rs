@@ -46,6 +46,9 @@ const USAGE: &str = "usage: czk-oracle <command> [options]
   params --sector-size S --cache DIR [--circuit porep]
         the v28 parameter and verifying-key files filecoin-proofs uses, generated
         with random toxic waste (its test path) where missing; prints their names
+  params --sector-size S --cache DIR --from FILE.params --from-vk FILE.vk
+        the same files from parameters made elsewhere (czk setup): bellperson
+        reads them and writes them back with its own writer
   load-params --sector-size S [--cache DIR] [-i N]
         time reading the PoRep parameters from the cache as C2 does (bellperson's
         mapped parameters), N times
@@ -269,18 +272,80 @@ fn gen_porep_params<Tree: 'static + MerkleTreeTrait>(proof: RegisteredSealProof)
     Ok(())
 }
 
+/// Parameters made elsewhere (czk setup), read by bellperson and written back
+/// by bellperson's own writer under filecoin-proofs' v28 names: the files
+/// C2 and verify_seal then use are bellperson's serialization.
+fn import_porep_params<Tree: 'static + MerkleTreeTrait>(
+    proof: RegisteredSealProof,
+    from: &Path,
+    from_vk: &Path,
+    cache: &Path,
+) -> Result<()> {
+    use bellperson::groth16::{Parameters, VerifyingKey};
+    use blstrs::Bls12;
+    use std::io::{BufReader, BufWriter};
+    let config = proof.as_v1_config();
+    let pp = filecoin_proofs::parameters::public_params::<Tree>(&config)?;
+    let id = <StackedCompound<Tree, DefaultPieceHasher> as storage_proofs_core::parameter_cache::CacheableParameters<
+        stacked::StackedCircuit<Tree, DefaultPieceHasher>,
+        _,
+    >>::cache_identifier(&pp);
+    let name = util::param_file_name(&id);
+    let params = step("read params", || {
+        let f = fs::File::open(from).with_context(|| format!("opening {}", from.display()))?;
+        // unchecked, as filecoin-proofs maps its own parameter files
+        Parameters::<Bls12>::read(BufReader::with_capacity(1 << 20, f), false)
+            .with_context(|| format!("bellperson could not read {}", from.display()))
+    })?;
+    let vk = {
+        let f = fs::File::open(from_vk).with_context(|| format!("opening {}", from_vk.display()))?;
+        VerifyingKey::<Bls12>::read(BufReader::new(f))
+            .with_context(|| format!("bellperson could not read {}", from_vk.display()))?
+    };
+    ensure!(params.vk == vk, "{}: its verifying key differs from {}", from.display(), from_vk.display());
+    println!(
+        "sections h {} l {} a {} b_g1 {} b_g2 {} ic {}",
+        params.h.len(),
+        params.l.len(),
+        params.a.len(),
+        params.b_g1.len(),
+        params.b_g2.len(),
+        vk.ic.len()
+    );
+    let out = cache.join(&name);
+    let out_vk = out.with_extension("vk");
+    step("write params", || {
+        let tmp = out.with_extension("params.tmp");
+        let mut w = BufWriter::with_capacity(1 << 20, fs::File::create(&tmp)?);
+        params.write(&mut w)?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        fs::rename(&tmp, &out)?;
+        let mut v = Vec::new();
+        vk.write(&mut v)?;
+        write_atomic(&out_vk, &v)
+    })?;
+    println!("porep {}", name);
+    Ok(())
+}
+
 fn cmd_params(args: &[String]) -> Result<()> {
     let size = parse_size(arg_value(args, "--sector-size").context("--sector-size is required")?)?;
     ensure!(arg_value(args, "--cache").is_some(), "--cache DIR is required");
     set_cache(args);
     fs::create_dir_all(arg_value(args, "--cache").unwrap())?;
     let circuit = arg_value(args, "--circuit").unwrap_or("porep");
-    match circuit {
-        "porep" => {
+    let cache = PathBuf::from(arg_value(args, "--cache").unwrap());
+    match (circuit, arg_value(args, "--from")) {
+        ("porep", Some(from)) => {
+            let proof = seal_proof_of_size(size)?;
+            let from_vk = arg_value(args, "--from-vk").context("--from wants --from-vk FILE.vk")?;
+            with_tree!(size, import_porep_params, proof, Path::new(from), Path::new(from_vk), &cache)
+        }
+        ("porep", None) => {
             let proof = seal_proof_of_size(size)?;
             with_tree!(size, gen_porep_params, proof)
         }
-        c => bail!("--circuit: only porep so far, got '{}'", c),
+        (c, _) => bail!("--circuit: only porep so far, got '{}'", c),
     }
 }
 
