@@ -131,6 +131,36 @@ void G_FN(jac_dbl)(JAC *r, const JAC *a)
     FE_SUB(&r->y, &t, &C);
 }
 
+/* H = 0 in an addition: the two points are equal (R = 0: double) or
+ * opposite (the sum is infinity). Returns 1 when it wrote r. */
+static inline int G_FN(jac_add_degenerate)(JAC *r, const JAC *a, const FE *h, const FE *rr)
+{
+    if (!FE_IS_ZERO(h))
+        return 0;
+    if (FE_IS_ZERO(rr))
+        G_FN(jac_dbl)(r, a);
+    else
+        G_FN(jac_set_inf)(r);
+    return 1;
+}
+
+/* The tail add-2007-bl and madd-2007-bl share, with R already doubled:
+ * X3 = R^2 - J - 2V, Y3 = R(V - X3) - 2 Y J, where Y is S1 (add) or Y1
+ * (madd). Reads rr, j, v, y before writing r->x and r->y. */
+static inline void G_FN(jac_add_xy)(JAC *r, const FE *rr, const FE *j, const FE *v, const FE *y)
+{
+    FE t, yj;
+    FE_MUL(&yj, y, j);
+    FE_DBL(&yj, &yj);
+    FE_SQR(&t, rr);
+    FE_SUB(&t, &t, j);
+    FE_SUB(&t, &t, v);
+    FE_SUB(&r->x, &t, v);
+    FE_SUB(&t, v, &r->x);
+    FE_MUL(&t, rr, &t);
+    FE_SUB(&r->y, &t, &yj);
+}
+
 /* add-2007-bl: U1 = X1 Z2^2, U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3,
  * H = U2 - U1, I = (2H)^2, J = H I, R = 2(S2 - S1), V = U1 I,
  * X3 = R^2 - J - 2V, Y3 = R(V - X3) - 2 S1 J, Z3 = ((Z1 + Z2)^2 - Z1^2 - Z2^2) H */
@@ -155,13 +185,8 @@ void G_FN(jac_add)(JAC *r, const JAC *a, const JAC *b)
     FE_MUL(&s2, &s2, &z1z1);
     FE_SUB(&h, &u2, &u1);
     FE_SUB(&rr, &s2, &s1);
-    if (FE_IS_ZERO(&h)) {
-        if (FE_IS_ZERO(&rr))
-            G_FN(jac_dbl)(r, a);
-        else
-            G_FN(jac_set_inf)(r);
+    if (G_FN(jac_add_degenerate)(r, a, &h, &rr))
         return;
-    }
     FE_DBL(&i, &h);
     FE_SQR(&i, &i);
     FE_MUL(&j, &h, &i);
@@ -172,15 +197,7 @@ void G_FN(jac_add)(JAC *r, const JAC *a, const JAC *b)
     FE_SUB(&t, &t, &z1z1);
     FE_SUB(&t, &t, &z2z2);
     FE_MUL(&r->z, &t, &h);
-    FE_SQR(&t, &rr);
-    FE_SUB(&t, &t, &j);
-    FE_SUB(&t, &t, &v);
-    FE_SUB(&r->x, &t, &v);
-    FE_SUB(&t, &v, &r->x);
-    FE_MUL(&t, &rr, &t);
-    FE_MUL(&s1, &s1, &j);
-    FE_DBL(&s1, &s1);
-    FE_SUB(&r->y, &t, &s1);
+    G_FN(jac_add_xy)(r, &rr, &j, &v, &s1);
 }
 
 /* madd-2007-bl: U2 = X2 Z1^2, S2 = Y2 Z1^3, H = U2 - X1, HH = H^2, I = 4 HH,
@@ -203,33 +220,19 @@ void G_FN(jac_add_affine)(JAC *r, const JAC *a, const AFF *b)
     FE_MUL(&s2, &s2, &z1z1);
     FE_SUB(&h, &u2, &a->x);
     FE_SUB(&rr, &s2, &a->y);
-    if (FE_IS_ZERO(&h)) {
-        if (FE_IS_ZERO(&rr))
-            G_FN(jac_dbl)(r, a);
-        else
-            G_FN(jac_set_inf)(r);
+    if (G_FN(jac_add_degenerate)(r, a, &h, &rr))
         return;
-    }
     FE_SQR(&hh, &h);
     FE_DBL(&i, &hh);
     FE_DBL(&i, &i);
     FE_MUL(&j, &h, &i);
     FE_DBL(&rr, &rr);
     FE_MUL(&v, &a->x, &i);
-    FE y1j;
-    FE_MUL(&y1j, &a->y, &j);
     FE_ADD(&t, &a->z, &h);
     FE_SQR(&t, &t);
     FE_SUB(&t, &t, &z1z1);
     FE_SUB(&r->z, &t, &hh);
-    FE_SQR(&t, &rr);
-    FE_SUB(&t, &t, &j);
-    FE_SUB(&t, &t, &v);
-    FE_SUB(&r->x, &t, &v);
-    FE_SUB(&t, &v, &r->x);
-    FE_MUL(&t, &rr, &t);
-    FE_DBL(&y1j, &y1j);
-    FE_SUB(&r->y, &t, &y1j);
+    G_FN(jac_add_xy)(r, &rr, &j, &v, &a->y); /* r may be a: Z3 leaves Y1 alone */
 }
 
 void G_FN(jac_neg)(JAC *r, const JAC *a)
