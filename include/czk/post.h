@@ -82,7 +82,59 @@ typedef struct czk_post_vanilla {
 typedef struct czk_post_counts {
     uint64_t inputs, aux, constraints;
 } czk_post_counts;
+/* The closed form from the per-part costs (docs/filecoin.md "FallbackPoSt",
+ * Costs); constraints exclude bellperson's input constraints (input_i) * 0 =
+ * 0. s must be a shape czk_post_shape_of / czk_post_shape_custom made. */
 void czk_post_circuit_counts(czk_post_counts *out, const czk_post_shape *s);
+/* The same counts from a real synthesis (every LC built, nothing kept but
+ * the counts; constant memory): the evidence that the closed form holds. */
+czk_status czk_post_count(czk_post_counts *out, const czk_post_shape *s, czk_lc_kind lc) CZK_WUR;
+
+/* Vanilla sector proofs of a full partition: s->sectors (Window), 1 (Winning). */
+uint32_t czk_post_vanilla_sectors(const czk_post_shape *s);
+
+/* The partition circuit (storage-proofs-post FallbackPoStCircuit): circuit
+ * sectors in order, namespace "sector_i"; per sector comm_r_last, comm_c,
+ * comm_r allocated, comm_r made public ("comm_r_input"), comm_r =
+ * Poseidon2(comm_c, comm_r_last) ("H_comm_c_comm_r_last",
+ * "enforce_comm_c_comm_r_last_hash_comm_r"), then per challenge j
+ * ("challenge_inclusion_j") the PoR of a private leaf to comm_r_last with its
+ * packed index bits as one public input. Circuit sector i, challenge j takes
+ * inclusion proof g % sector_challenges of vanilla sector g /
+ * sector_challenges (g = i * challenges + j); a short partition (v->n below
+ * czk_post_vanilla_sectors) repeats its last vanilla sector. v may be NULL
+ * on a backend without values (SHAPE); otherwise v->shape must equal s and
+ * every proof hold s->sector_challenges inclusion proofs with paths
+ * (CZK_ERR_INVALID_ARG naming the sector and proof otherwise). */
+czk_status czk_post_synthesize(czk_cs *cs, const czk_post_shape *s, const czk_post_vanilla *v) CZK_WUR;
+
+/* Public inputs of the partition, without the leading ONE:
+ * czk_post_public_input_count(s) = sectors x (1 + challenges) values; per
+ * circuit sector its comm_r, then each challenge's leaf index as a field
+ * element, in the circuit's input order, with the padding and the Winning
+ * split of czk_post_synthesize. comm_r: the n (1..czk_post_vanilla_sectors)
+ * vanilla sectors' comm_r; leaves: n x sector_challenges challenged leaves
+ * (sector-major), as the verifier derives them. */
+size_t czk_post_public_input_count(const czk_post_shape *s);
+czk_status czk_post_public_inputs(czk_fr *out, const czk_post_shape *s, const czk_fr *comm_r, uint32_t n,
+                                  const uint64_t *leaves) CZK_WUR;
+
+/* ---- synthetic vanilla proofs (tests, benchmarks) ------------------------- */
+
+/* Fill *out with a consistent full partition of shape s: per vanilla sector
+ * (sector_id = its index) a pseudo-random comm_c, pseudo-random leaves and
+ * siblings, comm_r_last computed natively level by level with the tree's
+ * arities (the sector's challenged leaves share one sparse tree, so all of
+ * its paths reach that root), comm_r = Poseidon2(comm_c, comm_r_last).
+ * leaves: czk_post_vanilla_sectors(s) x sector_challenges leaf indices
+ * (< nodes, sector-major; repeats allowed), or NULL for pseudo-random ones.
+ * Only the paths' nodes are built (never a whole 32GiB tree). All storage is
+ * one arena: free it with czk_post_gen_vanilla_free. Deterministic in seed. */
+czk_status czk_post_gen_vanilla(czk_post_vanilla *out, const czk_post_shape *s, uint64_t seed,
+                                const uint64_t *leaves) CZK_WUR;
+/* Free a vanilla whose storage is its arena (the generator's; safe on a
+ * zeroed struct) and zero it. */
+void czk_post_gen_vanilla_free(czk_post_vanilla *v);
 
 #ifdef __cplusplus
 }
