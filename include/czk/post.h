@@ -94,7 +94,7 @@ czk_status czk_post_count(czk_post_counts *out, const czk_post_shape *s, czk_lc_
 uint32_t czk_post_vanilla_sectors(const czk_post_shape *s);
 
 /* The partition circuit (storage-proofs-post FallbackPoStCircuit): circuit
- * sectors in order, namespace "sector_i"; per sector comm_r_last, comm_c,
+ * sectors in order, namespace "outer namespace/sector_i"; per sector comm_r_last, comm_c,
  * comm_r allocated, comm_r made public ("comm_r_input"), comm_r =
  * Poseidon2(comm_c, comm_r_last) ("H_comm_c_comm_r_last",
  * "enforce_comm_c_comm_r_last_hash_comm_r"), then per challenge j

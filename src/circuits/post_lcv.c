@@ -69,13 +69,17 @@ static czk_status post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
     return CZK_OK;
 }
 
+/* FallbackPoStCircuit::synthesize (its sequential form): every sector in
+ * "outer namespace". */
 czk_status czk__post_synth(czk_cs *cs, const post_ctx *x)
 {
-    for (uint32_t i = 0; i < x->sectors; i++) {
+    czk_status s = CZK_OK;
+    czk_cs_ns_push(cs, "outer namespace", CZK_NOIDX);
+    for (uint32_t i = 0; i < x->sectors && s == CZK_OK; i++) {
         post_ns_push_idx(cs, "sector_", i);
-        czk_status s = post_sector(cs, x, i);
+        s = post_sector(cs, x, i);
         czk_cs_ns_pop(cs);
-        CZK_TRY(s);
     }
-    return CZK_OK;
+    czk_cs_ns_pop(cs);
+    return s;
 }

@@ -263,6 +263,54 @@ CZK_TEST(post_generated_witness_satisfied)
     }
 }
 
+/* The reference's allocation order and names: per sector comm_r_last,
+ * comm_c, comm_r (aux), comm_r's input, then Poseidon2's variables, then the
+ * first challenge's leaf; sector 1 starts where the closed form says. */
+CZK_TEST(post_variable_order_and_names)
+{
+    czk_post_shape s;
+    REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINDOW, 64, 8, 0, 0, 2, 2));
+    czk_post_vanilla v;
+    REQUIRE_OK(czk_post_gen_vanilla(&v, &s, 3, NULL));
+    czk_cs *cs;
+    REQUIRE_OK(czk_cs_create(&cs, CZK_CS_TEST, CZK_LC_VEC, NULL));
+    REQUIRE_OK(czk_post_synthesize(cs, &s, &v));
+    /* per sector: 314 aux, then per challenge 1 + 2 x (530 + 7) = 1,075 */
+    static const struct {
+        const char *path;
+        czk_var var;
+    } want[] = {
+        {"outer namespace/sector_0/comm_r_last/num", 0},
+        {"outer namespace/sector_0/comm_c/num", 1},
+        {"outer namespace/sector_0/comm_r/num", 2},
+        {"outer namespace/sector_0/comm_r_input/input variable", CZK_VAR_INPUT_FLAG | 1},
+        {"outer namespace/sector_0/challenge_inclusion_0/value/num", 314},
+        {"outer namespace/sector_0/challenge_inclusion_0/path/input 0", CZK_VAR_INPUT_FLAG | 2},
+        {"outer namespace/sector_0/challenge_inclusion_1/value/num", 314 + 1075},
+        {"outer namespace/sector_1/comm_r_last/num", 314 + 2 * 1075},
+        {"outer namespace/sector_1/comm_r_input/input variable", CZK_VAR_INPUT_FLAG | 4},
+        {"outer namespace/sector_1/challenge_inclusion_1/path/input 0", CZK_VAR_INPUT_FLAG | 6},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        czk_var got;
+        CHECK_MSG(czk_cs_test_find_var(cs, &got, want[i].path) == CZK_OK && got == want[i].var,
+                  "%s: variable 0x%x, expected 0x%x", want[i].path, got, want[i].var);
+    }
+    czk_fr x;
+    REQUIRE_OK(czk_cs_value(cs, &x, czk_var_aux(2)));
+    CHECK(czk_fr_eq(&x, &v.proofs[0].comm_r));
+    REQUIRE_OK(czk_cs_value(cs, &x, czk_var_aux(0)));
+    CHECK(czk_fr_eq(&x, &v.proofs[0].comm_r_last));
+    REQUIRE_OK(czk_cs_value(cs, &x, czk_var_aux(1)));
+    CHECK(czk_fr_eq(&x, &v.proofs[0].comm_c));
+    /* constraint 0 is comm_r's inputize, 312 the comm_r check */
+    CHECK(!strcmp(czk_cs_test_constraint_name(cs, 0), "outer namespace/sector_0/comm_r_input/enforce input is correct"));
+    CHECK(!strcmp(czk_cs_test_constraint_name(cs, 312),
+                  "outer namespace/sector_0/enforce_comm_c_comm_r_last_hash_comm_r"));
+    czk_cs_destroy(cs);
+    czk_post_gen_vanilla_free(&v);
+}
+
 /* Alter the vanilla data (a sibling, the leaf, comm_c, the leaf index): the
  * synthesized circuit is unsatisfied and the check names the constraint. The
  * Winning case alters inclusion proof 5, which circuit sector 5 answers. */
@@ -279,7 +327,7 @@ CZK_TEST(post_altered_witness_unsatisfied)
         uint32_t sector, proof;
         const char *fail;
     } cases[] = {
-        {0, 0, 1, 2, "sector_1/challenge_inclusion_2/enforce root is correct"},
+        {0, 0, 1, 2, "outer namespace/sector_1/challenge_inclusion_2/enforce root is correct"},
         {0, 1, 0, 1, "sector_0/challenge_inclusion_1/enforce root is correct"},
         {0, 2, 1, 0, "sector_1/enforce_comm_c_comm_r_last_hash_comm_r"},
         {0, 3, 0, 0, "sector_0/challenge_inclusion_0/enforce root is correct"},
