@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuits/count.h"
 #include "circuits/post_internal.h"
 #include "cs/lc.h"
 
@@ -213,70 +214,18 @@ czk_status czk_post_public_inputs(czk_fr *out, const czk_post_shape *s, const cz
     return CZK_OK;
 }
 
-/* ---- counting pass ------------------------------------------------------------------
- * A constraint system that builds every LC (as SHAPE does) and keeps only the
- * counts, so that a 32GiB partition's 125M constraints are counted by real
- * synthesis in constant memory. */
-
-static czk_status pc_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
-{
-    (void)value, (void)name, (void)idx;
-    if (cs->n_aux >= CZK_VAR_MAX_INDEX) return czk_error(CZK_ERR_UNSUPPORTED, "post count: more than 2^31 aux variables");
-    *out = czk_var_aux(cs->n_aux++);
-    return CZK_OK;
-}
-
-static czk_status pc_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
-{
-    (void)value, (void)name, (void)idx;
-    if (cs->n_inputs >= CZK_VAR_MAX_INDEX) return czk_error(CZK_ERR_UNSUPPORTED, "post count: more than 2^31 inputs");
-    *out = czk_var_input(cs->n_inputs++);
-    return CZK_OK;
-}
-
-static czk_status pc_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
-                             const char *name, uint64_t idx)
-{
-    (void)a, (void)b, (void)c, (void)name, (void)idx;
-    cs->n_constraints++;
-    return CZK_OK;
-}
-
-static void pc_ns_push(czk_cs *cs, const char *name, uint64_t idx)
-{
-    (void)cs, (void)name, (void)idx;
-}
-
-static void pc_ns_pop(czk_cs *cs)
-{
-    (void)cs;
-}
-
-static const czk_cs_ops post_count_ops = {pc_alloc, pc_alloc_input, pc_enforce, pc_ns_push, pc_ns_pop};
+/* ---- counting pass ------------------------------------------------------------------ */
 
 czk_status czk_post_count(czk_post_counts *out, const czk_post_shape *s, czk_lc_kind lc)
 {
     if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "post count: LC kind %d", (int)lc);
     post_ctx x;
     CZK_TRY(post_ctx_init(&x, s, NULL));
-    {
-        /* the first czk_cs_create fills the LC coefficient tables */
-        czk_cs *t;
-        CZK_TRY(czk_cs_create(&t, CZK_CS_WITNESS, CZK_LC_VEC, NULL));
-        czk_cs_destroy(t);
-    }
+    czk__count ci;
     czk_cs cs;
-    memset(&cs, 0, sizeof cs);
-    cs.ops = &post_count_ops;
-    cs.backend = CZK_CS_SHAPE; /* no values, constraints wanted, no names */
-    cs.lc_kind = lc;
-    cs.needs_constraints = 1;
-    cs.lc_scratch = czk__lc_scratch_create(lc);
-    if (!cs.lc_scratch) return czk_error(CZK_ERR_NOMEM, "post count: out of memory");
-    czk_var one;
-    czk_status st = czk_cs_alloc_input(&cs, &one, NULL, "ONE", CZK_NOIDX);
-    if (st == CZK_OK) st = CZK_LC_DISPATCH(lc, czk__post_synth, (&cs, &x));
-    czk__lc_scratch_destroy(lc, cs.lc_scratch);
+    CZK_TRY(czk__count_cs_init(&cs, &ci, lc));
+    czk_status st = CZK_LC_DISPATCH(lc, czk__post_synth, (&cs, &x));
+    czk__count_cs_clear(&cs);
     CZK_TRY(st);
     out->inputs = cs.n_inputs;
     out->aux = cs.n_aux;
