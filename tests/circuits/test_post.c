@@ -1,6 +1,7 @@
 /* FallbackPoSt partition circuit (WindowPoSt, WinningPoSt): production
  * shapes, the closed-form counts against real synthesis (custom and
- * production shapes, the docs/filecoin.md "FallbackPoSt" figures literally),
+ * production shapes, the docs/filecoin.md "FallbackPoSt" figures and
+ * rust-fil-proofs' own test figures literally), the allocation order,
  * satisfaction of generated vanilla proofs with the verifier's public inputs,
  * named failures of altered ones, padding of short partitions, bad input. */
 #include <stdio.h>
@@ -87,6 +88,49 @@ static void check_counts_equal(const czk_post_shape *s, const czk_post_counts *g
               s->tree.sub_arity, s->tree.top_arity, s->sectors, s->challenges, (unsigned long long)got->inputs,
               (unsigned long long)got->aux, (unsigned long long)got->constraints, (unsigned long long)want.inputs,
               (unsigned long long)want.aux, (unsigned long long)want.constraints);
+}
+
+/* The counts rust-fil-proofs' own tests assert for this circuit
+ * (storage-proofs-post tests/fallback_circuit.rs: a TestConstraintSystem on
+ * trees of 64 leaves per base tree, 5 challenges per sector; and its BenchCS
+ * figure of a blank 32GiB circuit of 5 sectors of 10 challenges), here by
+ * synthesis of a generated witness into the TEST backend (satisfied) and by
+ * the counting pass. */
+CZK_TEST(post_reference_test_counts)
+{
+    static const struct {
+        uint64_t nodes;
+        uint32_t base, sub, top, sectors, challenges;
+        uint64_t inputs, constraints;
+    } ref[] = {
+        {64, 8, 0, 0, 3, 5, 19, 16869},    /* base 8, one partition of 3 sectors */
+        {256, 8, 4, 0, 3, 5, 19, 22674},   /* sub 8-4 */
+        {512, 8, 4, 2, 3, 5, 19, 27384},   /* top 8-4-2 */
+        {64, 8, 0, 0, 2, 5, 13, 11246},    /* base 8, partitions of 2 sectors */
+        {1ULL << 30, 8, 8, 0, 5, 10, 56, 266665}, /* BenchCS, 32GiB tree */
+    };
+    for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
+        czk_post_shape s;
+        REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINDOW, ref[i].nodes, ref[i].base, ref[i].sub, ref[i].top,
+                                         ref[i].sectors, ref[i].challenges));
+        czk_post_counts c;
+        REQUIRE_OK(czk_post_count(&c, &s, CZK_LC_VEC));
+        CHECK_EQ_U64(c.inputs, ref[i].inputs);
+        CHECK_EQ_U64(c.constraints, ref[i].constraints);
+        czk_post_circuit_counts(&c, &s);
+        CHECK_EQ_U64(c.constraints, ref[i].constraints);
+        if (asan() && i != 1) continue;
+        czk_post_vanilla v;
+        REQUIRE_OK(czk_post_gen_vanilla(&v, &s, i, NULL));
+        czk_cs *cs;
+        REQUIRE_OK(czk_cs_create(&cs, CZK_CS_TEST, CZK_LC_VEC, NULL));
+        REQUIRE_OK(czk_post_synthesize(cs, &s, &v));
+        CHECK_OK(czk_cs_test_check(cs));
+        CHECK_EQ_U64(cs->n_inputs, ref[i].inputs);
+        CHECK_EQ_U64(cs->n_constraints, ref[i].constraints);
+        czk_cs_destroy(cs);
+        czk_post_gen_vanilla_free(&v);
+    }
 }
 
 /* The closed form against the counting pass (every LC variant) and the
