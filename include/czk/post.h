@@ -112,7 +112,8 @@ czk_status czk_post_synthesize(czk_cs *cs, const czk_post_shape *s, const czk_po
  * czk_post_public_input_count(s) = sectors x (1 + challenges) values; per
  * circuit sector its comm_r, then each challenge's leaf index as a field
  * element, in the circuit's input order, with the padding and the Winning
- * split of czk_post_synthesize. comm_r: the n (1..czk_post_vanilla_sectors)
+ * split of czk_post_synthesize (a short partition repeats its last sector's
+ * inputs, as FallbackPoStCompound::generate_public_inputs does). comm_r: the n (1..czk_post_vanilla_sectors)
  * vanilla sectors' comm_r; leaves: n x sector_challenges challenged leaves
  * (sector-major), as the verifier derives them. */
 size_t czk_post_public_input_count(const czk_post_shape *s);
