@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "cmdline.h"
+#include "czk/cs.h"
 
 typedef int (*czk_bench_fn)(int argc, char **argv);
 
@@ -55,5 +56,13 @@ unsigned long long czk_bench_peak_rss(void);
 
 /* "1.23 s", "45.6 ms", "789 ns" */
 const char *czk_bench_fmt_time(char buf[32], double seconds);
+
+/* `czk bench synth-only --circuit window-post|winning-post` (bench_synth_post.c):
+ * one partition of shape s from generated vanilla proofs (seed), `iters`
+ * timed syntheses through `backend`, checked; no_count skips the counting
+ * pass, no_check the a*b = c rows. Returns the exit code. */
+struct czk_post_shape;
+int czk__bench_synth_post(const struct czk_post_shape *s, uint64_t seed, long long iters, czk_lc_kind lc,
+                          czk_cs_backend backend, int no_count, int no_check, const czk_cli_common *com);
 
 #endif

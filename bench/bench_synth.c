@@ -1,6 +1,8 @@
 /* czk bench synth-only: synthesis of StackedDRG PoRep partitions (cuzk's
  * `synth-only`), one partition or all of them in parallel; self-checking
- * (counts against czk_porep_sizes, a*b = c on every row, public inputs). */
+ * (counts against czk_porep_sizes, a*b = c on every row, public inputs).
+ * --circuit window-post|winning-post: one FallbackPoSt partition
+ * (bench_synth_post.c). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "czk/perf.h"
 #include "czk/pce.h"
 #include "czk/porep.h"
+#include "czk/post.h"
 #include "progress.h"
 
 static const char usage[] =
@@ -18,7 +21,12 @@ static const char usage[] =
     "                            [--partition K | --all] [-i ITER] [--lc vec|inline1|inline2|inline4]\n"
     "                            [--backend prove|witness|shape] [--seq] [--no-nnz] [--no-check]\n"
     "                            [--pce off|on|auto|both] [--validate] [--stream] [--threads T] [--json]\n"
-    "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n\n"
+    "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n"
+    "       czk bench synth-only --circuit window-post|winning-post\n"
+    "                            (--sector-size S [--sectors N] [--challenges C]\n"
+    "                             | --nodes N --tree B[,S[,T]] --sectors N --challenges C)\n"
+    "                            [--seed N] [-i ITER] [--lc KIND] [--backend prove|witness|shape]\n"
+    "                            [--no-nnz] [--no-check] [--threads T] [--json]\n\n"
     "Synthesize PoRep partition circuits (docs/filecoin.md#porep) from a C1 file or a generated\n"
     "consistent sector, and time it. Per iteration: wall time (reset + synthesis +\n"
     "finalize), synthesis time, circuits, constraints, aux, inputs, constraints/s,\n"
@@ -27,6 +35,15 @@ static const char usage[] =
     "Also reports the A/B/C non-zero counts from a counting pass (docs/filecoin.md#porep-counts lists\n"
     "the 32GiB figures). Checks: counts equal czk_porep_sizes, the input vector equals\n"
     "the verifier's public inputs, and (prove) a*b = c on every row.\n\n"
+    "  --circuit C       porep (default), window-post or winning-post: one FallbackPoSt\n"
+    "                    partition (docs/filecoin.md#fallbackpost) from generated vanilla\n"
+    "                    proofs; --sector-size gives the production shape (Window: 2 /\n"
+    "                    2,349 / 2,300 sectors of 10 challenges; Winning: 66 of 1), which\n"
+    "                    --sectors and --challenges resize; or a custom tree with --nodes,\n"
+    "                    --tree, --sectors and --challenges. Checks: counts equal the\n"
+    "                    closed form and the counting pass (--no-nnz skips it), the input\n"
+    "                    vector equals czk_post_public_inputs, a*b = c (prove)\n"
+    "  --sectors N       (PoSt) circuit sectors per partition\n"
     "  --c1 FILE         read a C1 output (lotus-bench envelope or plain JSON)\n" CZK_SHAPE_USAGE
     "  --seed N          generator seed for --sector-size / custom shapes (default 1)\n"
     "  --partition K     the partition to synthesize (default 0)\n"
@@ -97,7 +114,8 @@ enum {
     OPT_STREAM,
     OPT_R1CS_DIGEST,
     OPT_R1CS_DUMP,
-    OPT_R1CS_COMPARE
+    OPT_R1CS_COMPARE,
+    OPT_CIRCUIT
 };
 
 enum { PCE_OFF, PCE_ON, PCE_AUTO, PCE_BOTH };
@@ -113,7 +131,10 @@ typedef struct opts {
     czk_cs_backend backend;
     int r1cs; /* --r1cs-digest (or implied) */
     const char *r1cs_dump, *r1cs_compare;
+    int circuit; /* CIRCUIT_POREP, or 1 + czk_post_kind */
 } opts;
+
+enum { CIRCUIT_POREP = 0, CIRCUIT_WINDOW_POST, CIRCUIT_WINNING_POST };
 
 static int on_opt(void *ctx, int opt, const char *arg)
 {
@@ -123,6 +144,12 @@ static int on_opt(void *ctx, int opt, const char *arg)
     if (czk_shape_option(&o->shape, opt, arg, CMD, usage, &rc)) return rc;
     switch (opt) {
     case OPT_C1: o->c1 = arg; return 0;
+    case OPT_CIRCUIT:
+        if (!strcmp(arg, "porep")) o->circuit = CIRCUIT_POREP;
+        else if (!strcmp(arg, czk_post_kind_name(CZK_POST_WINDOW))) o->circuit = CIRCUIT_WINDOW_POST;
+        else if (!strcmp(arg, czk_post_kind_name(CZK_POST_WINNING))) o->circuit = CIRCUIT_WINNING_POST;
+        else return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post or winning-post, got '%s'", arg);
+        return 0;
     case OPT_SEED:
         if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
             return czk_cli_usage_error(CMD, usage, "--seed wants a non-negative integer, got '%s'", arg);
@@ -989,6 +1016,23 @@ static void print_compare(const czk_cli_common *com, const run_summary *off, con
     printf("(peak RSS is the process's: the on run's column includes the off run's peak)\n");
 }
 
+/* --circuit window-post|winning-post: the options that apply to one
+ * generated PoSt partition. */
+static int synth_post(const opts *o, const czk_cli_common *com)
+{
+    const czk_post_kind k = o->circuit == CIRCUIT_WINNING_POST ? CZK_POST_WINNING : CZK_POST_WINDOW;
+    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->partition ? "--partition" : o->seq ? "--seq"
+                      : o->pce != PCE_OFF ? "--pce" : o->validate ? "--validate" : o->stream ? "--stream"
+                      : o->r1cs ? "--r1cs-digest/--r1cs-dump/--r1cs-compare" : NULL;
+    if (bad) return czk_cli_usage_error(CMD, usage, "%s is a PoRep option (not for --circuit %s)", bad, czk_post_kind_name(k));
+    czk_post_shape s;
+    int rc = czk_post_shape_resolve(&s, k, &o->shape, CMD, usage);
+    if (rc != 0) return rc;
+    czk_cli_apply_common(com);
+    czk_init();
+    return czk__bench_synth_post(&s, o->seed, o->iters, o->lc, o->backend, o->no_nnz, o->no_check, com);
+}
+
 static int bench_synth_main(int argc, char **argv)
 {
     opts o;
@@ -999,6 +1043,8 @@ static int bench_synth_main(int argc, char **argv)
     o.backend = CZK_CS_PROVE;
     static const struct option lopts[] = {
         CZK_SHAPE_OPTIONS,
+        CZK_POST_SHAPE_OPTIONS,
+        {"circuit", required_argument, 0, OPT_CIRCUIT},
         {"c1", required_argument, 0, OPT_C1},
         {"seed", required_argument, 0, OPT_SEED},
         {"partition", required_argument, 0, OPT_PARTITION},
@@ -1020,6 +1066,7 @@ static int bench_synth_main(int argc, char **argv)
     czk_cli_common com;
     int rc = czk_cli_parse(argc, argv, CMD, usage, lopts, &o, on_opt, &com, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
+    if (o.circuit != CIRCUIT_POREP) return synth_post(&o, &com);
     if (o.c1 && (o.shape.have_size || o.shape.have_custom))
         return czk_cli_usage_error(CMD, usage, "--c1 and a shape (--sector-size / custom) exclude each other");
     if (!o.c1 && !o.shape.have_size && !o.shape.have_custom)
@@ -1114,6 +1161,6 @@ static int bench_synth_main(int argc, char **argv)
 
 __attribute__((constructor)) static void register_synth_only(void)
 {
-    czk__bench_register("synth-only", "PoRep partition synthesis (cuzk synth-only): time, counts, non-zeros",
+    czk__bench_register("synth-only", "PoRep or PoSt partition synthesis (cuzk synth-only): time, counts, non-zeros",
                         bench_synth_main);
 }

@@ -32,6 +32,11 @@ int czk_shape_option(czk_shape_args *a, int opt, const char *arg, const char *cm
         a->partitions = v;
         a->have_custom = 1;
         return 1;
+    case CZK_OPT_SECTORS:
+        if (czk_cli_parse_int(arg, 1, 100000, &v))
+            *rc = czk_cli_usage_error(cmd, usage, "--sectors wants 1..100000, got '%s'", arg);
+        a->sectors = v;
+        return 1;
     case CZK_OPT_NODES:
         if (czk_cli_parse_size(arg, &a->nodes) || a->nodes < 2)
             *rc = czk_cli_usage_error(cmd, usage, "--nodes wants a node count >= 2, got '%s'", arg);
@@ -63,6 +68,8 @@ int czk_shape_option(czk_shape_args *a, int opt, const char *arg, const char *cm
 
 int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cmd, const char *usage)
 {
+    if (a->sectors)
+        return czk_cli_usage_error(cmd, usage, "--sectors is for the PoSt circuits (--circuit window-post|winning-post)");
     if (a->have_size && a->have_custom)
         return czk_cli_usage_error(cmd, usage, "give either --sector-size or a custom shape, not both");
     if (a->have_size) {
@@ -81,4 +88,34 @@ int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cm
         return 0;
     }
     return czk_cli_usage_error(cmd, usage, "a shape is required: --sector-size S (or a custom shape)");
+}
+
+int czk_post_shape_resolve(czk_post_shape *out, czk_post_kind k, const czk_shape_args *a, const char *cmd,
+                           const char *usage)
+{
+    const char *kind = czk_post_kind_name(k);
+    if (a->layers || a->partitions)
+        return czk_cli_usage_error(cmd, usage, "--layers and --partitions are PoRep options; %s takes --sectors and "
+                                   "--challenges", kind);
+    const int custom_tree = a->nodes || a->tree[0];
+    czk_status s;
+    if (a->have_size && custom_tree)
+        return czk_cli_usage_error(cmd, usage, "give either --sector-size or --nodes and --tree, not both");
+    if (a->have_size) {
+        s = czk_post_shape_of(out, k, a->sector_size);
+        if (s == CZK_OK && (a->sectors || a->challenges))
+            s = czk_post_shape_custom(out, k, out->tree.nodes, out->tree.base_arity, out->tree.sub_arity,
+                                      out->tree.top_arity, a->sectors ? (uint32_t)a->sectors : out->sectors,
+                                      a->challenges ? (uint32_t)a->challenges : out->challenges);
+    } else if (custom_tree) {
+        if (!a->nodes || !a->tree[0] || !a->sectors || !a->challenges)
+            return czk_cli_usage_error(cmd, usage, "a custom %s shape needs --nodes, --tree, --sectors and --challenges",
+                                       kind);
+        s = czk_post_shape_custom(out, k, a->nodes, a->tree[0], a->tree[1], a->tree[2], (uint32_t)a->sectors,
+                                  (uint32_t)a->challenges);
+    } else {
+        return czk_cli_usage_error(cmd, usage, "%s needs --sector-size S (or --nodes N --tree B[,S[,T]])", kind);
+    }
+    if (s != CZK_OK) return czk_cli_usage_error(cmd, usage, "%s", czk_last_error());
+    return 0;
 }

@@ -2,12 +2,18 @@
  *   --sector-size S            2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)
  *   --layers L --challenges K --tree B[,S[,T]] --nodes N [--partitions P]
  *                              a custom shape (tests, experiments)
+ * and, with CZK_POST_SHAPE_OPTIONS, the FallbackPoSt circuits (czk/post.h):
+ *   --sector-size S [--sectors N] [--challenges C]
+ *                              a production shape, optionally resized
+ *   --nodes N --tree B[,S[,T]] --sectors N --challenges C
+ *                              a custom tree
  */
 #ifndef CZK_CMDLINE_SHAPE_OPTS_H
 #define CZK_CMDLINE_SHAPE_OPTS_H
 
 #include "cmdline.h"
 #include "czk/filecoin.h"
+#include "czk/post.h"
 
 enum {
     CZK_OPT_SECTOR_SIZE = 1200,
@@ -16,6 +22,7 @@ enum {
     CZK_OPT_TREE,
     CZK_OPT_NODES,
     CZK_OPT_PARTITIONS,
+    CZK_OPT_SECTORS,
 };
 
 #define CZK_SHAPE_OPTIONS                                                               \
@@ -26,6 +33,9 @@ enum {
         {"nodes", required_argument, 0, CZK_OPT_NODES},                                 \
         {"partitions", required_argument, 0, CZK_OPT_PARTITIONS}
 
+/* Add to CZK_SHAPE_OPTIONS where a PoSt circuit can be chosen. */
+#define CZK_POST_SHAPE_OPTIONS {"sectors", required_argument, 0, CZK_OPT_SECTORS}
+
 #define CZK_SHAPE_USAGE                                                                 \
     "  --sector-size S         2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n"                   \
     "  --layers L --challenges K --tree B[,S[,T]] --nodes N [--partitions P]\n"         \
@@ -33,7 +43,7 @@ enum {
 
 typedef struct czk_shape_args {
     unsigned long long sector_size;
-    long long layers, challenges, partitions;
+    long long layers, challenges, partitions, sectors;
     unsigned long long nodes;
     unsigned tree[3];
     int have_size, have_custom;
@@ -43,7 +53,12 @@ typedef struct czk_shape_args {
  * error in *rc), 0 if not a shape option. */
 int czk_shape_option(czk_shape_args *a, int opt, const char *arg, const char *cmd,
                      const char *usage, int *rc);
-/* Build the shape. `required`: a usage error when neither form was given. */
+/* Build the PoRep shape: 0, or a usage error (exit code) when neither form
+ * or both were given, or a PoSt-only option (--sectors). */
 int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cmd, const char *usage);
+/* Build the FallbackPoSt shape of kind k (forms above): 0, or a usage error
+ * naming the option (a PoRep-only --layers / --partitions included). */
+int czk_post_shape_resolve(czk_post_shape *out, czk_post_kind k, const czk_shape_args *a, const char *cmd,
+                           const char *usage);
 
 #endif

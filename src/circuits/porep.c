@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuits/count.h"
 #include "circuits/porep_internal.h"
 #include "cs/cs_internal.h"
 #include "ff/field_impl.h"
@@ -209,105 +210,37 @@ czk_status czk_porep_public_inputs(czk_fr *out, const czk_fc_c1 *c1, uint32_t k)
     return czk_fc_public_inputs(out, c1, k);
 }
 
-/* ---- counting backend ------------------------------------------------------------ */
-
-typedef struct count_impl {
-    czk_porep_counts n;
-} count_impl;
-
-static czk_status cnt_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
-{
-    (void)value, (void)name, (void)idx;
-    if (cs->n_aux >= CZK_VAR_MAX_INDEX) return czk_error(CZK_ERR_UNSUPPORTED, "more than 2^31 aux variables");
-    *out = czk_var_aux(cs->n_aux++);
-    return CZK_OK;
-}
-
-static czk_status cnt_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
-{
-    (void)value, (void)name, (void)idx;
-    *out = czk_var_input(cs->n_inputs++);
-    return CZK_OK;
-}
-
-static inline int fr_nonzero(const czk_fr *a)
-{
-    return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) != 0;
-}
-
-static void cnt_view(count_impl *c, int m, const czk_lc_view *v)
-{
-    uint64_t nz = 0;
-    for (uint32_t i = 0; i < v->n_in; i++) nz += (uint64_t)fr_nonzero(&v->in[i].coeff);
-    for (uint32_t i = 0; i < v->n_aux; i++) nz += (uint64_t)fr_nonzero(&v->aux[i].coeff);
-    c->n.terms[m] += (uint64_t)v->n_in + v->n_aux;
-    c->n.nnz[m] += nz;
-}
-
-static czk_status cnt_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
-                              const char *name, uint64_t idx)
-{
-    (void)name, (void)idx;
-    count_impl *ci = cs->impl;
-    cnt_view(ci, 0, a);
-    cnt_view(ci, 1, b);
-    cnt_view(ci, 2, c);
-    cs->n_constraints++;
-    return CZK_OK;
-}
-
-static void cnt_ns_push(czk_cs *cs, const char *name, uint64_t idx)
-{
-    (void)cs, (void)name, (void)idx;
-}
-static void cnt_ns_pop(czk_cs *cs)
-{
-    (void)cs;
-}
-
-/* czk__pow2_table (used through LC coefficients) is filled by the first
- * czk_cs_create; the hand-made constraint systems below make sure it is. */
-static czk_status porep_cs_tables_init(void)
-{
-    czk_cs *cs;
-    CZK_TRY(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_LC_VEC, NULL));
-    czk_cs_destroy(cs);
-    return CZK_OK;
-}
-
-static const czk_cs_ops count_ops = {cnt_alloc, cnt_alloc_input, cnt_enforce, cnt_ns_push, cnt_ns_pop};
+/* ---- counting pass --------------------------------------------------------------- */
 
 czk_status czk_porep_count(czk_porep_counts *out, const czk_fc_shape *shape, czk_lc_kind lc)
 {
     if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "porep count: LC kind %d", (int)lc);
     porep_ctx x;
     CZK_TRY(porep_ctx_init(&x, shape, NULL, 0));
-    CZK_TRY(porep_cs_tables_init());
-    count_impl ci;
-    memset(&ci, 0, sizeof ci);
+    czk__count ci;
     czk_cs cs;
-    memset(&cs, 0, sizeof cs);
-    cs.ops = &count_ops;
-    cs.backend = CZK_CS_SHAPE; /* no values, constraints wanted, no names */
-    cs.lc_kind = lc;
-    cs.needs_constraints = 1;
-    cs.impl = &ci;
-    cs.lc_scratch = czk__lc_scratch_create(lc);
-    if (!cs.lc_scratch) return czk_error(CZK_ERR_NOMEM, "porep count: out of memory");
-    czk_var one;
-    czk_status s = czk_cs_alloc_input(&cs, &one, NULL, "ONE", CZK_NOIDX);
-    if (s == CZK_OK) s = CZK_LC_DISPATCH(lc, czk__porep_synth, (&cs, &x));
-    czk__lc_scratch_destroy(lc, cs.lc_scratch);
+    CZK_TRY(czk__count_cs_init(&cs, &ci, lc));
+    czk_status s = CZK_LC_DISPATCH(lc, czk__porep_synth, (&cs, &x));
+    czk__count_cs_clear(&cs);
     CZK_TRY(s);
-    ci.n.n_inputs = cs.n_inputs;
-    ci.n.n_aux = cs.n_aux;
-    ci.n.n_circuit_constraints = cs.n_constraints;
+    memset(out, 0, sizeof *out);
+    out->n_inputs = cs.n_inputs;
+    out->n_aux = cs.n_aux;
+    out->n_circuit_constraints = cs.n_constraints;
     /* bellperson's input constraints (input_i) * 0 = 0: one A term each */
-    ci.n.n_constraints = cs.n_constraints + cs.n_inputs;
-    ci.n.nnz[0] += cs.n_inputs;
-    ci.n.terms[0] += cs.n_inputs;
-    *out = ci.n;
+    out->n_constraints = cs.n_constraints + cs.n_inputs;
+    for (int m = 0; m < 3; m++) {
+        out->terms[m] = ci.terms[m];
+        out->nnz[m] = ci.nnz[m];
+    }
+    out->nnz[0] += cs.n_inputs;
+    out->terms[0] += cs.n_inputs;
     return CZK_OK;
+}
+
+static inline int fr_nonzero(const czk_fr *a)
+{
+    return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) != 0;
 }
 
 /* ---- parallel PROVE synthesis of one partition ----------------------------------
@@ -435,13 +368,13 @@ static czk_status par_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_vie
     return CZK_OK;
 }
 
-static const czk_cs_ops par_ops = {par_alloc, par_alloc_input, par_enforce, cnt_ns_push, cnt_ns_pop};
+static const czk_cs_ops par_ops = {par_alloc, par_alloc_input, par_enforce, czk__cs_ns_push_none, czk__cs_ns_pop_none};
 
 czk_status czk_porep_prover_create(czk_porep_prover **out, const czk_fc_shape *shape, czk_lc_kind lc)
 {
     *out = NULL;
     if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "porep prover: LC kind %d", (int)lc);
-    CZK_TRY(porep_cs_tables_init());
+    CZK_TRY(czk__cs_tables_init());
     czk_porep_prover *p = calloc(1, sizeof *p);
     if (!p) return czk_error(CZK_ERR_NOMEM, "porep prover: out of memory");
     czk_status s = porep_cost_parts(&p->top, &p->ch, shape);
@@ -659,7 +592,7 @@ static czk_status pw_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view
     return CZK_OK;
 }
 
-static const czk_cs_ops pw_ops = {par_alloc, par_alloc_input, pw_enforce, cnt_ns_push, cnt_ns_pop};
+static const czk_cs_ops pw_ops = {par_alloc, par_alloc_input, pw_enforce, czk__cs_ns_push_none, czk__cs_ns_pop_none};
 
 static void pw_cs_init(czk_cs *cs, czk__cs_values *v, czk_lc_kind lc, void *scratch)
 {
@@ -687,7 +620,7 @@ czk_status czk__porep_witness_par(czk__cs_values *v, const czk_fc_shape *shape, 
     if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "porep witness: LC kind %d", (int)lc);
     porep_ctx x;
     CZK_TRY(porep_ctx_init(&x, shape, c1, k));
-    CZK_TRY(porep_cs_tables_init());
+    CZK_TRY(czk__cs_tables_init());
     porep_cost top, ch;
     CZK_TRY(porep_cost_parts(&top, &ch, shape));
     const uint32_t n = x.challenges;
@@ -753,7 +686,7 @@ czk_status czk__porep_prove_stream(czk__cs_values *v, uint64_t *dens[3], const c
         return czk_error(CZK_ERR_INVALID_ARG, "porep prove stream: LC kind %d", (int)lc);
     porep_ctx x;
     CZK_TRY(porep_ctx_init(&x, shape, c1, k));
-    CZK_TRY(porep_cs_tables_init());
+    CZK_TRY(czk__cs_tables_init());
     porep_cost top, ch;
     CZK_TRY(porep_cost_parts(&top, &ch, shape));
     const uint32_t n = x.challenges;

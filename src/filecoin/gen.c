@@ -14,11 +14,7 @@
 #include "czk/sha256.h"
 #include "filecoin/internal.h"
 
-typedef struct prf {
-    uint8_t key[32];
-} prf;
-
-static void prf_fr(czk_fr *out, const prf *p, uint32_t tag, uint32_t level, uint64_t index)
+void czk__fc_prf_fr(czk_fr *out, const czk__fc_prf *p, uint32_t tag, uint32_t level, uint64_t index)
 {
     uint8_t buf[48], d[32];
     memcpy(buf, p->key, 32);
@@ -60,18 +56,7 @@ static ptrdiff_t find(const uint64_t *v, size_t n, uint64_t x)
     return lo < n && v[lo] == x ? (ptrdiff_t)lo : -1;
 }
 
-/* A sparse Merkle tree: per level, the sorted indices of existing nodes and
- * their values. */
-typedef struct sparse_tree {
-    uint32_t levels; /* path length; level `levels` is the root */
-    int is_tree_d;
-    uint32_t tag;
-    uint64_t *idx[CZK_FC_MAX_LEVELS + 1];
-    czk_fr *val[CZK_FC_MAX_LEVELS + 1];
-    size_t n[CZK_FC_MAX_LEVELS + 1];
-} sparse_tree;
-
-static void tree_free(sparse_tree *t)
+void czk__fc_tree_free(czk__fc_sparse_tree *t)
 {
     for (uint32_t l = 0; l <= t->levels; l++) {
         free(t->idx[l]);
@@ -79,16 +64,16 @@ static void tree_free(sparse_tree *t)
     }
 }
 
-static void tree_get(czk_fr *out, const sparse_tree *t, const prf *p, uint32_t level, uint64_t index)
+void czk__fc_tree_get(czk_fr *out, const czk__fc_sparse_tree *t, const czk__fc_prf *p, uint32_t level,
+                      uint64_t index)
 {
     ptrdiff_t k = find(t->idx[level], t->n[level], index);
     if (k >= 0) *out = t->val[level][k];
-    else prf_fr(out, p, t->tag, level, index);
+    else czk__fc_prf_fr(out, p, t->tag, level, index);
 }
 
-/* leaves: sorted unique indices with values (ownership passes to t). */
-static czk_status tree_build(sparse_tree *t, const czk_fc_shape *s, int is_tree_d, uint32_t tag, uint64_t *leaves,
-                             czk_fr *vals, size_t n, const prf *p)
+czk_status czk__fc_tree_build(czk__fc_sparse_tree *t, const czk_fc_shape *s, int is_tree_d, uint32_t tag,
+                              uint64_t *leaves, czk_fr *vals, size_t n, const czk__fc_prf *p)
 {
     memset(t, 0, sizeof *t);
     t->is_tree_d = is_tree_d;
@@ -111,7 +96,7 @@ static czk_status tree_build(sparse_tree *t, const czk_fc_shape *s, int is_tree_
         if (!pv) return czk_error(CZK_ERR_NOMEM, "synthetic C1: sparse tree level %u", l + 1);
         for (size_t i = 0; i < m; i++) {
             czk_fr ch[16];
-            for (uint32_t j = 0; j < ar; j++) tree_get(&ch[j], t, p, l, pi[i] * ar + j);
+            for (uint32_t j = 0; j < ar; j++) czk__fc_tree_get(&ch[j], t, p, l, pi[i] * ar + j);
             CZK_TRY(czk__fc_tree_node(&pv[i], ch, ar, is_tree_d));
         }
     }
@@ -119,25 +104,26 @@ static czk_status tree_build(sparse_tree *t, const czk_fc_shape *s, int is_tree_
     return CZK_OK;
 }
 
-static void tree_proof(czk_fc_merkle *m, const sparse_tree *t, const czk_fc_shape *s, const prf *p, uint64_t leaf)
+void czk__fc_tree_proof(czk_fc_merkle *m, const czk__fc_sparse_tree *t, const czk_fc_shape *s,
+                        const czk__fc_prf *p, uint64_t leaf)
 {
     m->index = leaf;
     m->root = t->val[t->levels][0];
-    tree_get(&m->leaf, t, p, 0, leaf);
+    czk__fc_tree_get(&m->leaf, t, p, 0, leaf);
     czk_fr *sib = m->siblings;
     uint64_t idx = leaf;
     for (uint32_t l = 0; l < t->levels; l++) {
         uint32_t ar = czk__fc_arity(s, t->is_tree_d, l);
         uint64_t base = idx / ar * ar;
         for (uint32_t j = 0; j < ar; j++)
-            if (base + j != idx) tree_get(sib++, t, p, l, base + j);
+            if (base + j != idx) czk__fc_tree_get(sib++, t, p, l, base + j);
         idx /= ar;
     }
 }
 
 typedef struct gen_state {
     const czk_fc_shape *s;
-    prf p;
+    czk__fc_prf p;
     size_t nch;
     uint64_t *chal;       /* nch, in proof order */
     uint32_t *par;        /* nch x 14 */
@@ -180,7 +166,7 @@ czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk
                          s->layers, s->layers);
     CZK_TRY(czk_fc_c1_alloc(c, s));
     gen_state g = {.s = s};
-    sparse_tree td = {0}, tc = {0}, tr = {0};
+    czk__fc_sparse_tree td = {0}, tc = {0}, tr = {0};
     czk_status st = CZK_OK;
     czk_rng rng;
     czk_rng_seed(&rng, seed);
@@ -223,7 +209,7 @@ czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk
         goto out;
     }
     for (size_t i = 0; i < g.ncols; i++)
-        for (uint32_t l = 1; l <= s->layers; l++) prf_fr(&g.labels[i * s->layers + l - 1], &g.p, TAG_LABEL, l, g.cols[i]);
+        for (uint32_t l = 1; l <= s->layers; l++) czk__fc_prf_fr(&g.labels[i * s->layers + l - 1], &g.p, TAG_LABEL, l, g.cols[i]);
     for (uint32_t l = 1; l <= s->layers; l++) {
         for (size_t i = 0; i < g.ncnodes; i++) {
             uint64_t node = g.cnodes[i];
@@ -261,7 +247,7 @@ czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk
             goto out;
         }
         progress_step(progress, ctx, "tree C", 0, 1);
-        st = tree_build(&tc, s, 0, TAG_TREE_C, ci, cv, g.ncols, &g.p);
+        st = czk__fc_tree_build(&tc, s, 0, TAG_TREE_C, ci, cv, g.ncols, &g.p);
         if (st != CZK_OK) goto out;
         progress_step(progress, ctx, "tree C", 1, 1);
     }
@@ -278,16 +264,16 @@ czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk
         }
         for (size_t i = 0; i < g.ncnodes; i++) {
             di[i] = ri[i] = g.cnodes[i];
-            prf_fr(&dv[i], &g.p, TAG_DATA, 0, g.cnodes[i]);
+            czk__fc_prf_fr(&dv[i], &g.p, TAG_DATA, 0, g.cnodes[i]);
             czk_fr_add(&rv[i], label_of(&g, g.cnodes[i], s->layers), &dv[i]);
         }
-        st = tree_build(&td, s, 1, TAG_TREE_D, di, dv, g.ncnodes, &g.p);
+        st = czk__fc_tree_build(&td, s, 1, TAG_TREE_D, di, dv, g.ncnodes, &g.p);
         if (st != CZK_OK) {
             free(ri);
             free(rv);
             goto out;
         }
-        st = tree_build(&tr, s, 0, TAG_TREE_R, ri, rv, g.ncnodes, &g.p);
+        st = czk__fc_tree_build(&tr, s, 0, TAG_TREE_R, ri, rv, g.ncnodes, &g.p);
         if (st != CZK_OK) goto out;
         progress_step(progress, ctx, "trees D and R_last", 1, 1);
     }
@@ -297,8 +283,8 @@ czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk
     for (size_t n = 0; n < g.nch; n++) {
         czk_fc_challenge_proof *p = &c->proofs[n];
         uint64_t node = g.chal[n];
-        tree_proof(&p->comm_d, &td, s, &g.p, node);
-        tree_proof(&p->comm_r_last, &tr, s, &g.p, node);
+        czk__fc_tree_proof(&p->comm_d, &td, s, &g.p, node);
+        czk__fc_tree_proof(&p->comm_r_last, &tr, s, &g.p, node);
         czk_fc_column_proof *cols[1 + CZK_FC_PARENTS];
         cols[0] = &p->c_x;
         for (int j = 0; j < CZK_FC_DRG_DEGREE; j++) cols[1 + j] = &p->drg[j];
@@ -307,7 +293,7 @@ czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk
             uint64_t u = j == 0 ? node : g.par[n * CZK_FC_PARENTS + j - 1];
             cols[j]->index = (uint32_t)u;
             memcpy(cols[j]->rows, label_of(&g, u, 1), s->layers * sizeof(czk_fr));
-            tree_proof(&cols[j]->proof, &tc, s, &g.p, u);
+            czk__fc_tree_proof(&cols[j]->proof, &tc, s, &g.p, u);
         }
         for (uint32_t l = 1; l <= s->layers; l++) {
             czk_fr drg[CZK_FC_DRG_DEGREE], exp[CZK_FC_EXP_DEGREE];
@@ -323,9 +309,9 @@ czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk
         memcpy(p->encoding.parents, p->labeling[s->layers - 1].parents, CZK_FC_LABEL_PARENTS * sizeof(czk_fr));
     }
 out:
-    tree_free(&td);
-    tree_free(&tc);
-    tree_free(&tr);
+    czk__fc_tree_free(&td);
+    czk__fc_tree_free(&tc);
+    czk__fc_tree_free(&tr);
     gen_free(&g);
     if (st != CZK_OK) czk_fc_c1_free(c);
     return st;

@@ -64,4 +64,38 @@ uint64_t czk__fc_synth_challenge(uint64_t nodes, uint64_t num_synth, const uint8
 /* Challenge j of a C1: interactive or synthetic by its registered proof. */
 uint64_t czk__fc_c1_challenge(const czk_fc_c1 *c, uint32_t j);
 
+/* ---- the generators' sparse trees (gen.c) ----------------------------------
+ * Pseudo-random values: SHA-256(key || tag u32 || level u32 || index u64),
+ * truncated to 254 bits, as a field element. */
+typedef struct czk__fc_prf {
+    uint8_t key[32];
+} czk__fc_prf;
+void czk__fc_prf_fr(czk_fr *out, const czk__fc_prf *p, uint32_t tag, uint32_t level, uint64_t index);
+
+/* A sparse Merkle tree of shape s (tree D or tree C / R_last): per level the
+ * sorted indices of the nodes that exist (the leaves given and their
+ * ancestors) and their values; every other node is czk__fc_prf_fr(tag,
+ * level, index). */
+typedef struct czk__fc_sparse_tree {
+    uint32_t levels; /* path length; level `levels` is the root */
+    int is_tree_d;
+    uint32_t tag;
+    uint64_t *idx[CZK_FC_MAX_LEVELS + 1];
+    czk_fr *val[CZK_FC_MAX_LEVELS + 1];
+    size_t n[CZK_FC_MAX_LEVELS + 1];
+} czk__fc_sparse_tree;
+
+/* leaves: n sorted unique indices, vals their values (both malloc'ed;
+ * ownership passes to t, also on error: czk__fc_tree_free t either way). */
+czk_status czk__fc_tree_build(czk__fc_sparse_tree *t, const czk_fc_shape *s, int is_tree_d, uint32_t tag,
+                              uint64_t *leaves, czk_fr *vals, size_t n, const czk__fc_prf *p) CZK_WUR;
+void czk__fc_tree_free(czk__fc_sparse_tree *t);
+/* Node (level, index): its value if it exists, else the pseudo-random one. */
+void czk__fc_tree_get(czk_fr *out, const czk__fc_sparse_tree *t, const czk__fc_prf *p, uint32_t level,
+                      uint64_t index);
+/* The path of `leaf` into m (m->siblings must hold the shape's siblings):
+ * index, root, leaf value, siblings level by level. */
+void czk__fc_tree_proof(czk_fc_merkle *m, const czk__fc_sparse_tree *t, const czk_fc_shape *s,
+                        const czk__fc_prf *p, uint64_t leaf);
+
 #endif

@@ -46,4 +46,30 @@ expect 2 "bench pipeline --pce with too many runs" -- bench pipeline --pce off,o
 expect 2 "prove --pce with a bad mode" -- prove --c1 x.json -o y.bin --pce sometimes
 expect_out "--pce wants on, off or auto" "prove names the bad --pce mode"
 
+# bench synth-only --circuit window-post|winning-post: one generated PoSt
+# partition, checked; exact counts (2KiB Window: 2 x (313 + 10 x 1,062)
+# constraints + 23 input constraints; a custom Winning shape, tree 8,8,2 of 128
+# leaves: 4 x (313 + 530 + 530 + 314 + 2)
+# + 9 inputs); bad --circuit / --sectors values are usage errors.
+expect 0 "synth-only window-post 2KiB" -- bench synth-only --circuit window-post --sector-size 2KiB -i 1 --json
+expect_out '"inputs":23,"aux":22128,"constraints":21889,"circuit_constraints":21866' "window-post 2KiB counts"
+expect_out '"ok":true' "window-post 2KiB checks pass"
+expect 0 "synth-only winning-post custom" -- bench synth-only --circuit winning-post --nodes 128 --tree 8,8,2 \
+    --sectors 4 --challenges 1 -i 1 --backend witness
+expect_out "per partition: 9 inputs, 6816 aux, 6765 constraints (6756 + 9 input constraints)" "winning-post custom counts"
+expect_out "public inputs = czk_post_public_inputs" "winning-post checks its public inputs"
+expect 0 "synth-only window-post 32GiB resized" -- bench synth-only --circuit window-post --sector-size 32GiB \
+    --sectors 2 -i 1 --backend shape
+expect_out "106666 + 23 input constraints" "window-post 32GiB with 2 sectors: 2 x (313 + 10 x 5,302)"
+expect 2 "synth-only bad --circuit" -- bench synth-only --circuit snap --sector-size 2KiB
+expect_out "--circuit wants porep, window-post or winning-post, got 'snap'" "bad --circuit named"
+expect 2 "synth-only bad --sectors" -- bench synth-only --circuit window-post --sector-size 2KiB --sectors 0
+expect_out "--sectors wants 1..100000, got '0'" "bad --sectors named"
+expect 2 "synth-only --sectors for porep" -- bench synth-only --sector-size 2KiB --sectors 2
+expect_out "--sectors is for the PoSt circuits" "--sectors without a PoSt circuit named"
+expect 2 "synth-only --layers for window-post" -- bench synth-only --circuit window-post --sector-size 2KiB --layers 2
+expect_out "--layers and --partitions are PoRep options" "a PoRep shape option with PoSt named"
+expect 2 "synth-only custom window-post incomplete" -- bench synth-only --circuit window-post --nodes 64 --tree 8
+expect_out "needs --nodes, --tree, --sectors and --challenges" "incomplete custom PoSt shape named"
+
 cli_finish

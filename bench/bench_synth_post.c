@@ -1,0 +1,182 @@
+/* czk bench synth-only --circuit window-post|winning-post: synthesis of one
+ * FallbackPoSt partition (czk/post.h) from generated vanilla proofs, timed
+ * and self-checked as the PoRep path is (counts against the closed form and
+ * the counting pass, public inputs against czk_post_public_inputs, a*b = c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "czk/czk.h"
+#include "czk/post.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The synthesized partition against the closed form and the verifier. */
+static czk_status post_check(czk_cs *cs, const czk_post_shape *s, const czk_post_counts *n, const czk_fr *pub,
+                             int rows)
+{
+    if (cs->n_inputs != n->inputs || cs->n_aux != n->aux ||
+        (cs->needs_constraints && cs->n_constraints != n->constraints + n->inputs))
+        return czk_error(CZK_ERR_INTERNAL,
+                         "%u inputs, %u aux, %llu constraints; czk_post_circuit_counts says %llu, %llu, %llu (+ inputs)",
+                         cs->n_inputs, cs->n_aux, (unsigned long long)cs->n_constraints,
+                         (unsigned long long)n->inputs, (unsigned long long)n->aux,
+                         (unsigned long long)n->constraints);
+    if (!cs->has_values) return CZK_OK;
+    const czk_fr *in, *aux;
+    size_t ni, na;
+    if (cs->backend == CZK_CS_PROVE) {
+        czk_cs_assignment a;
+        CZK_TRY(czk_cs_prove_get(cs, &a));
+        if (rows) CZK_TRY(czk_cs_prove_check(cs));
+        in = a.input;
+        ni = a.n_input;
+    } else {
+        CZK_TRY(czk_cs_witness_get(cs, &in, &ni, &aux, &na));
+    }
+    size_t np = czk_post_public_input_count(s);
+    if (ni != np + 1 || !czk_fr_eq(&in[0], &CZK_FR_ONE) || memcmp(in + 1, pub, np * sizeof *pub) != 0)
+        return czk_error(CZK_ERR_INTERNAL, "the circuit's public inputs differ from czk_post_public_inputs");
+    return CZK_OK;
+}
+
+int czk__bench_synth_post(const czk_post_shape *s, uint64_t seed, long long iters, czk_lc_kind lc,
+                          czk_cs_backend backend, int no_count, int no_check, const czk_cli_common *com)
+{
+    const char *cmd = "bench synth-only";
+    FILE *out = stdout;
+    czk_post_counts n;
+    czk_post_circuit_counts(&n, s);
+    double t0 = czk_now();
+    czk_post_vanilla v;
+    czk_status st = czk_post_gen_vanilla(&v, s, seed, NULL);
+    if (st != CZK_OK) return czk_cli_fail(cmd, st, "generating vanilla proofs");
+    const double gen_s = czk_now() - t0;
+    /* the verifier's public inputs, from comm_r and the challenged leaves */
+    const uint32_t nv = v.n, sc = s->sector_challenges;
+    size_t np = czk_post_public_input_count(s);
+    czk_fr *pub = malloc(np * sizeof *pub), *comm_r = malloc(nv * sizeof *comm_r);
+    uint64_t *leaves = malloc((size_t)nv * sc * sizeof *leaves);
+    double *wall = calloc((size_t)iters, sizeof(double)), *cpu = calloc((size_t)iters, sizeof(double));
+    int rc = CZK_EXIT_FAIL;
+    czk_cs *cs = NULL;
+    if (!pub || !comm_r || !leaves || !wall || !cpu) {
+        czk_cli_fail(cmd, czk_error(CZK_ERR_NOMEM, "public inputs"), "allocating");
+        goto done;
+    }
+    for (uint32_t k = 0; k < nv; k++) {
+        comm_r[k] = v.proofs[k].comm_r;
+        for (uint32_t j = 0; j < sc; j++) leaves[(size_t)k * sc + j] = v.proofs[k].inclusion[j].index;
+    }
+    st = czk_post_public_inputs(pub, s, comm_r, nv, leaves);
+    if (st != CZK_OK) {
+        czk_cli_fail(cmd, st, "public inputs");
+        goto done;
+    }
+    czk_post_counts cnt;
+    double cnt_s = 0;
+    if (!no_count) {
+        t0 = czk_now();
+        st = czk_post_count(&cnt, s, lc);
+        cnt_s = czk_now() - t0;
+        if (st != CZK_OK) {
+            czk_cli_fail(cmd, st, "counting pass");
+            goto done;
+        }
+        if (cnt.inputs != n.inputs || cnt.aux != n.aux || cnt.constraints != n.constraints) {
+            fprintf(stderr, "czk %s: counting pass %llu/%llu/%llu != czk_post_circuit_counts %llu/%llu/%llu\n", cmd,
+                    (unsigned long long)cnt.inputs, (unsigned long long)cnt.aux, (unsigned long long)cnt.constraints,
+                    (unsigned long long)n.inputs, (unsigned long long)n.aux, (unsigned long long)n.constraints);
+            goto done;
+        }
+    }
+    const czk_cs_sizes z = {n.inputs, n.aux, n.constraints + n.inputs};
+    st = czk_cs_create(&cs, backend, lc, &z);
+    if (st != CZK_OK) {
+        czk_cli_fail(cmd, st, "creating the constraint system");
+        goto done;
+    }
+    const czk_fc_shape *t = &s->tree;
+    if (com->json) {
+        fprintf(out, "{");
+        czk_bench_print_config(out, 1, "bench", "synth-only");
+        fprintf(out,
+                ",\"circuit\":\"%s\",\"sector_size\":%llu,\"sectors\":%u,\"challenges\":%u,\"lc\":\"%s\","
+                "\"backend\":\"%s\",\"inputs\":%llu,\"aux\":%llu,\"constraints\":%llu,\"circuit_constraints\":%llu",
+                czk_post_kind_name(s->kind), (unsigned long long)t->sector_size, s->sectors, s->challenges,
+                czk_lc_kind_name(lc), czk_cs_backend_name(backend), (unsigned long long)n.inputs,
+                (unsigned long long)n.aux, (unsigned long long)(n.constraints + n.inputs),
+                (unsigned long long)n.constraints);
+        if (!no_count) fprintf(out, ",\"count_pass_s\":%.3f", cnt_s);
+        fprintf(out, ",\"iterations\":[");
+    } else {
+        char cfg[128];
+        snprintf(cfg, sizeof cfg, "%s lc=%s backend=%s", czk_post_kind_name(s->kind), czk_lc_kind_name(lc),
+                 czk_cs_backend_name(backend));
+        czk_bench_print_config(out, 0, "bench", cfg);
+        fprintf(out, "# %s: %llu nodes, tree %u,%u,%u h%u, %u sectors x %u challenges (%u vanilla sectors generated, %.2f s)\n",
+                czk_post_kind_name(s->kind), (unsigned long long)t->nodes, t->base_arity, t->sub_arity, t->top_arity,
+                t->base_height, s->sectors, s->challenges, nv, gen_s);
+        fprintf(out, "# per partition: %llu inputs, %llu aux, %llu constraints (%llu + %llu input constraints)\n",
+                (unsigned long long)n.inputs, (unsigned long long)n.aux,
+                (unsigned long long)(n.constraints + n.inputs), (unsigned long long)n.constraints,
+                (unsigned long long)n.inputs);
+        if (!no_count) fprintf(out, "# counting pass (shape-only synthesis): %.2f s\n", cnt_s);
+        fprintf(out, "%5s %10s %10s %13s %12s %8s %12s %10s\n", "iter", "wall", "cpu", "constraints", "aux", "inputs",
+                "cons/s", "peakRSS");
+    }
+    for (long long it = 0; it < iters; it++) {
+        czk_cs_reset(cs);
+        double w0 = czk_now(), c0 = czk_cpu_now();
+        st = czk_post_synthesize(cs, s, backend == CZK_CS_SHAPE ? NULL : &v);
+        if (st == CZK_OK) st = czk_cs_finalize(cs);
+        wall[it] = czk_now() - w0;
+        cpu[it] = czk_cpu_now() - c0;
+        if (st == CZK_OK) st = post_check(cs, s, &n, pub, !no_check);
+        if (st != CZK_OK) {
+            if (com->json) fprintf(out, "],\"ok\":false}\n");
+            fprintf(stderr, "czk %s: %s\n", cmd, czk_last_error());
+            goto done;
+        }
+        double cons = (double)n.constraints;
+        unsigned long long rss = czk_bench_peak_rss();
+        if (com->json)
+            fprintf(out, "%s{\"wall_s\":%.6f,\"cpu_s\":%.6f,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu}",
+                    it ? "," : "", wall[it], cpu[it], cons / wall[it], rss);
+        else {
+            char a1[32], a2[32];
+            fprintf(out, "%5lld %10s %10s %13llu %12llu %8llu %12.0f %8.2fGiB\n", it, czk_bench_fmt_time(a1, wall[it]),
+                    czk_bench_fmt_time(a2, cpu[it]), (unsigned long long)n.constraints, (unsigned long long)n.aux,
+                    (unsigned long long)n.inputs, cons / wall[it], (double)rss / 1073741824.0);
+        }
+        fflush(out);
+    }
+    qsort(wall, (size_t)iters, sizeof(double), cmp_double);
+    qsort(cpu, (size_t)iters, sizeof(double), cmp_double);
+    if (com->json) {
+        fprintf(out, "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"cpu_min_s\":%.6f,\"peak_rss_bytes\":%llu,\"ok\":true}\n",
+                wall[0], wall[iters / 2], cpu[0], czk_bench_peak_rss());
+    } else {
+        char a1[32], a2[32], a3[32];
+        fprintf(out, "min    %10s %10s   median wall %s   peak RSS %.2f GiB\n", czk_bench_fmt_time(a1, wall[0]),
+                czk_bench_fmt_time(a2, cpu[0]), czk_bench_fmt_time(a3, wall[iters / 2]),
+                (double)czk_bench_peak_rss() / 1073741824.0);
+        fprintf(out, "checks: counts = czk_post_circuit_counts%s%s%s: ok\n", no_count ? "" : " = counting pass",
+                backend == CZK_CS_SHAPE ? "" : ", public inputs = czk_post_public_inputs",
+                backend == CZK_CS_PROVE && !no_check ? ", a*b = c on every row" : "");
+    }
+    rc = CZK_EXIT_OK;
+done:
+    czk_cs_destroy(cs);
+    free(pub);
+    free(comm_r);
+    free(leaves);
+    free(wall);
+    free(cpu);
+    czk_post_gen_vanilla_free(&v);
+    return rc;
+}

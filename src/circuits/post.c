@@ -1,0 +1,234 @@
+/* czk — the FallbackPoSt circuit (czk/post.h): shapes, the closed-form
+ * counts, the entry point of the synthesis (post_lcv.c, per LC variant), the
+ * public inputs and a counting pass. Costs and shapes: docs/filecoin.md
+ * "FallbackPoSt". */
+#include <stdlib.h>
+#include <string.h>
+
+#include "circuits/count.h"
+#include "circuits/post_internal.h"
+#include "cs/lc.h"
+
+/* ---- shapes --------------------------------------------------------------- */
+
+/* Most circuit sectors / challenges per sector a custom shape may have (the
+ * production shapes: 2,349 x 10 and 66 x 1). */
+#define POST_MAX_SECTORS 100000u
+#define POST_MAX_CHALLENGES 1000u
+
+const char *czk_post_kind_name(czk_post_kind k)
+{
+    switch (k) {
+    case CZK_POST_WINDOW: return "window-post";
+    case CZK_POST_WINNING: return "winning-post";
+    }
+    return "?";
+}
+
+/* Window: every vanilla sector is one circuit sector. Winning: one vanilla
+ * sector whose inclusion proofs are spread over all circuit sectors. */
+static czk_status post_shape_fill(czk_post_shape *s, czk_post_kind k, const czk_fc_shape *tree, uint32_t sectors,
+                                  uint32_t challenges)
+{
+    if (k != CZK_POST_WINDOW && k != CZK_POST_WINNING)
+        return czk_error(CZK_ERR_INVALID_ARG, "post shape: unknown proof kind %d", (int)k);
+    if (sectors < 1 || sectors > POST_MAX_SECTORS)
+        return czk_error(CZK_ERR_INVALID_ARG, "post shape: %u sectors per partition (1..%u)", sectors, POST_MAX_SECTORS);
+    if (challenges < 1 || challenges > POST_MAX_CHALLENGES)
+        return czk_error(CZK_ERR_INVALID_ARG, "post shape: %u challenges per sector (1..%u)", challenges,
+                         POST_MAX_CHALLENGES);
+    if (k == CZK_POST_WINNING && (uint64_t)sectors * challenges > POST_MAX_CHALLENGES)
+        return czk_error(CZK_ERR_INVALID_ARG, "post shape: WinningPoSt with %u x %u challenges (at most %u)", sectors,
+                         challenges, POST_MAX_CHALLENGES);
+    memset(s, 0, sizeof *s);
+    s->kind = k;
+    s->api = CZK_POST_API_V1_2;
+    s->tree = *tree;
+    s->sectors = sectors;
+    s->challenges = challenges;
+    s->sector_challenges = k == CZK_POST_WINNING ? sectors * challenges : challenges;
+    return CZK_OK;
+}
+
+czk_status czk_post_shape_of(czk_post_shape *s, czk_post_kind k, uint64_t sector_size)
+{
+    czk_fc_shape tree;
+    CZK_TRY(czk_fc_shape_of_size(&tree, sector_size));
+    if (k == CZK_POST_WINNING) return post_shape_fill(s, k, &tree, 66, 1);
+    uint32_t sectors = sector_size == (1ULL << 35) ? 2349 : sector_size == (1ULL << 36) ? 2300 : 2;
+    return post_shape_fill(s, k, &tree, sectors, 10);
+}
+
+czk_status czk_post_shape_custom(czk_post_shape *s, czk_post_kind k, uint64_t nodes, uint32_t base_arity,
+                                 uint32_t sub_arity, uint32_t top_arity, uint32_t sectors, uint32_t challenges)
+{
+    czk_fc_shape tree;
+    /* the layer count plays no part in PoSt; 2 satisfies the PoRep check */
+    CZK_TRY(czk_fc_shape_custom(&tree, nodes, 2, 1, 1, base_arity, sub_arity, top_arity));
+    return post_shape_fill(s, k, &tree, sectors, challenges);
+}
+
+uint32_t czk_post_vanilla_sectors(const czk_post_shape *s)
+{
+    return (uint32_t)((uint64_t)s->sectors * s->challenges / s->sector_challenges);
+}
+
+static czk_status post_shape_check(const czk_post_shape *s)
+{
+    if (!s) return czk_error(CZK_ERR_INVALID_ARG, "post: NULL shape");
+    if (s->sectors < 1 || s->sectors > POST_MAX_SECTORS || s->challenges < 1 || s->challenges > POST_MAX_CHALLENGES)
+        return czk_error(CZK_ERR_INVALID_ARG, "post: shape has %u sectors of %u challenges", s->sectors,
+                         s->challenges);
+    if (s->sector_challenges < s->challenges || s->sector_challenges % s->challenges ||
+        ((uint64_t)s->sectors * s->challenges) % s->sector_challenges)
+        return czk_error(CZK_ERR_INVALID_ARG,
+                         "post: %u inclusion proofs per vanilla sector do not split into %u sectors of %u challenges",
+                         s->sector_challenges, s->sectors, s->challenges);
+    return CZK_OK;
+}
+
+static czk_status post_ctx_init(post_ctx *x, const czk_post_shape *s, const czk_post_vanilla *v)
+{
+    CZK_TRY(post_shape_check(s));
+    memset(x, 0, sizeof *x);
+    x->v = v;
+    x->sectors = s->sectors;
+    x->challenges = s->challenges;
+    x->sector_challenges = s->sector_challenges;
+    x->tree.hasher = CZK_MERKLE_POSEIDON;
+    x->tree.base_arity = s->tree.base_arity;
+    x->tree.base_height = s->tree.base_height;
+    x->tree.sub_arity = s->tree.sub_arity;
+    x->tree.top_arity = s->tree.top_arity;
+    CZK_TRY(czk_merkle_shape_check(&x->tree));
+    if (czk_merkle_leaves(&x->tree) != s->tree.nodes)
+        return czk_error(CZK_ERR_INVALID_ARG, "post: tree %u,%u,%u of height %u has %llu leaves, the shape says %llu",
+                         s->tree.base_arity, s->tree.sub_arity, s->tree.top_arity, s->tree.base_height,
+                         (unsigned long long)czk_merkle_leaves(&x->tree), (unsigned long long)s->tree.nodes);
+    return CZK_OK;
+}
+
+/* The vanilla proofs fit the shape (a reader or generator filled them). */
+static czk_status post_vanilla_check(const czk_post_vanilla *v, const czk_post_shape *s)
+{
+    const czk_post_shape *t = &v->shape;
+    if (t->kind != s->kind || t->sectors != s->sectors || t->challenges != s->challenges ||
+        t->sector_challenges != s->sector_challenges || t->tree.nodes != s->tree.nodes ||
+        t->tree.base_arity != s->tree.base_arity || t->tree.sub_arity != s->tree.sub_arity ||
+        t->tree.top_arity != s->tree.top_arity)
+        return czk_error(CZK_ERR_INVALID_ARG,
+                         "post: the vanilla proofs (%s, %llu nodes, %u x %u challenges) do not have the circuit's shape "
+                         "(%s, %llu nodes, %u x %u challenges)",
+                         czk_post_kind_name(t->kind), (unsigned long long)t->tree.nodes, t->sectors, t->challenges,
+                         czk_post_kind_name(s->kind), (unsigned long long)s->tree.nodes, s->sectors, s->challenges);
+    const uint32_t nv = czk_post_vanilla_sectors(s);
+    if (v->n < 1 || v->n > nv || !v->proofs)
+        return czk_error(CZK_ERR_INVALID_ARG, "post: %u vanilla sector proofs (a partition takes 1..%u)", v->n, nv);
+    for (uint32_t k = 0; k < v->n; k++) {
+        const czk_post_sector_proof *p = &v->proofs[k];
+        if (p->n_inclusion != s->sector_challenges || !p->inclusion)
+            return czk_error(CZK_ERR_INVALID_ARG, "post: vanilla sector %u (id %llu) has %u inclusion proofs, expected %u",
+                             k, (unsigned long long)p->sector_id, p->n_inclusion, s->sector_challenges);
+        for (uint32_t j = 0; j < p->n_inclusion; j++) {
+            const czk_fc_merkle *m = &p->inclusion[j];
+            if (!m->siblings || m->index >= s->tree.nodes)
+                return czk_error(CZK_ERR_INVALID_ARG,
+                                 "post: vanilla sector %u inclusion proof %u: %s (leaf %llu of %llu)", k, j,
+                                 m->siblings ? "leaf index out of range" : "no path", (unsigned long long)m->index,
+                                 (unsigned long long)s->tree.nodes);
+        }
+    }
+    return CZK_OK;
+}
+
+/* ---- counts (docs/filecoin.md "FallbackPoSt", Costs) ------------------------- */
+
+/* One PoR level of arity 2 / 4 / 8: log2(a) index bits, the insertion's
+ * picks and Poseidon(a): 314 / 387 / 530 constraints. Its aux: one per
+ * constraint (bits, picks, Poseidon) plus the a - 1 siblings. */
+static uint64_t post_level_constraints(unsigned a)
+{
+    return a == 2 ? 314 : a == 4 ? 387 : 530;
+}
+
+#define POST_POR_OVERHEAD 2    /* index packing, root equality */
+#define POST_SECTOR_CHECK 313  /* inputize comm_r, Poseidon2 (311), equality */
+#define POST_SECTOR_AUX 314    /* comm_r_last, comm_c, comm_r, Poseidon2 (311) */
+
+void czk_post_circuit_counts(czk_post_counts *out, const czk_post_shape *s)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t por_c = POST_POR_OVERHEAD, por_a = 1; /* the leaf */
+    uint32_t levels = czk_fc_shape_tree_levels(&s->tree);
+    for (uint32_t l = 0; l < levels; l++) {
+        unsigned a = czk_fc_shape_level_arity(&s->tree, l);
+        por_c += post_level_constraints(a);
+        por_a += post_level_constraints(a) + (a - 1);
+    }
+    const uint64_t n = s->sectors, c = s->challenges;
+    out->inputs = 1 + n * (1 + c); /* ONE; per sector comm_r and one packed index per challenge */
+    out->aux = n * (POST_SECTOR_AUX + c * por_a);
+    out->constraints = n * (POST_SECTOR_CHECK + c * por_c);
+}
+
+size_t czk_post_public_input_count(const czk_post_shape *s)
+{
+    return (size_t)s->sectors * (1 + (size_t)s->challenges);
+}
+
+/* ---- synthesis ------------------------------------------------------------------ */
+
+czk_status czk_post_synthesize(czk_cs *cs, const czk_post_shape *s, const czk_post_vanilla *v)
+{
+    if (!cs) return czk_error(CZK_ERR_INVALID_ARG, "post: NULL constraint system");
+    if (czk_cs_has_values(cs) && !v)
+        return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "post: the %s backend needs the vanilla proofs (v is NULL)",
+                         czk_cs_backend_name(cs->backend));
+    post_ctx x;
+    CZK_TRY(post_ctx_init(&x, s, czk_cs_has_values(cs) ? v : NULL));
+    if (x.v) CZK_TRY(post_vanilla_check(x.v, s));
+    return CZK_LC_DISPATCH(cs->lc_kind, czk__post_synth, (cs, &x));
+}
+
+czk_status czk_post_public_inputs(czk_fr *out, const czk_post_shape *s, const czk_fr *comm_r, uint32_t n,
+                                  const uint64_t *leaves)
+{
+    if (!out || !comm_r || !leaves) return czk_error(CZK_ERR_INVALID_ARG, "post public inputs: NULL argument");
+    post_ctx x;
+    CZK_TRY(post_ctx_init(&x, s, NULL));
+    const uint32_t nv = czk_post_vanilla_sectors(s);
+    if (n < 1 || n > nv)
+        return czk_error(CZK_ERR_INVALID_ARG, "post public inputs: %u sectors (a partition takes 1..%u)", n, nv);
+    size_t o = 0;
+    for (uint32_t i = 0; i < s->sectors; i++) {
+        out[o++] = comm_r[czk__post_vanilla_sector(&x, n, i, 0)];
+        for (uint32_t j = 0; j < s->challenges; j++) {
+            uint64_t leaf = leaves[(size_t)czk__post_vanilla_sector(&x, n, i, j) * s->sector_challenges +
+                                   czk__post_inclusion(&x, i, j)];
+            if (leaf >= s->tree.nodes)
+                return czk_error(CZK_ERR_INVALID_ARG, "post public inputs: sector %u challenge %u: leaf %llu >= %llu",
+                                 i, j, (unsigned long long)leaf, (unsigned long long)s->tree.nodes);
+            czk_fr_from_u64(&out[o++], leaf);
+        }
+    }
+    return CZK_OK;
+}
+
+/* ---- counting pass ------------------------------------------------------------------ */
+
+czk_status czk_post_count(czk_post_counts *out, const czk_post_shape *s, czk_lc_kind lc)
+{
+    if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "post count: LC kind %d", (int)lc);
+    post_ctx x;
+    CZK_TRY(post_ctx_init(&x, s, NULL));
+    czk__count ci;
+    czk_cs cs;
+    CZK_TRY(czk__count_cs_init(&cs, &ci, lc));
+    czk_status st = CZK_LC_DISPATCH(lc, czk__post_synth, (&cs, &x));
+    czk__count_cs_clear(&cs);
+    CZK_TRY(st);
+    out->inputs = cs.n_inputs;
+    out->aux = cs.n_aux;
+    out->constraints = cs.n_constraints;
+    return CZK_OK;
+}

@@ -1,0 +1,141 @@
+/* Synthetic, consistent FallbackPoSt vanilla proofs (czk/post.h). Per vanilla
+ * sector, its challenged leaves are the only leaves that exist in a sparse
+ * tree R_last (gen.c's: the leaves' ancestors are hashed level by level with
+ * the tree's arities, every other node is pseudo-random), so all of the
+ * sector's paths end at one root, comm_r_last; comm_c is pseudo-random and
+ * comm_r = Poseidon2(comm_c, comm_r_last). A 32GiB tree is never built: a
+ * partition costs its paths only. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "czk/post.h"
+#include "czk/poseidon.h"
+#include "czk/sha256.h"
+#include "filecoin/internal.h"
+
+enum { POST_TAG_TREE = 1, POST_TAG_COMM_C, POST_TAG_LEAF_INDEX, POST_TAG_BYTES };
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The generator key of vanilla sector k (k = UINT32_MAX: the partition's). */
+static void post_key(czk__fc_prf *p, uint64_t seed, uint32_t k)
+{
+    uint8_t buf[28];
+    memcpy(buf, "czk post vanilla", 16);
+    memcpy(buf + 16, &seed, 8);
+    memcpy(buf + 24, &k, 4);
+    czk_sha256(p->key, buf, sizeof buf);
+}
+
+static uint64_t post_random_leaf(const czk__fc_prf *p, uint32_t j, uint64_t nodes)
+{
+    czk_fr f;
+    uint8_t b[32];
+    czk__fc_prf_fr(&f, p, POST_TAG_LEAF_INDEX, 0, j);
+    czk_fr_to_bytes(b, &f);
+    uint64_t x;
+    memcpy(&x, b, 8);
+    return x % nodes;
+}
+
+void czk_post_gen_vanilla_free(czk_post_vanilla *v)
+{
+    if (!v) return;
+    free(v->arena);
+    memset(v, 0, sizeof *v);
+}
+
+/* One vanilla sector: its sparse tree over the challenged leaves, then the
+ * paths (in challenge order, repeats allowed). */
+static czk_status post_gen_sector(czk_post_sector_proof *p, const czk_post_shape *s, const czk__fc_prf *key,
+                                  const uint64_t *leaves)
+{
+    const uint32_t c = s->sector_challenges;
+    uint64_t *idx = malloc((size_t)c * sizeof *idx);
+    czk_fr *val = malloc((size_t)c * sizeof *val);
+    if (!idx || !val) {
+        free(idx);
+        free(val);
+        return czk_error(CZK_ERR_NOMEM, "post vanilla generator: %u leaves", c);
+    }
+    memcpy(idx, leaves, (size_t)c * sizeof *idx);
+    qsort(idx, c, sizeof *idx, cmp_u64);
+    size_t m = 0;
+    for (uint32_t i = 0; i < c; i++)
+        if (m == 0 || idx[m - 1] != idx[i]) idx[m++] = idx[i];
+    for (size_t i = 0; i < m; i++) czk__fc_prf_fr(&val[i], key, POST_TAG_TREE, 0, idx[i]);
+    czk__fc_sparse_tree t;
+    czk_status st = czk__fc_tree_build(&t, &s->tree, 0, POST_TAG_TREE, idx, val, m, key);
+    if (st == CZK_OK) {
+        for (uint32_t j = 0; j < c; j++) czk__fc_tree_proof(&p->inclusion[j], &t, &s->tree, key, leaves[j]);
+        p->comm_r_last = p->inclusion[0].root;
+        czk__fc_prf_fr(&p->comm_c, key, POST_TAG_COMM_C, 0, 0);
+        /* comm_r = Poseidon2(comm_c, comm_r_last), Merkle tag */
+        czk_poseidon_hash2(&p->comm_r, &p->comm_c, &p->comm_r_last);
+    }
+    czk__fc_tree_free(&t);
+    return st;
+}
+
+czk_status czk_post_gen_vanilla(czk_post_vanilla *out, const czk_post_shape *s, uint64_t seed, const uint64_t *leaves)
+{
+    if (!out || !s) return czk_error(CZK_ERR_INVALID_ARG, "post vanilla generator: NULL argument");
+    memset(out, 0, sizeof *out);
+    const uint32_t nv = czk_post_vanilla_sectors(s), c = s->sector_challenges;
+    const uint32_t levels = czk_fc_shape_tree_levels(&s->tree), sib = czk_fc_shape_tree_siblings(&s->tree);
+    if (nv < 1 || c < 1 || levels < 1 || levels > CZK_FC_MAX_LEVELS || s->tree.nodes < 2)
+        return czk_error(CZK_ERR_INVALID_ARG, "post vanilla generator: shape with %u sectors of %u challenges, %u levels",
+                         nv, c, levels);
+    if (leaves)
+        for (size_t i = 0; i < (size_t)nv * c; i++)
+            if (leaves[i] >= s->tree.nodes)
+                return czk_error(CZK_ERR_INVALID_ARG, "post vanilla generator: leaf %zu is %llu, the tree has %llu", i,
+                                 (unsigned long long)leaves[i], (unsigned long long)s->tree.nodes);
+    const size_t b_proofs = (size_t)nv * sizeof(czk_post_sector_proof);
+    const size_t b_incl = (size_t)nv * c * sizeof(czk_fc_merkle);
+    const size_t b_sib = (size_t)nv * c * sib * sizeof(czk_fr);
+    const size_t b_leaves = (size_t)c * sizeof(uint64_t);
+    uint8_t *arena = calloc(1, b_proofs + b_incl + b_sib + b_leaves);
+    if (!arena)
+        return czk_error(CZK_ERR_NOMEM, "post vanilla generator: %zu bytes for %u sectors", b_proofs + b_incl + b_sib,
+                         nv);
+    out->arena = arena;
+    out->arena_bytes = b_proofs + b_incl + b_sib + b_leaves;
+    out->shape = *s;
+    out->n = nv;
+    out->proofs = (czk_post_sector_proof *)arena;
+    czk_fc_merkle *incl = (czk_fc_merkle *)(arena + b_proofs);
+    czk_fr *sibs = (czk_fr *)(arena + b_proofs + b_incl);
+    uint64_t *tmp = (uint64_t *)(arena + b_proofs + b_incl + b_sib); /* one sector's leaves */
+
+    czk__fc_prf pk;
+    post_key(&pk, seed, UINT32_MAX);
+    czk_fr f;
+    czk__fc_prf_fr(&f, &pk, POST_TAG_BYTES, 0, 0);
+    czk_fr_to_bytes(out->randomness, &f);
+    out->randomness[31] &= 0x3f;
+    czk__fc_prf_fr(&f, &pk, POST_TAG_BYTES, 0, 1);
+    czk_fr_to_bytes(out->prover_id, &f);
+
+    for (uint32_t k = 0; k < nv; k++) {
+        czk_post_sector_proof *p = &out->proofs[k];
+        p->sector_id = k;
+        p->n_inclusion = c;
+        p->inclusion = incl + (size_t)k * c;
+        for (uint32_t j = 0; j < c; j++) p->inclusion[j].siblings = sibs + ((size_t)k * c + j) * sib;
+        czk__fc_prf key;
+        post_key(&key, seed, k);
+        for (uint32_t j = 0; j < c; j++)
+            tmp[j] = leaves ? leaves[(size_t)k * c + j] : post_random_leaf(&key, j, s->tree.nodes);
+        czk_status st = post_gen_sector(p, s, &key, tmp);
+        if (st != CZK_OK) {
+            czk_post_gen_vanilla_free(out);
+            return st;
+        }
+    }
+    return CZK_OK;
+}
