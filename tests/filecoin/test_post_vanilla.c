@@ -39,10 +39,18 @@ static czk_post_shape window_shape(uint64_t size)
 
 static czk_post_shape winning_shape(uint64_t size) { return post_shape(CZK_POST_WINNING, size, 66, 1, 66); }
 
-static uint8_t *slurp(const char *name, size_t *len)
+/* The committed vectors (tests/filecoin/vectors/README.md). */
+static const char *vectors(void)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR, name);
+    static char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/filecoin/vectors", CZK_SOURCE_DIR);
+    return dir;
+}
+
+static uint8_t *slurp_in(const char *dir, const char *name, size_t *len)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);
@@ -71,10 +79,12 @@ static int bytes32(uint8_t out[32], json_t *a)
     return 1;
 }
 
-static int read_meta(meta *m, const char *name)
+static uint8_t *slurp(const char *name, size_t *len) { return slurp_in(vectors(), name, len); }
+
+static int read_meta_in(meta *m, const char *dir, const char *name)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR, name);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     json_t *j = json_load_file(path, 0, NULL);
     if (!j) return 0;
     int ok = bytes32(m->randomness, json_object_get(j, "randomness")) &&
@@ -89,6 +99,8 @@ static int read_meta(meta *m, const char *name)
     json_decref(j);
     return ok;
 }
+
+static int read_meta(meta *m, const char *name) { return read_meta_in(m, vectors(), name); }
 
 /* Read one sector proof with shape s; the status. */
 static czk_status read1(czk_post_vanilla *v, const czk_post_shape *s, const uint8_t *d, size_t n, const meta *m)
@@ -136,17 +148,21 @@ CZK_TEST(post_vanilla_sizes)
     }
 }
 
-/* One real proof: read, challenges against the oracle's, check, write back. */
-static void real_proof(const char *bin, const char *json, czk_post_shape s, size_t want_len)
+/* One real proof in dir (vanilla-KIND.bin, post-KIND.json): read,
+ * challenges against the oracle's, check, write back, and failures. */
+static void real_proof(const char *dir, const char *kind, czk_post_shape s, size_t want_len)
 {
     meta m;
     size_t n;
-    REQUIRE(read_meta(&m, json));
-    uint8_t *d = slurp(bin, &n);
+    char bin[64], json[64], who[96], want[160];
+    snprintf(bin, sizeof bin, "vanilla-%s.bin", kind);
+    snprintf(json, sizeof json, "post-%s.json", kind);
+    REQUIRE(read_meta_in(&m, dir, json));
+    uint8_t *d = slurp_in(dir, bin, &n);
     REQUIRE(d != NULL);
     CHECK_EQ_U64(n, want_len);
     CHECK_EQ_U64(m.n_challenges, s.sector_challenges);
-    CHECK_EQ_U64(m.sector_id, 264602);
+    snprintf(who, sizeof who, "sector proof 0 (sector %llu): ", (unsigned long long)m.sector_id);
     czk_post_vanilla v;
     czk_status st = read1(&v, &s, d, n, &m);
     CHECK_OK(st);
@@ -181,7 +197,11 @@ static void real_proof(const char *bin, const char *json, czk_post_shape s, size
     v.shape.api = CZK_POST_API_V1_1;
     CHECK_OK(czk_post_vanilla_check(&v));
     v.partition = 1;
-    CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, "sector proof 0 (sector 264602): challenge 0:");
+    uint32_t moved = 0; /* the first challenge whose leaf V1_1 moves */
+    while (moved < s.sector_challenges && czk_post_vanilla_challenge(&v, 0, moved) == m.challenges[moved]) moved++;
+    REQUIRE(moved < s.sector_challenges);
+    snprintf(want, sizeof want, "%schallenge %u:", who, moved);
+    CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, want);
     v.shape.api = CZK_POST_API_V1_2;
     CHECK_OK(czk_post_vanilla_check(&v));
 
@@ -195,9 +215,7 @@ static void real_proof(const char *bin, const char *json, czk_post_shape s, size
            czk_post_leaf_challenge(m2.randomness, m.sector_id, first, s.tree.nodes) == m.challenges[first])
         first++;
     REQUIRE(first < s.sector_challenges);
-    char want[128];
-    snprintf(want, sizeof want, "sector proof 0 (sector 264602): challenge %u: proves leaf %llu, the challenge is leaf %llu",
-             first, (unsigned long long)m.challenges[first],
+    snprintf(want, sizeof want, "%schallenge %u: proves leaf %llu, the challenge is leaf %llu", who, first, (unsigned long long)m.challenges[first],
              (unsigned long long)czk_post_leaf_challenge(m2.randomness, m.sector_id, first, s.tree.nodes));
     CHECK_ERR(czk_post_vanilla_check(&v2), CZK_ERR_VERIFY, want);
     czk_post_vanilla_free(&v2);
@@ -205,7 +223,8 @@ static void real_proof(const char *bin, const char *json, czk_post_shape s, size
     /* Another sector id in the proof: challenges differ. */
     set_u64(d, m.sector_id + 1);
     REQUIRE_OK(read1(&v2, &s, d, n, &m));
-    CHECK_ERR(czk_post_vanilla_check(&v2), CZK_ERR_VERIFY, "sector proof 0 (sector 264603): challenge ");
+    snprintf(want, sizeof want, "sector proof 0 (sector %llu): challenge ", (unsigned long long)m.sector_id + 1);
+    CHECK_ERR(czk_post_vanilla_check(&v2), CZK_ERR_VERIFY, want);
     czk_post_vanilla_free(&v2);
     set_u64(d, m.sector_id);
 
@@ -217,7 +236,9 @@ static void real_proof(const char *bin, const char *json, czk_post_shape s, size
     czk_fr_sub(&v.proofs[0].comm_r, &v.proofs[0].comm_r, &one);
     /* A sibling changed: the path no longer hashes to comm_r_last. */
     czk_fr_add(&v.proofs[0].inclusion[4].siblings[3], &v.proofs[0].inclusion[4].siblings[3], &one);
-    CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, "challenge 4 (leaf 29): path does not hash to comm_r_last");
+    snprintf(want, sizeof want, "%schallenge 4 (leaf %llu): path does not hash to comm_r_last", who,
+             (unsigned long long)m.challenges[4]);
+    CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, want);
     czk_fr_sub(&v.proofs[0].inclusion[4].siblings[3], &v.proofs[0].inclusion[4].siblings[3], &one);
     CHECK_OK(czk_post_vanilla_check(&v));
     czk_post_vanilla_free(&v);
@@ -237,7 +258,8 @@ CZK_TEST(post_vanilla_real_window)
         CHECK_EQ_U64(czk_post_leaf_challenge(m.randomness, m.sector_id, czk_post_challenge_index(CZK_POST_API_V1_2, 5, 10, k), 64),
                      want[k]);
     }
-    real_proof("vanilla-window.bin", "post-window.json", window_shape(2048), 5680);
+    CHECK_EQ_U64(m.sector_id, 264602);
+    real_proof(vectors(), "window", window_shape(2048), 5680);
 }
 
 CZK_TEST(post_vanilla_real_winning)
@@ -259,7 +281,8 @@ CZK_TEST(post_vanilla_real_winning)
     CHECK_EQ_U64(pick[0], 9495338020684819793ULL % UINT64_MAX);
     CHECK_EQ_U64(pick[1], 9736083619956767055ULL);
     CHECK_ERR(czk_post_winning_sectors(pick, 1, m.randomness, m.prover_id, 0), CZK_ERR_INVALID_ARG, "empty sector set");
-    real_proof("vanilla-winning.bin", "post-winning.json", winning_shape(2048), 36816);
+    CHECK_EQ_U64(m.sector_id, 264602);
+    real_proof(vectors(), "winning", winning_shape(2048), 36816);
 }
 
 CZK_TEST(post_vanilla_challenge_index)
@@ -584,4 +607,15 @@ CZK_TEST(post_vanilla_synthetic_check)
         free(b);
         free(sy.storage);
     }
+}
+
+/* The proofs of a fresh seal: tests/oracle/oracle.sh (porep 2KiB) runs this
+ * test with CZK_POST_VANILLA_DIR set to czk-oracle vanilla-post's output.
+ * Without it the test has nothing to read and passes. */
+CZK_TEST(post_vanilla_oracle_dir)
+{
+    const char *dir = getenv("CZK_POST_VANILLA_DIR");
+    if (!dir || !*dir) return;
+    real_proof(dir, "window", window_shape(2048), 5680);
+    real_proof(dir, "winning", winning_shape(2048), 36816);
 }
