@@ -131,8 +131,7 @@ CZK_TEST(post_vanilla_sizes)
         {1ULL << 23, 4 + 64 + 8 + 6 * 240, 0, 0},
         {1ULL << 29, 4 + 64 + 8 + 8 * 240, 0, 0},
         {1ULL << 35, 2484, 24960, 164064},
-        /* Top: base (8 + 9 * 240), sub (8 + 240), top (8 + 8 + 32 + 8) */
-        {1ULL << 36, 4 + 64 + 8 + 9 * 240 + 8 + 240 + 8 + 48, 0, 0},
+        {1ULL << 36, 2540, 25520, 167760},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         czk_fc_shape s;
@@ -141,6 +140,8 @@ CZK_TEST(post_vanilla_sizes)
         /* 8 + 32 + 8 + 8 + n * merkle + 32 + 32 (docs/formats.md "Sizes") */
         CHECK_EQ_U64(czk_post_sector_proof_bytes(&s, 10), 120 + 10 * t[i].merkle);
         CHECK_EQ_U64(czk_post_sector_proof_bytes(&s, 66), 120 + 66 * t[i].merkle);
+        /* Top: variant, root, leaf, base (8 + 9 * 240), sub (8 + 240), top (8 + 8 + 32 + 8) */
+        if (t[i].size == 1ULL << 36) CHECK_EQ_U64(t[i].merkle, 4 + 64 + 8 + 9 * 240 + 8 + 240 + 8 + 48);
         if (t[i].window) CHECK_EQ_U64(czk_post_sector_proof_bytes(&s, 10), t[i].window);
         if (t[i].winning) CHECK_EQ_U64(czk_post_sector_proof_bytes(&s, 66), t[i].winning);
         CHECK_EQ_U64(czk_post_sector_proof_storage_size(&s, 10),
