@@ -135,7 +135,8 @@ static void pv_synthetic(czk_fuzz_emit_fn emit, void *ctx, unsigned sel, uint64_
     }
     czk_rng rng;
     czk_rng_seed(&rng, seed);
-    size_t t = czk_fc_shape_tree_siblings(&s.tree), sz = czk_post_sector_proof_storage_size(&s.tree, s.sector_challenges);
+    size_t t = czk_fc_shape_tree_siblings(&s.tree);
+    size_t sz = czk_post_sector_proof_storage_size(&s.tree, s.sector_challenges);
     size_t bytes = czk_post_sector_proof_bytes(&s.tree, s.sector_challenges);
     void *storage = malloc(sz);
     uint8_t *out = malloc(bytes);

@@ -94,7 +94,9 @@ uint64_t czk_post_vanilla_challenge(const czk_post_vanilla *v, uint32_t i, uint3
 
 /* WinningPoSt's sector choice: out[k] = LE_u64(SHA-256(prover_id ||
  * randomness || k u64 LE)[0..8]) mod sector_set_len for k < count (Filecoin
- * uses count 1). CZK_ERR_INVALID_ARG when sector_set_len is 0. */
+ * uses count 1). CZK_ERR_INVALID_ARG when sector_set_len is 0,
+ * CZK_ERR_NOT_CANONICAL when randomness or prover_id is >= r (filecoin-proofs
+ * refuses both). */
 czk_status czk_post_winning_sectors(uint64_t *out, uint32_t count, const uint8_t randomness[32],
                                     const uint8_t prover_id[32], uint64_t sector_set_len) CZK_WUR;
 

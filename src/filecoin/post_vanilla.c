@@ -352,7 +352,8 @@ czk_status czk_post_vanilla_read(czk_post_vanilla *v, const czk_post_shape *s, c
         return czk_error(CZK_ERR_INVALID_ARG,
                          "vanilla PoSt: %u sector proofs of %u challenges do not fit a %s partition of %u sectors of "
                          "%u challenges",
-                         n, s->sector_challenges, s->kind == CZK_POST_WINNING ? "WinningPoSt" : "WindowPoSt", s->sectors, s->challenges);
+                         n, s->sector_challenges, s->kind == CZK_POST_WINNING ? "WinningPoSt" : "WindowPoSt",
+                         s->sectors, s->challenges);
     czk_fr t;
     if (czk_fr_from_bytes(&t, randomness) != CZK_OK)
         return czk_error(CZK_ERR_NOT_CANONICAL, "vanilla PoSt: randomness is not a field element (>= r)");
@@ -429,6 +430,11 @@ czk_status czk_post_winning_sectors(uint64_t *out, uint32_t count, const uint8_t
                                     const uint8_t prover_id[32], uint64_t sector_set_len)
 {
     if (sector_set_len == 0) return czk_error(CZK_ERR_INVALID_ARG, "WinningPoSt sector choice: empty sector set");
+    czk_fr t;
+    if (czk_fr_from_bytes(&t, randomness) != CZK_OK)
+        return czk_error(CZK_ERR_NOT_CANONICAL, "WinningPoSt sector choice: randomness is not a field element (>= r)");
+    if (czk_fr_from_bytes(&t, prover_id) != CZK_OK)
+        return czk_error(CZK_ERR_NOT_CANONICAL, "WinningPoSt sector choice: prover_id is not a field element (>= r)");
     uint8_t buf[72], h[32];
     memcpy(buf, prover_id, 32);
     memcpy(buf + 32, randomness, 32);
@@ -463,7 +469,8 @@ czk_status czk_post_vanilla_check(const czk_post_vanilla *v)
                                  (unsigned long long)want);
             czk_fr r;
             czk_status st = czk_fc_merkle_root(&r, tree, 0, m);
-            if (st != CZK_OK) return czk_error_context(st, "%s: challenge %u (leaf %llu)", who, k, (unsigned long long)want);
+            if (st != CZK_OK)
+                return czk_error_context(st, "%s: challenge %u (leaf %llu)", who, k, (unsigned long long)want);
             if (!czk_fr_eq(&r, &m->root))
                 return czk_error(CZK_ERR_VERIFY, "%s: challenge %u (leaf %llu): path does not hash to comm_r_last", who,
                                  k, (unsigned long long)want);

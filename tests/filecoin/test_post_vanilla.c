@@ -95,7 +95,8 @@ static int read_meta_in(meta *m, const char *dir, const char *name)
     json_t *c = json_object_get(j, "challenges");
     m->n_challenges = json_array_size(c);
     if (m->n_challenges > 128) ok = 0;
-    for (size_t i = 0; ok && i < m->n_challenges; i++) m->challenges[i] = (uint64_t)json_integer_value(json_array_get(c, i));
+    for (size_t i = 0; ok && i < m->n_challenges; i++)
+        m->challenges[i] = (uint64_t)json_integer_value(json_array_get(c, i));
     json_decref(j);
     return ok;
 }
@@ -216,7 +217,8 @@ static void real_proof(const char *dir, const char *kind, czk_post_shape s, size
            czk_post_leaf_challenge(m2.randomness, m.sector_id, first, s.tree.nodes) == m.challenges[first])
         first++;
     REQUIRE(first < s.sector_challenges);
-    snprintf(want, sizeof want, "%schallenge %u: proves leaf %llu, the challenge is leaf %llu", who, first, (unsigned long long)m.challenges[first],
+    snprintf(want, sizeof want, "%schallenge %u: proves leaf %llu, the challenge is leaf %llu", who, first,
+             (unsigned long long)m.challenges[first],
              (unsigned long long)czk_post_leaf_challenge(m2.randomness, m.sector_id, first, s.tree.nodes));
     CHECK_ERR(czk_post_vanilla_check(&v2), CZK_ERR_VERIFY, want);
     czk_post_vanilla_free(&v2);
@@ -256,8 +258,8 @@ CZK_TEST(post_vanilla_real_window)
     static const uint64_t want[10] = {13, 6, 18, 7, 29, 62, 62, 12, 26, 43};
     for (uint32_t k = 0; k < 10; k++) {
         CHECK_EQ_U64(m.challenges[k], want[k]);
-        CHECK_EQ_U64(czk_post_leaf_challenge(m.randomness, m.sector_id, czk_post_challenge_index(CZK_POST_API_V1_2, 5, 10, k), 64),
-                     want[k]);
+        uint64_t ci = czk_post_challenge_index(CZK_POST_API_V1_2, 5, 10, k);
+        CHECK_EQ_U64(czk_post_leaf_challenge(m.randomness, m.sector_id, ci, 64), want[k]);
     }
     CHECK_EQ_U64(m.sector_id, 264602);
     real_proof(vectors(), "window", window_shape(2048), 5680);
@@ -282,6 +284,12 @@ CZK_TEST(post_vanilla_real_winning)
     CHECK_EQ_U64(pick[0], 9495338020684819793ULL % UINT64_MAX);
     CHECK_EQ_U64(pick[1], 9736083619956767055ULL);
     CHECK_ERR(czk_post_winning_sectors(pick, 1, m.randomness, m.prover_id, 0), CZK_ERR_INVALID_ARG, "empty sector set");
+    uint8_t big[32];
+    memset(big, 0xff, 32);
+    CHECK_ERR(czk_post_winning_sectors(pick, 1, big, m.prover_id, 10), CZK_ERR_NOT_CANONICAL,
+              "randomness is not a field element");
+    CHECK_ERR(czk_post_winning_sectors(pick, 1, m.randomness, big, 10), CZK_ERR_NOT_CANONICAL,
+              "prover_id is not a field element");
     CHECK_EQ_U64(m.sector_id, 264602);
     real_proof(vectors(), "winning", winning_shape(2048), 36816);
 }
@@ -295,9 +303,10 @@ CZK_TEST(post_vanilla_challenge_index)
     REQUIRE(read_meta(&m, "post-window.json"));
     /* V1_1, sector index 3 (partition 1 of 2 sectors, position 1): hashlib values */
     static const uint64_t v11[10] = {7, 57, 13, 16, 40, 20, 21, 57, 45, 16};
-    for (uint32_t k = 0; k < 10; k++)
-        CHECK_EQ_U64(czk_post_leaf_challenge(m.randomness, m.sector_id, czk_post_challenge_index(CZK_POST_API_V1_1, 3, 10, k), 64),
-                     v11[k]);
+    for (uint32_t k = 0; k < 10; k++) {
+        uint64_t ci = czk_post_challenge_index(CZK_POST_API_V1_1, 3, 10, k);
+        CHECK_EQ_U64(czk_post_leaf_challenge(m.randomness, m.sector_id, ci, 64), v11[k]);
+    }
 }
 
 /* How many prefixes d[0..k) (k < n, every step-th) are not refused with
@@ -339,9 +348,11 @@ CZK_TEST(post_vanilla_malformed)
     czk_post_shape sw = winning_shape(2048);
     CHECK_EQ_U64(prefixes_accepted(wd, wn, &sw, &m, getenv("CZK_TEST_ASAN") ? 5 : 1), 0);
     free(wd);
-    CHECK_ERR(read1(&v, &s, d, 0, &m), CZK_ERR_FORMAT, "sector proof 0: sector_id: input ends after 0 bytes, 8 more needed (byte offset 0)");
+    CHECK_ERR(read1(&v, &s, d, 0, &m), CZK_ERR_FORMAT,
+              "sector proof 0: sector_id: input ends after 0 bytes, 8 more needed (byte offset 0)");
     CHECK_ERR(read1(&v, &s, d, 100, &m), CZK_ERR_FORMAT,
-              "sector proof 0 (sector 264602): inclusion proof 0, leaf: input ends after 100 bytes, 24 more needed (byte offset 92)");
+              "sector proof 0 (sector 264602): inclusion proof 0, leaf: "
+              "input ends after 100 bytes, 24 more needed (byte offset 92)");
 
     /* a trailing byte */
     memcpy(b, d, n);
@@ -354,9 +365,11 @@ CZK_TEST(post_vanilla_malformed)
     CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_FORMAT,
               "sector proof 0 (sector 264602): vanilla_proof.sectors: expected 1 elements, found 2 (byte offset 40)");
     czk_post_shape s9 = post_shape(CZK_POST_WINDOW, 2048, 2, 10, 9);
-    CHECK_ERR(read1(&v, &s9, d, n, &m), CZK_ERR_FORMAT, "inclusion_proofs: expected 9 elements, found 10 (byte offset 48)");
+    CHECK_ERR(read1(&v, &s9, d, n, &m), CZK_ERR_FORMAT,
+              "inclusion_proofs: expected 9 elements, found 10 (byte offset 48)");
     czk_post_shape s66 = winning_shape(2048);
-    CHECK_ERR(read1(&v, &s66, d, n, &m), CZK_ERR_FORMAT, "inclusion_proofs: expected 66 elements, found 10 (byte offset 48)");
+    CHECK_ERR(read1(&v, &s66, d, n, &m), CZK_ERR_FORMAT,
+              "inclusion_proofs: expected 66 elements, found 10 (byte offset 48)");
 
     /* wrong variant: inclusion proof 3 starts at 56 + 3 * 556 */
     size_t p3 = 56 + 3 * 556;
@@ -372,7 +385,8 @@ CZK_TEST(post_vanilla_malformed)
     /* path length, hashes count, element index (Single: variant, root, leaf, path) */
     memcpy(b, d, n);
     set_u64(b + p3 + 68, 3);
-    CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_FORMAT, "inclusion proof 3, path: expected 2 elements, found 3 (byte offset 1792)");
+    CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_FORMAT,
+              "inclusion proof 3, path: expected 2 elements, found 3 (byte offset 1792)");
     set_u64(b + p3 + 68, 1ULL << 62);
     CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_FORMAT, "found 4611686018427387904");
     memcpy(b, d, n);
@@ -382,7 +396,8 @@ CZK_TEST(post_vanilla_malformed)
     memcpy(b, d, n);
     set_u64(b + p3 + 76 + 8 + 224, 8);
     CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_FORMAT,
-              "inclusion proof 3, path element 0, index: 8 out of range 0..7 (the level's arity is 8) (byte offset 2032)");
+              "inclusion proof 3, path element 0, index: 8 out of range 0..7 "
+              "(the level's arity is 8) (byte offset 2032)");
     /* an index in range but not the challenge's */
     uint64_t old = d[p3 + 76 + 8 + 224];
     set_u64(b + p3 + 76 + 8 + 224, (old + 1) % 8);
@@ -400,7 +415,9 @@ CZK_TEST(post_vanilla_malformed)
               "sector proof 0 (sector 264602): comm_r: 32-byte value is not a field element (>= r) (byte offset 8)");
     memcpy(b, d, n);
     memset(b + p3 + 76 + 8 + 2 * 32, 0xff, 32);
-    CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_NOT_CANONICAL, "inclusion proof 3, path element 0, hashes[2]: 32-byte value is not a field element (>= r) (byte offset 1872)");
+    CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_NOT_CANONICAL,
+              "inclusion proof 3, path element 0, hashes[2]: 32-byte value is not a field element (>= r) "
+              "(byte offset 1872)");
     memcpy(b, d, n);
     memcpy(b + n - 32, R, 32);
     CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_NOT_CANONICAL, "comm_r_last: 32-byte value");
@@ -443,7 +460,8 @@ CZK_TEST(post_vanilla_malformed)
     size_t ll[3] = {n, n, n};
     CHECK_ERR(czk_post_vanilla_read(&v, &s, pp, ll, 3, m.randomness, m.prover_id, 0), CZK_ERR_INVALID_ARG,
               "3 sector proofs of 10 challenges do not fit a WindowPoSt partition of 2 sectors");
-    CHECK_ERR(czk_post_vanilla_read(&v, &s, pp, ll, 0, m.randomness, m.prover_id, 0), CZK_ERR_INVALID_ARG, "0 sector proofs");
+    CHECK_ERR(czk_post_vanilla_read(&v, &s, pp, ll, 0, m.randomness, m.prover_id, 0), CZK_ERR_INVALID_ARG,
+              "0 sector proofs");
     /* two sectors, the second one broken: named by its position */
     memcpy(b, d, n);
     b[p3] = 2;
@@ -458,7 +476,8 @@ CZK_TEST(post_vanilla_malformed)
     CHECK_EQ_U64(v.n, 2);
     CHECK_OK(czk_post_vanilla_check(&v));
     v.shape.api = CZK_POST_API_V1_1;
-    CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, "sector proof 1 (sector 264602): challenge 0: proves leaf 13, the challenge is leaf");
+    CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY,
+              "sector proof 1 (sector 264602): challenge 0: proves leaf 13, the challenge is leaf");
     czk_post_vanilla_free(&v);
     free(b);
     free(d);
