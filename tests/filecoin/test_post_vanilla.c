@@ -364,6 +364,10 @@ CZK_TEST(post_vanilla_malformed)
     set_u64(b + 40, 2);
     CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_FORMAT,
               "sector proof 0 (sector 264602): vanilla_proof.sectors: expected 1 elements, found 2 (byte offset 40)");
+    memcpy(b, d, n);
+    set_u64(b + 48, 11);
+    CHECK_ERR(read1(&v, &s, b, n, &m), CZK_ERR_FORMAT,
+              "sector proof 0 (sector 264602): inclusion_proofs: expected 10 elements, found 11 (byte offset 48)");
     czk_post_shape s9 = post_shape(CZK_POST_WINDOW, 2048, 2, 10, 9);
     CHECK_ERR(read1(&v, &s9, d, n, &m), CZK_ERR_FORMAT,
               "inclusion_proofs: expected 9 elements, found 10 (byte offset 48)");
@@ -454,6 +458,14 @@ CZK_TEST(post_vanilla_malformed)
     }
     CHECK_EQ_U64(accepted, 0);
     CHECK(formats > 0 && verifies > 0);
+
+    /* shapes outside the contract */
+    czk_post_shape s0 = s;
+    s0.sector_challenges = 0;
+    CHECK_ERR(read1(&v, &s0, d, n, &m), CZK_ERR_INVALID_ARG, "shape out of range");
+    s0 = s;
+    s0.tree.nodes = 63;
+    CHECK_ERR(read1(&v, &s0, d, n, &m), CZK_ERR_INVALID_ARG, "shape out of range");
 
     /* counts that do not fit the partition */
     const uint8_t *pp[3] = {d, d, d};
