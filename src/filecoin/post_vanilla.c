@@ -75,10 +75,30 @@ typedef struct rd {
     uint64_t id;
 } rd;
 
-static czk_status CZK_PRINTF(5, 6) rd_err(czk_status st, const rd *r, size_t at, const char *field, const char *fmt,
-                                          ...)
+/* A field's name, spelled out only for an error message: `name` alone (k <
+ * 0), or within inclusion proof k: "inclusion proof k, <part><name>" (l < 0),
+ * "inclusion proof k, <part>path element l, <name>" or "...<name>[j]". */
+typedef struct fld {
+    const char *name;
+    int64_t k;
+    const char *part; /* "", "base ", "sub ", "top " */
+    int64_t l, j;
+} fld;
+
+static fld top_field(const char *name) { return (fld){name, -1, "", -1, -1}; }
+
+static void fld_str(char *out, size_t cap, const fld *f)
 {
-    char msg[256], who[64];
+    long long k = f->k, l = f->l, j = f->j;
+    if (k < 0) snprintf(out, cap, "%s", f->name);
+    else if (l < 0) snprintf(out, cap, "inclusion proof %lld, %s%s", k, f->part, f->name);
+    else if (j < 0) snprintf(out, cap, "inclusion proof %lld, %spath element %lld, %s", k, f->part, l, f->name);
+    else snprintf(out, cap, "inclusion proof %lld, %spath element %lld, %s[%lld]", k, f->part, l, f->name, j);
+}
+
+static czk_status CZK_PRINTF(5, 6) rd_err(czk_status st, const rd *r, size_t at, const fld *f, const char *fmt, ...)
+{
+    char msg[256], who[64], field[128];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -87,13 +107,14 @@ static czk_status CZK_PRINTF(5, 6) rd_err(czk_status st, const rd *r, size_t at,
         snprintf(who, sizeof who, "sector proof %u (sector %llu)", r->position, (unsigned long long)r->id);
     else
         snprintf(who, sizeof who, "sector proof %u", r->position);
+    fld_str(field, sizeof field, f);
     return czk_error(st, "vanilla PoSt %s: %s: %s (byte offset %zu)", who, field, msg, at);
 }
 
-static czk_status rd_need(const rd *r, size_t k, const char *field)
+static czk_status rd_need(const rd *r, size_t k, const fld *f)
 {
     if (r->n - r->off < k)
-        return rd_err(CZK_ERR_FORMAT, r, r->off, field, "input ends after %zu bytes, %zu more needed", r->n,
+        return rd_err(CZK_ERR_FORMAT, r, r->off, f, "input ends after %zu bytes, %zu more needed", r->n,
                       k - (r->n - r->off));
     return CZK_OK;
 }
@@ -105,40 +126,40 @@ static uint64_t le64(const uint8_t *p)
     return v;
 }
 
-static czk_status rd_u64(uint64_t *v, rd *r, const char *field)
+static czk_status rd_u64(uint64_t *v, rd *r, const fld *f)
 {
-    CZK_TRY(rd_need(r, 8, field));
+    CZK_TRY(rd_need(r, 8, f));
     *v = le64(r->d + r->off);
     r->off += 8;
     return CZK_OK;
 }
 
-static czk_status rd_u32(uint32_t *v, rd *r, const char *field)
+static czk_status rd_u32(uint32_t *v, rd *r, const fld *f)
 {
-    CZK_TRY(rd_need(r, 4, field));
+    CZK_TRY(rd_need(r, 4, f));
     const uint8_t *p = r->d + r->off;
     *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     r->off += 4;
     return CZK_OK;
 }
 
-static czk_status rd_fr(czk_fr *v, rd *r, const char *field)
+static czk_status rd_fr(czk_fr *v, rd *r, const fld *f)
 {
-    CZK_TRY(rd_need(r, 32, field));
+    CZK_TRY(rd_need(r, 32, f));
     if (czk_fr_from_bytes(v, r->d + r->off) != CZK_OK)
-        return rd_err(CZK_ERR_NOT_CANONICAL, r, r->off, field, "32-byte value is not a field element (>= r)");
+        return rd_err(CZK_ERR_NOT_CANONICAL, r, r->off, f, "32-byte value is not a field element (>= r)");
     r->off += 32;
     return CZK_OK;
 }
 
 /* A Vec's u64 length, which must be `want`. */
-static czk_status rd_len(rd *r, uint64_t want, const char *field)
+static czk_status rd_len(rd *r, uint64_t want, const fld *f)
 {
     size_t at = r->off;
     uint64_t n;
-    CZK_TRY(rd_u64(&n, r, field));
+    CZK_TRY(rd_u64(&n, r, f));
     if (n != want)
-        return rd_err(CZK_ERR_FORMAT, r, at, field, "expected %llu elements, found %llu", (unsigned long long)want,
+        return rd_err(CZK_ERR_FORMAT, r, at, f, "expected %llu elements, found %llu", (unsigned long long)want,
                       (unsigned long long)n);
     return CZK_OK;
 }
@@ -149,24 +170,23 @@ static czk_status rd_len(rd *r, uint64_t want, const char *field)
 static czk_status rd_path(czk_fc_merkle *m, czk_fr **sib, uint64_t *mul, rd *r, const czk_fc_shape *s,
                           uint32_t first, uint32_t nlev, uint32_t k, const char *part)
 {
-    char f[128];
-    snprintf(f, sizeof f, "inclusion proof %u, %spath", k, part);
-    CZK_TRY(rd_len(r, nlev, f));
+    fld f = {"path", k, part, -1, -1};
+    CZK_TRY(rd_len(r, nlev, &f));
     for (uint32_t l = 0; l < nlev; l++) {
         uint32_t ar = czk_fc_shape_level_arity(s, first + l);
-        snprintf(f, sizeof f, "inclusion proof %u, %spath element %u, hashes", k, part, l);
-        CZK_TRY(rd_len(r, ar - 1, f));
+        f = (fld){"hashes", k, part, l, -1};
+        CZK_TRY(rd_len(r, ar - 1, &f));
         for (uint32_t j = 0; j < ar - 1; j++) {
-            snprintf(f, sizeof f, "inclusion proof %u, %spath element %u, hashes[%u]", k, part, l, j);
-            CZK_TRY(rd_fr(&(*sib)[j], r, f));
+            f.j = j;
+            CZK_TRY(rd_fr(&(*sib)[j], r, &f));
         }
         *sib += ar - 1;
-        snprintf(f, sizeof f, "inclusion proof %u, %spath element %u, index", k, part, l);
+        f = (fld){"index", k, part, l, -1};
         size_t at = r->off;
         uint64_t d;
-        CZK_TRY(rd_u64(&d, r, f));
+        CZK_TRY(rd_u64(&d, r, &f));
         if (d >= ar)
-            return rd_err(CZK_ERR_FORMAT, r, at, f, "%llu out of range 0..%u (the level's arity is %u)",
+            return rd_err(CZK_ERR_FORMAT, r, at, &f, "%llu out of range 0..%u (the level's arity is %u)",
                           (unsigned long long)d, ar - 1, ar);
         m->index += d * *mul;
         *mul *= ar;
@@ -177,30 +197,25 @@ static czk_status rd_path(czk_fc_merkle *m, czk_fr **sib, uint64_t *mul, rd *r, 
 static czk_status rd_merkle(czk_fc_merkle *m, rd *r, const czk_fc_shape *s, uint32_t k)
 {
     static const char *const PART[3] = {"base ", "sub ", "top "};
-    char f[96];
     uint32_t want = shape_variant(s), v, first[3], nlev[3], np = shape_parts(s, first, nlev);
-    snprintf(f, sizeof f, "inclusion proof %u, variant", k);
+    fld fv = {"variant", k, "", -1, -1}, froot = {"root", k, "", -1, -1}, fleaf = {"leaf", k, "", -1, -1};
     size_t at = r->off;
-    CZK_TRY(rd_u32(&v, r, f));
+    CZK_TRY(rd_u32(&v, r, &fv));
     if (v != want)
-        return rd_err(CZK_ERR_FORMAT, r, at, f, "expected %u (%s, the tree's shape), found %u%s%s%s", want,
+        return rd_err(CZK_ERR_FORMAT, r, at, &fv, "expected %u (%s, the tree's shape), found %u%s%s%s", want,
                       VARIANT_NAME[want], v, v <= 2 ? " (" : " (no such variant", v <= 2 ? VARIANT_NAME[v] : "",
                       ")");
     m->index = 0;
     uint64_t mul = 1;
     czk_fr *sib = m->siblings;
     if (want == VARIANT_SINGLE) {
-        snprintf(f, sizeof f, "inclusion proof %u, root", k);
-        CZK_TRY(rd_fr(&m->root, r, f));
-        snprintf(f, sizeof f, "inclusion proof %u, leaf", k);
-        CZK_TRY(rd_fr(&m->leaf, r, f));
+        CZK_TRY(rd_fr(&m->root, r, &froot));
+        CZK_TRY(rd_fr(&m->leaf, r, &fleaf));
         CZK_TRY(rd_path(m, &sib, &mul, r, s, first[0], nlev[0], k, ""));
     } else {
         for (uint32_t i = 0; i < np; i++) CZK_TRY(rd_path(m, &sib, &mul, r, s, first[i], nlev[i], k, PART[i]));
-        snprintf(f, sizeof f, "inclusion proof %u, root", k);
-        CZK_TRY(rd_fr(&m->root, r, f));
-        snprintf(f, sizeof f, "inclusion proof %u, leaf", k);
-        CZK_TRY(rd_fr(&m->leaf, r, f));
+        CZK_TRY(rd_fr(&m->root, r, &froot));
+        CZK_TRY(rd_fr(&m->leaf, r, &fleaf));
     }
     CZK_ASSERT(sib == m->siblings + czk_fc_shape_tree_siblings(s));
     return CZK_OK;
@@ -230,12 +245,16 @@ czk_status czk_post_sector_proof_decode(czk_post_sector_proof *out, void *storag
                          storage_size, czk_post_sector_proof_storage_size(tree, n_inclusion));
     memset(out, 0, sizeof *out);
     rd r = {.d = data, .n = data ? len : 0, .position = position};
-    CZK_TRY(rd_u64(&out->sector_id, &r, "sector_id"));
+    fld f = top_field("sector_id");
+    CZK_TRY(rd_u64(&out->sector_id, &r, &f));
     r.has_id = 1;
     r.id = out->sector_id;
-    CZK_TRY(rd_fr(&out->comm_r, &r, "comm_r"));
-    CZK_TRY(rd_len(&r, 1, "vanilla_proof.sectors"));
-    CZK_TRY(rd_len(&r, n_inclusion, "inclusion_proofs"));
+    f = top_field("comm_r");
+    CZK_TRY(rd_fr(&out->comm_r, &r, &f));
+    f = top_field("vanilla_proof.sectors");
+    CZK_TRY(rd_len(&r, 1, &f));
+    f = top_field("inclusion_proofs");
+    CZK_TRY(rd_len(&r, n_inclusion, &f));
     size_t t = czk_fc_shape_tree_siblings(tree);
     czk_fc_merkle *inc = storage;
     czk_fr *pool = (czk_fr *)(inc + n_inclusion);
@@ -243,10 +262,14 @@ czk_status czk_post_sector_proof_decode(czk_post_sector_proof *out, void *storag
         inc[k].siblings = pool + (size_t)k * t;
         CZK_TRY(rd_merkle(&inc[k], &r, tree, k));
     }
-    CZK_TRY(rd_fr(&out->comm_c, &r, "comm_c"));
-    CZK_TRY(rd_fr(&out->comm_r_last, &r, "comm_r_last"));
-    if (r.off != r.n)
-        return rd_err(CZK_ERR_FORMAT, &r, r.off, "end of the proof", "%zu trailing bytes", r.n - r.off);
+    f = top_field("comm_c");
+    CZK_TRY(rd_fr(&out->comm_c, &r, &f));
+    f = top_field("comm_r_last");
+    CZK_TRY(rd_fr(&out->comm_r_last, &r, &f));
+    if (r.off != r.n) {
+        f = top_field("end of the proof");
+        return rd_err(CZK_ERR_FORMAT, &r, r.off, &f, "%zu trailing bytes", r.n - r.off);
+    }
     CZK_ASSERT(r.off == czk_post_sector_proof_bytes(tree, n_inclusion));
     out->n_inclusion = n_inclusion;
     out->inclusion = inc;
