@@ -104,7 +104,9 @@ czk_status czk_post_winning_sectors(uint64_t *out, uint32_t count, const uint8_t
  * comm_r == Poseidon2(comm_c, comm_r_last) (Merkle tag), and per inclusion
  * proof its index equals the derived challenge, its root equals
  * comm_r_last, and its path hashes (Poseidon at each level's arity) from the
- * leaf to that root. CZK_ERR_VERIFY naming the sector (position and id) and
+ * leaf to that root. (The vanilla verifier takes comm_r_last from the first
+ * inclusion proof's root; this check uses the comm_r_last field, which is
+ * what the circuit allocates, so a proof passes only if both agree.) CZK_ERR_VERIFY naming the sector (position and id) and
  * the challenge at the first failure. The comm_r of each sector is taken
  * from the proof; the caller compares it with the sector's on-chain comm_r. */
 czk_status czk_post_vanilla_check(const czk_post_vanilla *v) CZK_WUR;
