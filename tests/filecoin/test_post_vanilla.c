@@ -243,6 +243,16 @@ static void real_proof(const char *dir, const char *kind, czk_post_shape s, size
              (unsigned long long)m.challenges[4]);
     CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, want);
     czk_fr_sub(&v.proofs[0].inclusion[4].siblings[3], &v.proofs[0].inclusion[4].siblings[3], &one);
+    /* One inclusion proof's root differs from the comm_r_last field. */
+    czk_fr_add(&v.proofs[0].inclusion[2].root, &v.proofs[0].inclusion[2].root, &one);
+    snprintf(want, sizeof want, "%schallenge 2 (leaf %llu): root differs from comm_r_last", who,
+             (unsigned long long)m.challenges[2]);
+    CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, want);
+    czk_fr_sub(&v.proofs[0].inclusion[2].root, &v.proofs[0].inclusion[2].root, &one);
+    /* The comm_r_last field changed (the circuit allocates it). */
+    czk_fr_add(&v.proofs[0].comm_r_last, &v.proofs[0].comm_r_last, &one);
+    CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, "comm_r != Poseidon2(comm_c, comm_r_last)");
+    czk_fr_sub(&v.proofs[0].comm_r_last, &v.proofs[0].comm_r_last, &one);
     CHECK_OK(czk_post_vanilla_check(&v));
     czk_post_vanilla_free(&v);
     CHECK(v.arena == NULL && v.proofs == NULL);
