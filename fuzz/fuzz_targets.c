@@ -559,6 +559,7 @@ const czk_fuzz_target czk_fuzz_targets[] = {
     T(snarkjs_proof_json),
     T(snarkjs_public_json),
     T(snarkjs_vk_json),
+    T(post_vanilla),
 };
 #undef T
 const size_t czk_fuzz_n_targets = sizeof czk_fuzz_targets / sizeof czk_fuzz_targets[0];

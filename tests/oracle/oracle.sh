@@ -210,6 +210,17 @@ porep)
             want=$((8 + 32 + 8 + 8 + n * 556 + 32 + 32))
             if [ "$got" -eq "$want" ]; then ok "vanilla $k proof is $want bytes"; else bad "vanilla $k proof: $got bytes, wanted $want"; fi
         done
+        # czk reads both proofs, derives their challenges from the json's
+        # randomness and sector id (they must be filecoin-proofs' challenges),
+        # checks them natively and writes the bytes back
+        # (tests/filecoin/test_post_vanilla.c, post_vanilla_oracle_dir)
+        TESTS="$(dirname "$CZK")/czk_tests"
+        if [ -x "$TESTS" ]; then
+            expect_rc 0 "czk reads and checks the real vanilla PoSt proofs" \
+                env CZK_POST_VANILLA_DIR="$T/vanilla" "$TESTS" --test post_vanilla_oracle_dir
+        else
+            echo "  (no czk_tests beside $CZK: czk's check of the vanilla PoSt proofs is skipped)"
+        fi
         expect_rc 0 "czk-oracle vanilla-snap (encode_into, partition proofs verified by filecoin-proofs)" \
             "$ORACLE" vanilla-snap -o "$T/snap" "$D"
     fi

@@ -1,0 +1,117 @@
+/* czk — WindowPoSt / WinningPoSt vanilla proofs: the bincode reader and
+ * writer of FallbackPoStSectorProof, the challenges a proof must answer,
+ * WinningPoSt's sector selection, and a native check of a proof against its
+ * challenges (docs/formats.md "Vanilla proofs as bincode", docs/filecoin.md
+ * "FallbackPoSt").
+ *
+ * Every 32-byte value of a proof (comm_r, comm_c, comm_r_last, roots, leaves,
+ * siblings) must be a canonical field element (< r, little-endian) and is
+ * stored as a czk_fr (Montgomery form), as in the C1 reader. The encoding
+ * has no optional parts: given the tree shape and the number of inclusion
+ * proofs its length is fixed (czk_post_sector_proof_bytes).
+ */
+#ifndef CZK_POST_VANILLA_H
+#define CZK_POST_VANILLA_H
+
+#include "czk/post.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- sizes ---------------------------------------------------------------- */
+
+/* bincode bytes of one tree R_last MerkleProof (variant index, root, leaf,
+ * path(s)) of a tree of shape `tree`: 556 for 2KiB, 2,484 for 32GiB. */
+size_t czk_post_merkle_proof_bytes(const czk_fc_shape *tree);
+/* bincode bytes of a FallbackPoStSectorProof with n_inclusion inclusion
+ * proofs: 8 + 32 + 8 + 8 + n_inclusion * merkle + 32 + 32 (24,960 for a
+ * 32GiB WindowPoSt sector). */
+size_t czk_post_sector_proof_bytes(const czk_fc_shape *tree, uint32_t n_inclusion);
+/* Bytes of storage czk_post_sector_proof_decode needs: the inclusion array
+ * and their siblings. */
+size_t czk_post_sector_proof_storage_size(const czk_fc_shape *tree, uint32_t n_inclusion);
+
+/* ---- one sector proof ------------------------------------------------------ */
+
+/* Decode the FallbackPoStSectorProof in data[0..len) whose tree R_last has
+ * shape `tree` and which must hold exactly n_inclusion inclusion proofs.
+ * storage (storage_size >= czk_post_sector_proof_storage_size(tree,
+ * n_inclusion) bytes, 8-byte aligned, owned by the caller) receives
+ * out->inclusion and the siblings; out points into it. Every inclusion
+ * proof's index is the leaf position rebuilt from its path elements (mixed
+ * radix of the level arities, level 0 the least significant digit).
+ *
+ * Checked: the Vec of sector proofs has one element; the inclusion count;
+ * the Merkle variant the shape requires (Single / Sub / Top); path lengths
+ * and arity - 1 hashes per element; element indices < arity; 32-byte values
+ * canonical; nothing after the proof. Errors (CZK_ERR_FORMAT,
+ * CZK_ERR_NOT_CANONICAL) name the sector by `position` (its place in the
+ * caller's list) and id, the field ("inclusion proof 3, base path element 1,
+ * hashes") and the byte offset. Hashes are not checked here
+ * (czk_post_vanilla_check). */
+czk_status czk_post_sector_proof_decode(czk_post_sector_proof *out, void *storage, size_t storage_size,
+                                        const uint8_t *data, size_t len, const czk_fc_shape *tree,
+                                        uint32_t n_inclusion, uint32_t position) CZK_WUR;
+
+/* Encode p exactly as filecoin-proofs' bincode does into out[0..cap);
+ * *len = czk_post_sector_proof_bytes(tree, p->n_inclusion). CZK_ERR_INVALID_ARG
+ * when cap is too small or an inclusion index does not fit the tree.
+ * Decoding the result gives p back; re-encoding a decoded proof gives its
+ * bytes back. */
+czk_status czk_post_sector_proof_encode(uint8_t *out, size_t cap, size_t *len, const czk_post_sector_proof *p,
+                                        const czk_fc_shape *tree) CZK_WUR;
+
+/* ---- a partition's proofs ------------------------------------------------- */
+
+/* Read the n vanilla sector proofs proofs[i][0..lens[i]) of one partition
+ * (Window) or proof (Winning) of shape s into v (any contents; overwritten),
+ * with the randomness, prover_id and partition index they answer. Each
+ * proof must have s->sector_challenges inclusion proofs, and 1 <= n and
+ * n * sector_challenges <= sectors * challenges (a Window partition holds at
+ * most s->sectors sector proofs, a Winning proof one). randomness and
+ * prover_id must be canonical field encodings (filecoin-proofs converts
+ * both); CZK_ERR_NOT_CANONICAL otherwise. One arena holds everything; free
+ * it with czk_post_vanilla_free. On failure v is left empty. */
+czk_status czk_post_vanilla_read(czk_post_vanilla *v, const czk_post_shape *s, const uint8_t *const *proofs,
+                                 const size_t *lens, uint32_t n, const uint8_t randomness[32],
+                                 const uint8_t prover_id[32], uint32_t partition) CZK_WUR;
+void czk_post_vanilla_free(czk_post_vanilla *v);
+
+/* ---- challenges -------------------------------------------------------------- */
+
+/* The challenge index hashed for challenge n of the sector at sector_index
+ * (= partition * sector proofs per partition + position): V1_1:
+ * sector_index * challenge_count + n; V1_2: n. */
+uint64_t czk_post_challenge_index(czk_post_api api, uint64_t sector_index, uint32_t challenge_count, uint32_t n);
+/* Leaf challenged by challenge_index in a sector of `nodes` leaves:
+ * LE_u64(SHA-256(randomness || sector_id u64 LE || challenge_index u64 LE)[0..8])
+ * mod nodes (nodes >= 1). */
+uint64_t czk_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id, uint64_t challenge_index,
+                                 uint64_t nodes);
+/* The leaf inclusion proof n of sector proof i of v must prove. */
+uint64_t czk_post_vanilla_challenge(const czk_post_vanilla *v, uint32_t i, uint32_t n);
+
+/* WinningPoSt's sector choice: out[k] = LE_u64(SHA-256(prover_id ||
+ * randomness || k u64 LE)[0..8]) mod sector_set_len for k < count (Filecoin
+ * uses count 1). CZK_ERR_INVALID_ARG when sector_set_len is 0,
+ * CZK_ERR_NOT_CANONICAL when randomness or prover_id is >= r (filecoin-proofs
+ * refuses both). */
+czk_status czk_post_winning_sectors(uint64_t *out, uint32_t count, const uint8_t randomness[32],
+                                    const uint8_t prover_id[32], uint64_t sector_set_len) CZK_WUR;
+
+/* Check v natively, as filecoin-proofs' verifier does: per sector proof
+ * comm_r == Poseidon2(comm_c, comm_r_last) (Merkle tag), and per inclusion
+ * proof its index equals the derived challenge, its root equals
+ * comm_r_last, and its path hashes (Poseidon at each level's arity) from the
+ * leaf to that root. (The vanilla verifier takes comm_r_last from the first
+ * inclusion proof's root; this check uses the comm_r_last field, which is
+ * what the circuit allocates, so a proof passes only if both agree.) CZK_ERR_VERIFY naming the sector (position and id) and
+ * the challenge at the first failure. The comm_r of each sector is taken
+ * from the proof; the caller compares it with the sector's on-chain comm_r. */
+czk_status czk_post_vanilla_check(const czk_post_vanilla *v) CZK_WUR;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
