@@ -51,6 +51,19 @@ czk_status czk_post_shape_custom(czk_post_shape *s, czk_post_kind k, uint64_t no
 /* "window-post" / "winning-post". */
 const char *czk_post_kind_name(czk_post_kind k);
 
+/* ---- parameter files ------------------------------------------------------ */
+
+/* The v28 parameter identity (file stem) filecoin-proofs gives the circuit
+ * of kind k for sector_size bytes, "v28-proof-of-spacetime-fallback-...",
+ * or NULL where czk knows none (today: 2KiB and 32GiB only;
+ * docs/filecoin-params.md). */
+const char *czk_post_param_id(czk_post_kind k, uint64_t sector_size);
+/* dir/<id><ext> (ext ".params" or ".vk") for the production shape s into
+ * out; CZK_ERR_INVALID_ARG "no known v28 name for ...; pass --params" for a
+ * custom shape or a size without a known id, or when the path does not fit. */
+czk_status czk_post_param_path(char *out, size_t cap, const char *dir, const czk_post_shape *s,
+                               const char *ext) CZK_WUR;
+
 /* ---- vanilla proofs ------------------------------------------------------ */
 
 /* One FallbackPoStSectorProof: the sector, its commitments and one tree

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "czk/filecoin.h"
+#include "czk/post.h"
 
 static const char *const proof_names[CZK_FC_PROOF_COUNT] = {
     "StackedDrg2KiBV1",     "StackedDrg8MiBV1",     "StackedDrg512MiBV1",
@@ -203,6 +204,50 @@ const char *czk_fc_porep_param_id(czk_fc_proof p)
 {
     if ((unsigned)p >= CZK_FC_PROOF_COUNT || czk_fc_proof_is_ni(p)) return NULL;
     return porep_param_ids[p % 5];
+}
+
+/* Parameter set identities of the FallbackPoSt circuits (WindowPoSt,
+ * WinningPoSt) by sector size, as filecoin-proofs names them
+ * (docs/filecoin-params.md); only the sizes listed are known to czk. */
+static const struct {
+    czk_post_kind kind;
+    uint64_t sector_size;
+    const char *id;
+} post_param_ids[] = {
+    {CZK_POST_WINDOW, 2048,
+     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0"},
+    {CZK_POST_WINNING, 2048,
+     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e"},
+    {CZK_POST_WINDOW, 32ull << 30,
+     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+     "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc"},
+    {CZK_POST_WINNING, 32ull << 30,
+     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+     "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e"},
+};
+
+const char *czk_post_param_id(czk_post_kind k, uint64_t sector_size)
+{
+    for (size_t i = 0; i < sizeof post_param_ids / sizeof post_param_ids[0]; i++)
+        if (post_param_ids[i].kind == k && post_param_ids[i].sector_size == sector_size) return post_param_ids[i].id;
+    return NULL;
+}
+
+czk_status czk_post_param_path(char *out, size_t cap, const char *dir, const czk_post_shape *s, const char *ext)
+{
+    const char *id = s->tree.proof == CZK_FC_PROOF_CUSTOM ? NULL : czk_post_param_id(s->kind, s->tree.nodes * 32);
+    if (!id) {
+        if (s->tree.proof == CZK_FC_PROOF_CUSTOM)
+            return czk_error(CZK_ERR_INVALID_ARG, "no known v28 name for a custom %s shape; pass --params",
+                             czk_post_kind_name(s->kind));
+        return czk_error(CZK_ERR_INVALID_ARG, "no known v28 name for %llu-byte %s; pass --params",
+                         (unsigned long long)(s->tree.nodes * 32), czk_post_kind_name(s->kind));
+    }
+    int n = snprintf(out, cap, "%s/%s%s", dir, id, ext);
+    if (n < 0 || (size_t)n >= cap) return czk_error(CZK_ERR_INVALID_ARG, "parameter path under %s is too long", dir);
+    return CZK_OK;
 }
 
 const char *czk_fc_param_cache_dir(void)

@@ -1,52 +1,26 @@
 /* PoRep's prove / verify / parameter steps as a library (czk/porep.h):
  * what czk setup, prove, verify, demo and the benchmarks share. */
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <string.h>
 #include <time.h>
 
 #include "czk/czk.h"
 #include "czk/porep_kind.h"
+#include "kinds/params.h"
 
-static void report(czk_progress_fn fn, void *ctx, const char *stage, double fraction)
+static czk_status shape_synth(czk_cs *cs, const void *shape, uint32_t k)
 {
-    if (fn) fn(ctx, stage, fraction);
+    return czk_porep_synthesize(cs, shape, NULL, k);
 }
 
 czk_status czk_porep_setup_params(czk_groth16_params *out, const czk_fc_shape *shape,
                                   const uint64_t *seed, czk_progress_fn progress, void *ctx)
 {
     czk_cs_sizes sizes;
-    czk_status s = czk_porep_sizes(&sizes, shape);
-    if (s != CZK_OK) memset(&sizes, 0, sizeof sizes);
-    czk_cs *cs = NULL;
-    CZK_TRY(czk_cs_create(&cs, CZK_CS_SHAPE, CZK_LC_DEFAULT, &sizes));
-    czk_csr A = {0}, B = {0}, C = {0};
-    report(progress, ctx, "synthesizing shape", 0);
-    s = czk_porep_synthesize(cs, shape, NULL, 0);
-    if (s == CZK_OK) s = czk_cs_finalize(cs);
-    if (s == CZK_OK) s = czk_cs_shape_csr(cs, &A, &B, &C);
-    size_t n_inputs = cs->n_inputs;
-    czk_cs_destroy(cs);
-    if (s == CZK_OK) {
-        czk_groth16_setup_opts o = {0};
-        if (seed) {
-            o.use_seed = 1;
-            o.seed = *seed;
-        }
-        o.progress = progress;
-        o.progress_ctx = ctx;
-        s = czk_groth16_setup(out, &A, &B, &C, n_inputs, &o);
-    }
-    czk_csr_clear(&A);
-    czk_csr_clear(&B);
-    czk_csr_clear(&C);
-    report(progress, ctx, "setup", 1);
-    return s;
+    if (czk_porep_sizes(&sizes, shape) != CZK_OK) memset(&sizes, 0, sizeof sizes);
+    return czk__params_setup(out, czk_fc_proof_name(shape->proof), &sizes, shape_synth, shape, seed, progress, ctx);
 }
 
 czk_status czk_porep_prove_partition(czk_groth16_proof *out, const czk_groth16_params *params,
@@ -116,32 +90,20 @@ czk_status czk_porep_verify(const czk_groth16_vk *vk, const czk_fc_c1 *c1,
     return s;
 }
 
+static czk_status gen_params(czk_groth16_params *out, const void *shape, czk_progress_fn progress, void *ctx)
+{
+    return czk_porep_setup_params(out, shape, NULL, progress, ctx);
+}
+
 czk_status czk_porep_cached_params(czk_groth16_params *out, const czk_fc_shape *shape,
                                    czk_progress_fn progress, void *ctx, char path_out[512], int *generated)
 {
-    char dir[400], path[512];
-    CZK_TRY(czk_cache_dir(dir, sizeof dir));
+    char name[256];
     if (shape->proof == CZK_FC_PROOF_CUSTOM)
-        snprintf(path, sizeof path, "%s/porep-custom-n%llu-l%u-c%u-t%u.%u.%u-czk%s.params", dir,
+        snprintf(name, sizeof name, "porep-custom-n%llu-l%u-c%u-t%u.%u.%u-czk%s.params",
                  (unsigned long long)shape->nodes, shape->layers, shape->challenges, shape->base_arity,
                  shape->sub_arity, shape->top_arity, CZK_VERSION_STRING);
     else
-        snprintf(path, sizeof path, "%s/porep-%s-czk%s.params", dir, czk_fc_proof_name(shape->proof),
-                 CZK_VERSION_STRING);
-    if (path_out) snprintf(path_out, 512, "%s", path);
-    if (generated) *generated = 0;
-    if (access(path, R_OK) == 0) {
-        report(progress, ctx, "reading cached parameters", 0);
-        /* pinned: subgroup checks skipped when the sidecar recorded at
-         * generation (or by an earlier full validation) matches the checksum */
-        czk_status s = czk_groth16_params_read(out, path, CZK_GROTH16_CHECK_PINNED);
-        report(progress, ctx, "reading cached parameters", 1);
-        if (s == CZK_OK) return CZK_OK;
-        fprintf(stderr, "czk: cached parameters unusable (%s); generating new ones\n", czk_last_error());
-    }
-    CZK_TRY(czk_porep_setup_params(out, shape, NULL, progress, ctx));
-    if (generated) *generated = 1;
-    czk_status s = czk_groth16_params_write_pinned(path, out);
-    if (s != CZK_OK) fprintf(stderr, "czk: could not cache parameters: %s\n", czk_last_error());
-    return CZK_OK;
+        snprintf(name, sizeof name, "porep-%s-czk%s.params", czk_fc_proof_name(shape->proof), CZK_VERSION_STRING);
+    return czk__params_cached(out, name, gen_params, shape, progress, ctx, path_out, generated);
 }

@@ -1,0 +1,72 @@
+/* Setup and czk's parameter cache for any proof kind (kinds/params.h). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "czk/czk.h"
+#include "kinds/params.h"
+
+static void report(czk_progress_fn fn, void *ctx, const char *stage, double fraction)
+{
+    if (fn) fn(ctx, stage, fraction);
+}
+
+czk_status czk__params_setup(czk_groth16_params *out, const char *what, const czk_cs_sizes *sizes,
+                             czk_witness_synth_fn synth, const void *data, const uint64_t *seed,
+                             czk_progress_fn progress, void *ctx)
+{
+    czk_cs_sizes none;
+    memset(&none, 0, sizeof none);
+    czk_cs *cs = NULL;
+    CZK_TRY(czk_cs_create(&cs, CZK_CS_SHAPE, CZK_LC_DEFAULT, sizes ? sizes : &none));
+    czk_csr A = {0}, B = {0}, C = {0};
+    report(progress, ctx, "synthesizing shape", 0);
+    czk_status s = synth(cs, data, 0);
+    if (s == CZK_OK) s = czk_cs_finalize(cs);
+    if (s == CZK_OK) s = czk_cs_shape_csr(cs, &A, &B, &C);
+    if (s != CZK_OK) s = czk_error_context(s, "setup of %s: synthesizing the shape", what);
+    size_t n_inputs = cs->n_inputs;
+    czk_cs_destroy(cs);
+    if (s == CZK_OK) {
+        czk_groth16_setup_opts o = {0};
+        if (seed) {
+            o.use_seed = 1;
+            o.seed = *seed;
+        }
+        o.progress = progress;
+        o.progress_ctx = ctx;
+        s = czk_groth16_setup(out, &A, &B, &C, n_inputs, &o);
+    }
+    czk_csr_clear(&A);
+    czk_csr_clear(&B);
+    czk_csr_clear(&C);
+    report(progress, ctx, "setup", 1);
+    return s;
+}
+
+czk_status czk__params_cached(czk_groth16_params *out, const char *name, czk__params_gen_fn gen,
+                              const void *gen_ctx, czk_progress_fn progress, void *ctx, char path_out[512],
+                              int *generated)
+{
+    char dir[400], path[512];
+    CZK_TRY(czk_cache_dir(dir, sizeof dir));
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return czk_error(CZK_ERR_INVALID_ARG, "cached parameter path %s/%s is too long", dir, name);
+    if (path_out) snprintf(path_out, 512, "%s", path);
+    if (generated) *generated = 0;
+    if (access(path, R_OK) == 0) {
+        report(progress, ctx, "reading cached parameters", 0);
+        /* pinned: subgroup checks skipped when the sidecar recorded at
+         * generation (or by an earlier full validation) matches the checksum */
+        czk_status s = czk_groth16_params_read(out, path, CZK_GROTH16_CHECK_PINNED);
+        report(progress, ctx, "reading cached parameters", 1);
+        if (s == CZK_OK) return CZK_OK;
+        fprintf(stderr, "czk: cached parameters unusable (%s); generating new ones\n", czk_last_error());
+    }
+    CZK_TRY(gen(out, gen_ctx, progress, ctx));
+    if (generated) *generated = 1;
+    czk_status s = czk_groth16_params_write_pinned(path, out);
+    if (s != CZK_OK) fprintf(stderr, "czk: could not cache parameters: %s\n", czk_last_error());
+    return CZK_OK;
+}

@@ -1,0 +1,178 @@
+/* WindowPoSt and WinningPoSt as proof kinds (czk/post_kind.h): the
+ * FallbackPoSt partition circuit's sizes, synthesis and public inputs over a
+ * vanilla proof, the v28 parameter names, parameters and verification. One
+ * job is one partition; its witness source is full synthesis into the
+ * PROVE backend. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "czk/czk.h"
+#include "czk/post_kind.h"
+#include "czk/post_vanilla.h"
+#include "kinds/params.h"
+
+/* ---- circuit ------------------------------------------------------------------ */
+
+static void shape_sizes(czk_cs_sizes *out, const czk_post_shape *s)
+{
+    czk_post_counts c;
+    czk_post_circuit_counts(&c, s);
+    out->n_inputs = c.inputs;
+    out->n_aux = c.aux;
+    /* the engine's count includes the input constraints input_i * 0 = 0 */
+    out->n_constraints = c.constraints + c.inputs;
+}
+
+static czk_status post_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
+{
+    const czk_post_vanilla *v = data;
+    if (k != 0) return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a PoSt job (it proves one, 0)", k);
+    shape_sizes(out, &v->shape);
+    return CZK_OK;
+}
+
+static czk_status post_synth(czk_cs *cs, const void *data, uint32_t k)
+{
+    const czk_post_vanilla *v = data;
+    if (k != 0) return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a PoSt job (it proves one, 0)", k);
+    return czk_post_synthesize(cs, &v->shape, v);
+}
+
+czk_status czk_post_vanilla_public_inputs(czk_fr *out, size_t n, const czk_post_vanilla *v)
+{
+    const czk_post_shape *s = &v->shape;
+    size_t want = czk_post_public_input_count(s);
+    if (n != want)
+        return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, this %s circuit %zu", n + 1,
+                         czk_post_kind_name(s->kind), want + 1);
+    if (v->n == 0 || v->n > czk_post_vanilla_sectors(s))
+        return czk_error(CZK_ERR_INVALID_ARG, "%s public inputs: %u sector proofs, the partition holds 1 to %u",
+                         czk_post_kind_name(s->kind), v->n, czk_post_vanilla_sectors(s));
+    czk_fr *comm_r = malloc((size_t)v->n * sizeof *comm_r);
+    uint64_t *leaves = malloc((size_t)v->n * s->sector_challenges * sizeof *leaves);
+    czk_status st = CZK_OK;
+    if (!comm_r || !leaves) st = czk_error(CZK_ERR_NOMEM, "PoSt public inputs");
+    for (uint32_t i = 0; st == CZK_OK && i < v->n; i++) {
+        comm_r[i] = v->proofs[i].comm_r;
+        /* the challenges as the verifier derives them, not the proofs' indices */
+        for (uint32_t j = 0; j < s->sector_challenges; j++)
+            leaves[(size_t)i * s->sector_challenges + j] = czk_post_vanilla_challenge(v, i, j);
+    }
+    if (st == CZK_OK) st = czk_post_public_inputs(out, s, comm_r, v->n, leaves);
+    free(comm_r);
+    free(leaves);
+    return st;
+}
+
+static czk_status post_inputs(czk_fr *out, size_t n, const void *data, uint32_t k)
+{
+    if (k != 0) return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a PoSt job (it proves one, 0)", k);
+    return czk_post_vanilla_public_inputs(out, n, data);
+}
+
+static const czk_engine_circuit window_circuit = {"window-post", post_sizes, post_synth, post_inputs};
+static const czk_engine_circuit winning_circuit = {"winning-post", post_sizes, post_synth, post_inputs};
+
+static uint32_t post_partitions(const void *data)
+{
+    (void)data;
+    return 1;
+}
+
+static czk_status post_param_path(char *out, size_t cap, const char *dir, const void *data, const char *ext)
+{
+    const czk_post_vanilla *v = data;
+    return czk_post_param_path(out, cap, dir, &v->shape, ext);
+}
+
+static czk_status open_source(czk_witness_source *out, const void *data, const czk_source_opts *o,
+                              czk_post_kind want)
+{
+    const czk_post_vanilla *v = data;
+    memset(out, 0, sizeof *out);
+    if (v->shape.kind != want)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s job: the vanilla proof is a %s proof", czk_post_kind_name(want),
+                         czk_post_kind_name(v->shape.kind));
+    return czk_witness_source_cs(out, post_synth, o ? o->lc : CZK_LC_DEFAULT);
+}
+
+static czk_status window_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
+{
+    return open_source(out, data, o, CZK_POST_WINDOW);
+}
+
+static czk_status winning_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
+{
+    return open_source(out, data, o, CZK_POST_WINNING);
+}
+
+const czk_proof_kind czk_kind_window_post = {
+    "window-post", "WindowPoSt: one FallbackPoSt partition of a vanilla proof",
+    &window_circuit, post_partitions, post_param_path, window_source_open,
+};
+
+const czk_proof_kind czk_kind_winning_post = {
+    "winning-post", "WinningPoSt: the FallbackPoSt proof of a vanilla proof",
+    &winning_circuit, post_partitions, post_param_path, winning_source_open,
+};
+
+const czk_proof_kind *czk_post_proof_kind(czk_post_kind k)
+{
+    return k == CZK_POST_WINNING ? &czk_kind_winning_post : &czk_kind_window_post;
+}
+
+/* ---- parameters ------------------------------------------------------------------- */
+
+static czk_status shape_synth(czk_cs *cs, const void *shape, uint32_t k)
+{
+    (void)k;
+    return czk_post_synthesize(cs, shape, NULL);
+}
+
+czk_status czk_post_setup_params(czk_groth16_params *out, const czk_post_shape *s, const uint64_t *seed,
+                                 czk_progress_fn progress, void *ctx)
+{
+    czk_cs_sizes sizes;
+    shape_sizes(&sizes, s);
+    return czk__params_setup(out, czk_post_kind_name(s->kind), &sizes, shape_synth, s, seed, progress, ctx);
+}
+
+static czk_status gen_params(czk_groth16_params *out, const void *s, czk_progress_fn progress, void *ctx)
+{
+    return czk_post_setup_params(out, s, NULL, progress, ctx);
+}
+
+czk_status czk_post_cached_params(czk_groth16_params *out, const czk_post_shape *s, czk_progress_fn progress,
+                                  void *ctx, char path_out[512], int *generated)
+{
+    char name[256];
+    const czk_fc_shape *t = &s->tree;
+    /* the circuit depends on the kind, the tree and sectors x challenges only */
+    if (t->proof == CZK_FC_PROOF_CUSTOM)
+        snprintf(name, sizeof name, "%s-custom-n%llu-t%u.%u.%u-s%u-c%u-czk%s.params", czk_post_kind_name(s->kind),
+                 (unsigned long long)t->nodes, t->base_arity, t->sub_arity, t->top_arity, s->sectors, s->challenges,
+                 CZK_VERSION_STRING);
+    else
+        snprintf(name, sizeof name, "%s-%lluB-czk%s.params", czk_post_kind_name(s->kind),
+                 (unsigned long long)(t->nodes * 32), CZK_VERSION_STRING);
+    return czk__params_cached(out, name, gen_params, s, progress, ctx, path_out, generated);
+}
+
+/* ---- verification ------------------------------------------------------------------ */
+
+czk_status czk_post_verify(const czk_groth16_vk *vk, const czk_post_vanilla *v, const czk_groth16_proof *proof)
+{
+    size_t n = czk_post_public_input_count(&v->shape);
+    if (vk->n_ic != n + 1)
+        return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, this %s circuit %zu",
+                         vk->n_ic, czk_post_kind_name(v->shape.kind), n + 1);
+    czk_fr *inputs = malloc(n * sizeof *inputs);
+    if (!inputs) return czk_error(CZK_ERR_NOMEM, "PoSt public inputs");
+    czk_status s = czk_post_vanilla_public_inputs(inputs, n, v);
+    czk_groth16_pvk pvk;
+    if (s == CZK_OK) s = czk_groth16_pvk_prepare(&pvk, vk);
+    if (s == CZK_OK) s = czk_groth16_verify(&pvk, proof, inputs, n);
+    free(inputs);
+    return s;
+}

@@ -1,0 +1,269 @@
+/* WindowPoSt and WinningPoSt as proof kinds: the registry, the v28 names,
+ * seeded setups, consistent generated vanillas proven through
+ * czk_kind_prove and verified, the same proof refused for other public
+ * inputs, fixed proof randomness giving the same bytes, and parameters of
+ * another circuit refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+#include "czk/czk.h"
+#include "czk/ec.h"
+#include "czk/kind.h"
+#include "czk/post_kind.h"
+#include "czk/post_vanilla.h"
+
+/* A generated vanilla whose inclusion proofs answer its own challenges
+ * (partition 0, sector ids 0..): the generator's randomness depends on the
+ * seed only, so a first pass gives the challenges the second pass proves. */
+static czk_status gen_consistent(czk_post_vanilla *v, const czk_post_shape *s, uint64_t seed)
+{
+    CZK_TRY(czk_post_gen_vanilla(v, s, seed, NULL));
+    uint32_t n = v->n, c = s->sector_challenges;
+    uint64_t *leaves = malloc((size_t)n * c * sizeof *leaves);
+    if (!leaves) {
+        czk_post_gen_vanilla_free(v);
+        return czk_error(CZK_ERR_NOMEM, "leaves");
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < c; j++) leaves[(size_t)i * c + j] = czk_post_vanilla_challenge(v, i, j);
+    czk_post_gen_vanilla_free(v);
+    czk_status st = czk_post_gen_vanilla(v, s, seed, leaves);
+    free(leaves);
+    return st;
+}
+
+static czk_status prove_one(czk_groth16_proof *out, const czk_post_vanilla *v, const czk_groth16_params *p,
+                            uint64_t rng_seed, czk_kind_report *rep)
+{
+    czk_rng rng;
+    czk_rng_seed(&rng, rng_seed);
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = czk_post_proof_kind(v->shape.kind);
+    job.data = v;
+    job.params = p;
+    job.n = 1;
+    job.source.lc = CZK_LC_DEFAULT;
+    job.engine.rng = &rng;
+    return czk_kind_prove(out, &job, rep);
+}
+
+CZK_TEST(registry_finds_post_kinds)
+{
+    CHECK(czk_proof_kind_find("window-post") == &czk_kind_window_post);
+    CHECK(czk_proof_kind_find("winning-post") == &czk_kind_winning_post);
+    CHECK(czk_proof_kind_find("porep") == &czk_kind_porep);
+    CHECK(czk_proof_kind_at(1) == &czk_kind_window_post);
+    CHECK(czk_proof_kind_at(2) == &czk_kind_winning_post);
+    CHECK(czk_proof_kind_at(3) == NULL);
+    CHECK(!strcmp(czk_kind_window_post.name, "window-post"));
+    CHECK(!strcmp(czk_kind_winning_post.name, "winning-post"));
+    CHECK(!strcmp(czk_kind_window_post.circuit->name, "window-post"));
+    CHECK(!strcmp(czk_kind_winning_post.circuit->name, "winning-post"));
+    CHECK(czk_post_proof_kind(CZK_POST_WINDOW) == &czk_kind_window_post);
+    CHECK(czk_post_proof_kind(CZK_POST_WINNING) == &czk_kind_winning_post);
+    CHECK_EQ_U64(czk_kind_window_post.partitions(NULL), 1);
+    CHECK_EQ_U64(czk_kind_winning_post.partitions(NULL), 1);
+}
+
+CZK_TEST(post_param_names_are_v28)
+{
+    static const struct {
+        czk_post_kind k;
+        uint64_t size;
+        const char *want;
+    } cases[] = {
+        {CZK_POST_WINDOW, 2048,
+         "/p/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+         "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.params"},
+        {CZK_POST_WINNING, 2048,
+         "/p/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+         "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.params"},
+        {CZK_POST_WINDOW, 32ull << 30,
+         "/p/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+         "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.params"},
+        {CZK_POST_WINNING, 32ull << 30,
+         "/p/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+         "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e.params"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        czk_post_shape s;
+        REQUIRE_OK(czk_post_shape_of(&s, cases[i].k, cases[i].size));
+        czk_post_vanilla v;
+        memset(&v, 0, sizeof v);
+        v.shape = s;
+        char path[1024];
+        REQUIRE_OK(czk_post_proof_kind(cases[i].k)->param_path(path, sizeof path, "/p", &v, ".params"));
+        CHECK_MSG(!strcmp(path, cases[i].want), "case %zu: got %s", i, path);
+        REQUIRE_OK(czk_post_param_path(path, sizeof path, "/p", &s, ".vk"));
+        size_t n = strlen(cases[i].want);
+        CHECK_MSG(!strncmp(path, cases[i].want, n - 7) && !strcmp(path + n - 7, ".vk"), "case %zu .vk: %s", i, path);
+    }
+    /* other sizes and custom shapes have no known name */
+    czk_post_shape s;
+    char path[1024];
+    REQUIRE_OK(czk_post_shape_of(&s, CZK_POST_WINDOW, 8ull << 20));
+    CHECK(czk_post_param_id(CZK_POST_WINDOW, 8ull << 20) == NULL);
+    CHECK(czk_post_param_path(path, sizeof path, "/p", &s, ".params") == CZK_ERR_INVALID_ARG);
+    CHECK_MSG(!strcmp(czk_last_error(), "no known v28 name for 8388608-byte window-post; pass --params"), "message: %s",
+              czk_last_error());
+    REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINNING, 64, 8, 0, 0, 2, 1));
+    CHECK(czk_post_param_path(path, sizeof path, "/p", &s, ".params") == CZK_ERR_INVALID_ARG);
+    CHECK_MSG(!strcmp(czk_last_error(), "no known v28 name for a custom winning-post shape; pass --params"),
+              "message: %s", czk_last_error());
+    REQUIRE_OK(czk_post_shape_of(&s, CZK_POST_WINDOW, 2048));
+    CHECK(czk_post_param_path(path, 20, "/p", &s, ".params") == CZK_ERR_INVALID_ARG);
+}
+
+/* Setup, prove through the engine, verify; the proof fails for other
+ * public inputs; fixed proof randomness gives the same bytes. */
+static void prove_and_refuse(const czk_post_shape *s, uint64_t setup_seed, const char *what)
+{
+    czk_groth16_params p;
+    uint64_t seed = setup_seed;
+    double t0 = czk_now();
+    REQUIRE_OK(czk_post_setup_params(&p, s, &seed, NULL, NULL));
+    double t_setup = czk_now() - t0;
+    czk_post_counts c;
+    czk_post_circuit_counts(&c, s);
+    CHECK_EQ_U64(p.vk.n_ic, c.inputs);
+    CHECK_EQ_U64(p.vk.n_ic, 1 + czk_post_public_input_count(s));
+
+    czk_post_vanilla v, other;
+    REQUIRE_OK(gen_consistent(&v, s, 5));
+    REQUIRE_OK(gen_consistent(&other, s, 6));
+    CHECK_OK(czk_post_vanilla_check(&v));
+    CHECK_OK(czk_post_vanilla_check(&other));
+    CHECK(memcmp(v.randomness, other.randomness, 32) != 0);
+
+    czk_groth16_proof pr[1], again[1];
+    czk_kind_report rep;
+    memset(&rep, 0, sizeof rep);
+    t0 = czk_now();
+    czk_status st = prove_one(pr, &v, &p, 77, &rep);
+    double t_prove = czk_now() - t0;
+    CHECK_MSG(st == CZK_OK, "%s: %s", what, czk_last_error());
+    if (st == CZK_OK) {
+        printf("  %s: %llu constraints, setup %.2f s, prove %.2f s\n", what, (unsigned long long)c.constraints,
+               t_setup, t_prove);
+        CHECK(rep.verified == 1);
+        CHECK(!strcmp(rep.source, "prove"));
+        CHECK_OK(czk_post_verify(&p.vk, &v, &pr[0]));
+        /* the same proof for another randomness (other challenges, comm_r) */
+        CHECK(czk_post_verify(&p.vk, &other, &pr[0]) == CZK_ERR_VERIFY);
+        /* and for another comm_r of sector 0 alone */
+        czk_fr keep = v.proofs[0].comm_r;
+        czk_fr_add(&v.proofs[0].comm_r, &keep, &keep);
+        CHECK(czk_post_verify(&p.vk, &v, &pr[0]) == CZK_ERR_VERIFY);
+        v.proofs[0].comm_r = keep;
+        /* and for another randomness with everything else kept */
+        v.randomness[0] ^= 1;
+        CHECK(czk_post_verify(&p.vk, &v, &pr[0]) == CZK_ERR_VERIFY);
+        v.randomness[0] ^= 1;
+        CHECK_OK(czk_post_verify(&p.vk, &v, &pr[0]));
+        /* fixed r, s: the same bytes */
+        REQUIRE_OK(prove_one(again, &v, &p, 77, NULL));
+        uint8_t a[CZK_GROTH16_PROOF_BYTES], b[CZK_GROTH16_PROOF_BYTES];
+        czk_groth16_proof_encode(a, &pr[0]);
+        czk_groth16_proof_encode(b, &again[0]);
+        CHECK_MSG(!memcmp(a, b, sizeof a), "%s: two runs with one proof-randomness stream differ", what);
+        REQUIRE_OK(prove_one(again, &v, &p, 78, NULL));
+        czk_groth16_proof_encode(b, &again[0]);
+        CHECK(memcmp(a, b, sizeof a) != 0);
+        /* the other kind's job refuses this vanilla by name */
+        czk_kind_job job;
+        memset(&job, 0, sizeof job);
+        job.kind = s->kind == CZK_POST_WINDOW ? &czk_kind_winning_post : &czk_kind_window_post;
+        job.data = &v;
+        job.params = &p;
+        job.n = 1;
+        CHECK(czk_kind_prove(again, &job, NULL) == CZK_ERR_INVALID_ARG);
+        CHECK_MSG(strstr(czk_last_error(), "vanilla proof is a") != NULL, "message: %s", czk_last_error());
+        /* a partition other than 0 */
+        uint32_t one = 1;
+        job.kind = czk_post_proof_kind(s->kind);
+        job.partitions = &one;
+        CHECK(czk_kind_prove(again, &job, NULL) == CZK_ERR_INVALID_ARG);
+        CHECK_MSG(strstr(czk_last_error(), "partition 1 of a job with 1") != NULL, "message: %s", czk_last_error());
+    }
+    czk_post_gen_vanilla_free(&v);
+    czk_post_gen_vanilla_free(&other);
+    czk_groth16_params_clear(&p);
+}
+
+CZK_TEST(custom_window_post_proves_and_verifies)
+{
+    czk_post_shape s;
+    /* 64 leaves, arity 8, 2 sectors of 2 challenges */
+    REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINDOW, 64, 8, 0, 0, 2, 2));
+    prove_and_refuse(&s, 11, "custom window-post");
+}
+
+CZK_TEST(window_post_2kib_proves_and_verifies)
+{
+    czk_post_shape s;
+    REQUIRE_OK(czk_post_shape_of(&s, CZK_POST_WINDOW, 2048));
+    prove_and_refuse(&s, 12, "2KiB window-post");
+}
+
+CZK_TEST(winning_post_2kib_proves_and_verifies)
+{
+    if (getenv("CZK_TEST_ASAN")) {
+        printf("  note: ASan: the 2KiB WinningPoSt setup is left to the Release run\n");
+        return;
+    }
+    czk_post_shape s;
+    REQUIRE_OK(czk_post_shape_of(&s, CZK_POST_WINNING, 2048));
+    prove_and_refuse(&s, 13, "2KiB winning-post");
+}
+
+CZK_TEST(params_of_another_circuit_are_refused)
+{
+    /* parameters of a custom WindowPoSt shape (2 sectors x 2 challenges)
+     * for a job of another shape (2 x 3) */
+    czk_post_shape a, b;
+    REQUIRE_OK(czk_post_shape_custom(&a, CZK_POST_WINDOW, 64, 8, 0, 0, 2, 2));
+    REQUIRE_OK(czk_post_shape_custom(&b, CZK_POST_WINDOW, 64, 8, 0, 0, 2, 3));
+    czk_groth16_params p;
+    uint64_t seed = 21;
+    REQUIRE_OK(czk_post_setup_params(&p, &a, &seed, NULL, NULL));
+    czk_post_vanilla v;
+    REQUIRE_OK(gen_consistent(&v, &b, 8));
+    czk_groth16_proof pr[1];
+    CHECK(prove_one(pr, &v, &p, 1, NULL) != CZK_OK);
+    CHECK_MSG(strstr(czk_last_error(), "parameters") != NULL, "message: %s", czk_last_error());
+    /* verification with that key names the input counts */
+    memset(pr, 0, sizeof pr);
+    CHECK(czk_post_verify(&p.vk, &v, &pr[0]) == CZK_ERR_INVALID_ARG);
+    CHECK_MSG(!strcmp(czk_last_error(), "the verifying key has 7 public inputs, this window-post circuit 9"),
+              "message: %s", czk_last_error());
+    czk_post_gen_vanilla_free(&v);
+    czk_groth16_params_clear(&p);
+}
+
+CZK_TEST(post_cached_params_are_made_once)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/postcache", czk_test_tmpdir());
+    setenv("CZK_CACHE_DIR", dir, 1);
+    czk_post_shape s;
+    REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINNING, 64, 8, 0, 0, 3, 1));
+    czk_groth16_params p, q;
+    char path[512];
+    int gen = -1;
+    REQUIRE_OK(czk_post_cached_params(&p, &s, NULL, NULL, path, &gen));
+    CHECK(gen == 1);
+    char want[700];
+    snprintf(want, sizeof want, "%s/winning-post-custom-n64-t8.0.0-s3-c1-czk%s.params", dir, CZK_VERSION_STRING);
+    CHECK_MSG(!strcmp(path, want), "path %s", path);
+    REQUIRE_OK(czk_post_cached_params(&q, &s, NULL, NULL, path, &gen));
+    CHECK(gen == 0);
+    CHECK(czk_g1_affine_eq(&p.vk.alpha_g1, &q.vk.alpha_g1));
+    CHECK(czk_g1_affine_eq(&p.vk.delta_g1, &q.vk.delta_g1));
+    czk_groth16_params_clear(&p);
+    czk_groth16_params_clear(&q);
+    unsetenv("CZK_CACHE_DIR");
+}
