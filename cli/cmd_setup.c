@@ -1,18 +1,23 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "progress.h"
 #include "czk/porep_kind.h"
+#include "czk/post_kind.h"
 #include "shape_opts.h"
 
 static const char usage[] =
-    "usage: czk setup --circuit porep (--sector-size S | custom shape) -o FILE.params --vk FILE.vk\n"
-    "                 [--seed N] [--threads N] [--quiet] [--json]\n\n"
-    "Generate Groth16 parameters for one partition of the PoRep circuit, in\n"
-    "bellperson's .params layout, and the verifying key separately. The toxic\n"
-    "waste comes from getrandom(2) unless --seed is given (tests only: a seeded\n"
-    "setup is NOT secure).\n\n" CZK_SHAPE_USAGE;
+    "usage: czk setup --circuit porep|window-post|winning-post (--sector-size S | custom shape)\n"
+    "                 -o FILE.params --vk FILE.vk [--seed N] [--threads N] [--quiet] [--json]\n\n"
+    "Generate Groth16 parameters for one partition of the PoRep circuit, or of\n"
+    "the WindowPoSt / WinningPoSt (FallbackPoSt) circuit, in bellperson's\n"
+    ".params layout, and the verifying key separately. The toxic waste comes\n"
+    "from getrandom(2) unless --seed is given (tests only: a seeded setup is NOT\n"
+    "secure).\n\n" CZK_SHAPE_USAGE
+    "  PoSt: --sector-size S [--sectors N] [--challenges C], or\n"
+    "        --nodes N --tree B[,S[,T]] --sectors N --challenges C (a custom tree)\n";
 
 enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE, OPT_VK, OPT_SEED };
 
@@ -46,6 +51,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {CZK_SHAPE_OPTIONS,
+                                         CZK_POST_SHAPE_OPTIONS,
                                          {"circuit", required_argument, 0, OPT_CIRCUIT},
                                          {"output", required_argument, 0, 'o'},
                                          {"vk", required_argument, 0, OPT_VK},
@@ -56,18 +62,34 @@ static int run(int argc, char **argv)
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "setup", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
-    if (!a.circuit || strcmp(a.circuit, "porep") != 0)
-        return czk_cli_usage_error("setup", usage, "--circuit porep is required (the only circuit kind so far)");
+    int post = a.circuit && (!strcmp(a.circuit, "window-post") || !strcmp(a.circuit, "winning-post"));
+    if (!a.circuit || (!post && strcmp(a.circuit, "porep") != 0))
+        return czk_cli_usage_error("setup", usage, "--circuit wants porep, window-post or winning-post, got '%s'",
+                                   a.circuit ? a.circuit : "nothing");
     if (!a.out || !a.vk) return czk_cli_usage_error("setup", usage, "-o FILE.params and --vk FILE.vk are required");
     czk_fc_shape shape;
-    rc = czk_shape_resolve(&shape, &a.shape, "setup", usage);
-    if (rc) return rc;
+    czk_post_shape ps;
+    char name[64];
+    if (post) {
+        rc = czk_post_shape_resolve(&ps, !strcmp(a.circuit, "window-post") ? CZK_POST_WINDOW : CZK_POST_WINNING,
+                                    &a.shape, "setup", usage);
+        if (rc) return rc;
+        if (ps.tree.proof == CZK_FC_PROOF_CUSTOM)
+            snprintf(name, sizeof name, "%s (custom)", a.circuit);
+        else
+            snprintf(name, sizeof name, "%s %lluB", a.circuit, (unsigned long long)(ps.tree.nodes * 32));
+    } else {
+        rc = czk_shape_resolve(&shape, &a.shape, "setup", usage);
+        if (rc) return rc;
+        snprintf(name, sizeof name, "%s", czk_fc_proof_name(shape.proof));
+    }
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(&c));
     czk_groth16_params p;
     uint64_t seed = a.seed;
     double t0 = czk_now();
-    czk_status s = czk_porep_setup_params(&p, &shape, a.have_seed ? &seed : NULL, czk_progress_cb, &pg);
+    czk_status s = post ? czk_post_setup_params(&p, &ps, a.have_seed ? &seed : NULL, czk_progress_cb, &pg)
+                        : czk_porep_setup_params(&p, &shape, a.have_seed ? &seed : NULL, czk_progress_cb, &pg);
     if (s != CZK_OK) return czk_cli_fail("setup", s, "parameter generation failed");
     s = czk_groth16_params_write(a.out, &p);
     if (s == CZK_OK) s = czk_groth16_vk_write(a.vk, &p.vk);
@@ -77,12 +99,13 @@ static int run(int argc, char **argv)
         return czk_cli_fail("setup", s, "writing parameters failed");
     }
     if (c.json)
-        printf("{\"circuit\":\"porep\",\"shape\":\"%s\",\"params\":\"%s\",\"vk\":\"%s\",\"inputs\":%zu,"
+        printf("{\"circuit\":\"%s\",\"shape\":\"%s\",\"params\":\"%s\",\"vk\":\"%s\",\"inputs\":%zu,"
                "\"aux\":%zu,\"h\":%zu,\"a\":%zu,\"b\":%zu,\"seconds\":%.3f}\n",
-               czk_fc_proof_name(shape.proof), a.out, a.vk, p.vk.n_ic, p.n_l, p.n_h, p.n_a, p.n_b_g1, dt);
+               a.circuit, post ? name : czk_fc_proof_name(shape.proof), a.out, a.vk, p.vk.n_ic, p.n_l, p.n_h, p.n_a,
+               p.n_b_g1, dt);
     else if (!c.quiet)
-        printf("setup %s: %zu inputs, %zu aux, %zu h, %zu a, %zu b points in %.2f s\nwrote %s and %s\n",
-               czk_fc_proof_name(shape.proof), p.vk.n_ic, p.n_l, p.n_h, p.n_a, p.n_b_g1, dt, a.out, a.vk);
+        printf("setup %s: %zu inputs, %zu aux, %zu h, %zu a, %zu b points in %.2f s\nwrote %s and %s\n", name,
+               p.vk.n_ic, p.n_l, p.n_h, p.n_a, p.n_b_g1, dt, a.out, a.vk);
     czk_groth16_params_clear(&p);
     return CZK_EXIT_OK;
 }

@@ -39,13 +39,32 @@ czk_status czk_post_setup_params(czk_groth16_params *out, const czk_post_shape *
 czk_status czk_post_cached_params(czk_groth16_params *out, const czk_post_shape *s, czk_progress_fn progress,
                                   void *ctx, char path_out[512], int *generated) CZK_WUR;
 
-/* Public inputs of v's partition as a verifier derives them (n must be
- * czk_post_public_input_count(&v->shape)). */
+/* What a verifier knows of one partition (Window) or proof (Winning):
+ * the challenge randomness, the partition index, and per sector its id and
+ * on-chain comm_r, in proof order. */
+typedef struct czk_post_public {
+    czk_post_shape shape;
+    uint8_t randomness[32];
+    uint32_t partition;
+    uint32_t n;                 /* sectors: 1 .. czk_post_vanilla_sectors(&shape) */
+    const uint64_t *sector_ids; /* n entries */
+    const czk_fr *comm_r;       /* n entries */
+} czk_post_public;
+
+/* The circuit's public inputs (without ONE) of pub: each sector's comm_r
+ * and the leaves its challenges derive (czk_post_challenge_index,
+ * czk_post_leaf_challenge); n must be czk_post_public_input_count. */
+czk_status czk_post_public_derive(czk_fr *out, size_t n, const czk_post_public *pub) CZK_WUR;
+/* The same for v's partition, from its randomness, partition, sector ids
+ * and comm_r fields. */
 czk_status czk_post_vanilla_public_inputs(czk_fr *out, size_t n, const czk_post_vanilla *v) CZK_WUR;
 
-/* Verify one proof of v's partition against its public inputs:
- * CZK_OK, CZK_ERR_VERIFY when it does not verify, CZK_ERR_INVALID_ARG when
- * vk is not a key of this circuit (input count). */
+/* Verify one proof against pub's public inputs: CZK_OK, CZK_ERR_VERIFY
+ * when it does not verify, CZK_ERR_INVALID_ARG when vk is not a key of
+ * this circuit (input count) or pub is malformed. */
+czk_status czk_post_verify_public(const czk_groth16_vk *vk, const czk_post_public *pub,
+                                  const czk_groth16_proof *proof) CZK_WUR;
+/* czk_post_verify_public with v's data (czk_post_vanilla_public_inputs). */
 czk_status czk_post_verify(const czk_groth16_vk *vk, const czk_post_vanilla *v,
                            const czk_groth16_proof *proof) CZK_WUR;
 

@@ -39,29 +39,59 @@ static czk_status post_synth(czk_cs *cs, const void *data, uint32_t k)
     return czk_post_synthesize(cs, &v->shape, v);
 }
 
-czk_status czk_post_vanilla_public_inputs(czk_fr *out, size_t n, const czk_post_vanilla *v)
+czk_status czk_post_public_derive(czk_fr *out, size_t n, const czk_post_public *pub)
 {
-    const czk_post_shape *s = &v->shape;
+    const czk_post_shape *s = &pub->shape;
     size_t want = czk_post_public_input_count(s);
     if (n != want)
         return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, this %s circuit %zu", n + 1,
                          czk_post_kind_name(s->kind), want + 1);
-    if (v->n == 0 || v->n > czk_post_vanilla_sectors(s))
-        return czk_error(CZK_ERR_INVALID_ARG, "%s public inputs: %u sector proofs, the partition holds 1 to %u",
-                         czk_post_kind_name(s->kind), v->n, czk_post_vanilla_sectors(s));
-    czk_fr *comm_r = malloc((size_t)v->n * sizeof *comm_r);
-    uint64_t *leaves = malloc((size_t)v->n * s->sector_challenges * sizeof *leaves);
-    czk_status st = CZK_OK;
-    if (!comm_r || !leaves) st = czk_error(CZK_ERR_NOMEM, "PoSt public inputs");
-    for (uint32_t i = 0; st == CZK_OK && i < v->n; i++) {
-        comm_r[i] = v->proofs[i].comm_r;
-        /* the challenges as the verifier derives them, not the proofs' indices */
-        for (uint32_t j = 0; j < s->sector_challenges; j++)
-            leaves[(size_t)i * s->sector_challenges + j] = czk_post_vanilla_challenge(v, i, j);
-    }
-    if (st == CZK_OK) st = czk_post_public_inputs(out, s, comm_r, v->n, leaves);
-    free(comm_r);
+    uint32_t per = czk_post_vanilla_sectors(s);
+    if (pub->n == 0 || pub->n > per)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s public inputs: %u sectors, a partition holds 1 to %u",
+                         czk_post_kind_name(s->kind), pub->n, per);
+    uint32_t c = s->sector_challenges;
+    uint64_t *leaves = malloc((size_t)pub->n * c * sizeof *leaves);
+    if (!leaves) return czk_error(CZK_ERR_NOMEM, "PoSt public inputs");
+    for (uint32_t i = 0; i < pub->n; i++)
+        for (uint32_t j = 0; j < c; j++) {
+            uint64_t ci = czk_post_challenge_index(s->api, (uint64_t)pub->partition * per + i, c, j);
+            leaves[(size_t)i * c + j] = czk_post_leaf_challenge(pub->randomness, pub->sector_ids[i], ci, s->tree.nodes);
+        }
+    czk_status st = czk_post_public_inputs(out, s, pub->comm_r, pub->n, leaves);
     free(leaves);
+    return st;
+}
+
+/* pub of v; *ids and *comm_r are allocated here (the caller frees both). */
+static czk_status public_of(czk_post_public *pub, uint64_t **ids, czk_fr **comm_r, const czk_post_vanilla *v)
+{
+    memset(pub, 0, sizeof *pub);
+    pub->shape = v->shape;
+    memcpy(pub->randomness, v->randomness, 32);
+    pub->partition = v->partition;
+    pub->n = v->n;
+    *ids = malloc((v->n ? v->n : 1) * sizeof **ids);
+    *comm_r = malloc((v->n ? v->n : 1) * sizeof **comm_r);
+    if (!*ids || !*comm_r) return czk_error(CZK_ERR_NOMEM, "PoSt public inputs");
+    for (uint32_t i = 0; i < v->n; i++) {
+        (*ids)[i] = v->proofs[i].sector_id;
+        (*comm_r)[i] = v->proofs[i].comm_r;
+    }
+    pub->sector_ids = *ids;
+    pub->comm_r = *comm_r;
+    return CZK_OK;
+}
+
+czk_status czk_post_vanilla_public_inputs(czk_fr *out, size_t n, const czk_post_vanilla *v)
+{
+    czk_post_public pub;
+    uint64_t *ids = NULL;
+    czk_fr *comm_r = NULL;
+    czk_status st = public_of(&pub, &ids, &comm_r, v);
+    if (st == CZK_OK) st = czk_post_public_derive(out, n, &pub);
+    free(ids);
+    free(comm_r);
     return st;
 }
 
@@ -161,18 +191,31 @@ czk_status czk_post_cached_params(czk_groth16_params *out, const czk_post_shape 
 
 /* ---- verification ------------------------------------------------------------------ */
 
-czk_status czk_post_verify(const czk_groth16_vk *vk, const czk_post_vanilla *v, const czk_groth16_proof *proof)
+czk_status czk_post_verify_public(const czk_groth16_vk *vk, const czk_post_public *pub,
+                                  const czk_groth16_proof *proof)
 {
-    size_t n = czk_post_public_input_count(&v->shape);
+    size_t n = czk_post_public_input_count(&pub->shape);
     if (vk->n_ic != n + 1)
         return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, this %s circuit %zu",
-                         vk->n_ic, czk_post_kind_name(v->shape.kind), n + 1);
+                         vk->n_ic, czk_post_kind_name(pub->shape.kind), n + 1);
     czk_fr *inputs = malloc(n * sizeof *inputs);
     if (!inputs) return czk_error(CZK_ERR_NOMEM, "PoSt public inputs");
-    czk_status s = czk_post_vanilla_public_inputs(inputs, n, v);
+    czk_status s = czk_post_public_derive(inputs, n, pub);
     czk_groth16_pvk pvk;
     if (s == CZK_OK) s = czk_groth16_pvk_prepare(&pvk, vk);
     if (s == CZK_OK) s = czk_groth16_verify(&pvk, proof, inputs, n);
     free(inputs);
     return s;
+}
+
+czk_status czk_post_verify(const czk_groth16_vk *vk, const czk_post_vanilla *v, const czk_groth16_proof *proof)
+{
+    czk_post_public pub;
+    uint64_t *ids = NULL;
+    czk_fr *comm_r = NULL;
+    czk_status st = public_of(&pub, &ids, &comm_r, v);
+    if (st == CZK_OK) st = czk_post_verify_public(vk, &pub, proof);
+    free(ids);
+    free(comm_r);
+    return st;
 }
