@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "czk/porep_kind.h"
+#include "czk/post_kind.h"
 #include "czk/engine.h"
 #include "common/fileio.h"
 
@@ -13,7 +14,9 @@ static const char usage[] =
     "usage: czk prove --c1 C1.json (--params FILE.params | --param-cache DIR) -o PROOF.bin\n"
     "                 [--partition K] [--no-verify] [--lc vec|inline1|inline2|inline4]\n"
     "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--parallel]\n"
-    "                 [--threads N] [--quiet] [--json]\n\n"
+    "                 [--threads N] [--quiet] [--json]\n"
+    "       czk prove --post window|winning --vanilla DIR (--params FILE.params | --param-cache DIR)\n"
+    "                 -o PROOF.bin [--no-verify] [--lc ...] [--params-check ...] [--threads N] [--quiet] [--json]\n\n"
     "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
     "JSON): every partition (or only --partition K), one 192-byte Groth16 proof\n"
     "each, concatenated in partition order into PROOF.bin (written atomically).\n"
@@ -35,12 +38,20 @@ static const char usage[] =
     "recorded by an earlier full validation, matches the file's size, mtime and\n"
     "SHA-256 block checksum, and runs the full validation (and records it) otherwise;\n"
     "full always checks every point (on curve, in subgroup, not identity);\n"
-    "curve skips the subgroup checks (unsafe for files from elsewhere).\n";
+    "curve skips the subgroup checks (unsafe for files from elsewhere).\n"
+    "--post window|winning --vanilla DIR: prove a WindowPoSt partition or a WinningPoSt\n"
+    "proof from DIR/post-KIND.json and DIR/vanilla-KIND.bin (as `czk-oracle vanilla-post\n"
+    "-o DIR` writes them): the vanilla proof is read strictly and checked against its\n"
+    "challenges before any synthesis; one 192-byte proof, verified once, is written.\n"
+    "--param-cache DIR then names DIR/v28-proof-of-spacetime-fallback-...params.\n";
 
-enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE, OPT_PARALLEL };
+enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE, OPT_PARALLEL,
+       OPT_POST, OPT_VANILLA };
 
 typedef struct {
-    const char *c1, *params, *param_cache, *out;
+    const char *c1, *params, *param_cache, *out, *vanilla;
+    int post;        /* 0: PoRep; else 1 + czk_post_kind */
+    int pce_given;
     long long partition;
     int no_verify, parallel;
     czk_lc_kind lc;
@@ -62,6 +73,12 @@ static int on_opt(void *ctx, int opt, const char *arg)
         return 0;
     case OPT_NO_VERIFY: a->no_verify = 1; return 0;
     case OPT_PARALLEL: a->parallel = 1; return 0;
+    case OPT_VANILLA: a->vanilla = arg; return 0;
+    case OPT_POST:
+        if (!strcmp(arg, "window")) a->post = 1 + CZK_POST_WINDOW;
+        else if (!strcmp(arg, "winning")) a->post = 1 + CZK_POST_WINNING;
+        else return czk_cli_usage_error("prove", usage, "--post wants window or winning, got '%s'", arg);
+        return 0;
     case OPT_LC:
         if (czk_lc_kind_parse(&a->lc, arg) != CZK_OK)
             return czk_cli_usage_error("prove", usage, "--lc wants vec, inline1, inline2 or inline4, got '%s'", arg);
@@ -69,6 +86,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_PCE:
         if (czk_pce_mode_parse(&a->pce, arg))
             return czk_cli_usage_error("prove", usage, "--pce wants on, off or auto, got '%s'", arg);
+        a->pce_given = 1;
         return 0;
     case OPT_CHECK:
         if (czk_groth16_check_parse(&a->check, arg) != CZK_OK)
@@ -76,6 +94,111 @@ static int on_opt(void *ctx, int opt, const char *arg)
         return 0;
     }
     return czk_cli_usage_error("prove", usage, "unexpected option");
+}
+
+/* Read the parameter file; the reader's summary on stderr unless quiet. */
+static czk_status read_params(czk_groth16_params *p, const char *path, czk_groth16_check check,
+                              const czk_cli_common *c, czk_progress *pg)
+{
+    czk_progress_fraction(pg, "reading parameters", 0);
+    czk_groth16_read_opts ro = {check, 0, 0, NULL};
+    czk_groth16_read_info rinfo;
+    czk_status s = czk_groth16_params_read_ex(p, path, &ro, &rinfo);
+    czk_progress_done(pg);
+    if (s == CZK_OK && !c->quiet && !c->json) {
+        char line[1024];
+        czk_groth16_read_info_describe(line, sizeof line, &rinfo);
+        fprintf(stderr, "czk: %s\n", line);
+    }
+    return s;
+}
+
+/* The proofs' bytes, written atomically. */
+static czk_status write_proofs(const char *path, const czk_groth16_proof *proofs, uint32_t count, uint8_t *bytes)
+{
+    for (uint32_t i = 0; i < count; i++)
+        czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
+    const void *chunks[1] = {bytes};
+    size_t len = (size_t)count * CZK_GROTH16_PROOF_BYTES;
+    return czk__write_atomic(path, chunks, &len, 1);
+}
+
+static int prove_post(const args *a, const czk_cli_common *c)
+{
+    czk_post_kind k = (czk_post_kind)(a->post - 1);
+    czk_progress pg;
+    czk_progress_init(&pg, czk_cli_progress_enabled(c));
+    czk_post_vanilla v;
+    czk_post_json m;
+    /* strict read and native check before anything else is looked at */
+    czk_status s = czk_post_dir_read(&v, &m, k, a->vanilla);
+    if (s != CZK_OK) return czk_cli_fail("prove", s, "the vanilla proof is refused (nothing written)");
+    char params_path[1024];
+    const char *params = a->params;
+    int exit_code = CZK_EXIT_OK;
+    czk_groth16_params p;
+    memset(&p, 0, sizeof p);
+    if (!params) {
+        s = czk_post_param_path(params_path, sizeof params_path,
+                                a->param_cache ? a->param_cache : czk_fc_param_cache_dir(), &v.shape, ".params");
+        if (s != CZK_OK) {
+            exit_code = czk_cli_fail("prove", s, "no parameter file for this proof");
+            goto out;
+        }
+        params = params_path;
+    }
+    s = read_params(&p, params, a->check, c, &pg);
+    if (s != CZK_OK) {
+        exit_code = czk_cli_fail("prove", s, "reading parameters failed");
+        goto out;
+    }
+    czk_groth16_proof proof[1];
+    uint8_t bytes[CZK_GROTH16_PROOF_BYTES];
+    czk_kind_partition_times times[1];
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = czk_post_proof_kind(k);
+    job.data = &v;
+    job.params = &p;
+    job.n = 1;
+    job.source.lc = a->lc;
+    job.engine.lc = a->lc;
+    job.engine.no_verify = a->no_verify;
+    if (pg.enabled) {
+        job.progress = czk_progress_cb;
+        job.progress_ctx = &pg;
+    }
+    czk_kind_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.parts = times;
+    s = czk_kind_prove(proof, &job, &rep);
+    czk_progress_done(&pg);
+    if (s != CZK_OK) {
+        exit_code = czk_cli_fail("prove", s, s == CZK_ERR_VERIFY ? "the new proof does not verify (not written)"
+                                                                 : "proving failed");
+        goto out;
+    }
+    s = write_proofs(a->out, proof, 1, bytes);
+    if (s != CZK_OK) {
+        exit_code = czk_cli_fail("prove", s, "writing the proof failed");
+        goto out;
+    }
+    czk_post_counts cnt;
+    czk_post_circuit_counts(&cnt, &v.shape);
+    if (c->json)
+        printf("{\"proof\":\"%s\",\"kind\":\"%s\",\"registered_proof\":\"%s\",\"sectors\":%u,"
+               "\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"verified\":%s,\"seconds\":%.3f,"
+               "\"peak_reserved\":%llu}\n",
+               a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints, times[0].synth_s,
+               times[0].prove_s, rep.verified ? "true" : "false", rep.wall_s, (unsigned long long)rep.peak_reserved);
+    else if (!c->quiet)
+        printf("proved %s (%s, %u sector%s) in %.2f s%s; wrote %s (%d bytes)\n", czk_post_kind_name(k), m.proof, v.n,
+               v.n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out, CZK_GROTH16_PROOF_BYTES);
+out:
+    czk_groth16_params_clear(&p);
+    czk_post_vanilla_free(&v);
+    czk_post_json_free(&m);
+    return exit_code;
 }
 
 static int run(int argc, char **argv)
@@ -90,6 +213,8 @@ static int run(int argc, char **argv)
                                          {"params-check", required_argument, 0, OPT_CHECK},
                                          {"pce", required_argument, 0, OPT_PCE},
                                          {"parallel", no_argument, 0, OPT_PARALLEL},
+                                         {"post", required_argument, 0, OPT_POST},
+                                         {"vanilla", required_argument, 0, OPT_VANILLA},
                                          {0, 0, 0, 0}};
     args a;
     memset(&a, 0, sizeof a);
@@ -100,9 +225,16 @@ static int run(int argc, char **argv)
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "prove", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
-    if (!a.c1 || !a.out) return czk_cli_usage_error("prove", usage, "--c1 and -o are required");
     if (a.params && a.param_cache)
         return czk_cli_usage_error("prove", usage, "--params and --param-cache exclude each other");
+    if (a.post || a.vanilla) {
+        if (!a.post || !a.vanilla || !a.out)
+            return czk_cli_usage_error("prove", usage, "--post, --vanilla and -o are required together");
+        if (a.c1 || a.partition >= 0 || a.parallel || a.pce_given)
+            return czk_cli_usage_error("prove", usage, "--c1, --partition, --parallel and --pce are PoRep's, not --post's");
+        return prove_post(&a, &c);
+    }
+    if (!a.c1 || !a.out) return czk_cli_usage_error("prove", usage, "--c1 and -o are required");
 
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(&c));
@@ -128,17 +260,8 @@ static int run(int argc, char **argv)
         a.params = params_path;
     }
 
-    czk_progress_fraction(&pg, "reading parameters", 0);
     czk_groth16_params p;
-    czk_groth16_read_opts ro = {a.check, 0, 0, NULL};
-    czk_groth16_read_info rinfo;
-    s = czk_groth16_params_read_ex(&p, a.params, &ro, &rinfo);
-    czk_progress_done(&pg);
-    if (s == CZK_OK && !c.quiet && !c.json) {
-        char line[1024];
-        czk_groth16_read_info_describe(line, sizeof line, &rinfo);
-        fprintf(stderr, "czk: %s\n", line);
-    }
+    s = read_params(&p, a.params, a.check, &c, &pg);
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);
         return czk_cli_fail("prove", s, "reading parameters failed");
@@ -187,13 +310,10 @@ static int run(int argc, char **argv)
                                                                  : "proving failed");
         goto out;
     }
-    for (uint32_t i = 0; i < count; i++)
-        czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
     double t_prove = rep.wall_s;
     int verified = rep.verified;
-    const void *chunks[1] = {bytes};
     size_t len = (size_t)count * CZK_GROTH16_PROOF_BYTES;
-    s = czk__write_atomic(a.out, chunks, &len, 1);
+    s = write_proofs(a.out, proofs, count, bytes);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "writing the proof failed");
         goto out;
@@ -222,4 +342,4 @@ out:
     return exit_code;
 }
 
-CZK_CLI_COMMAND(prove, "prove a sector's PoRep from its C1 output", run)
+CZK_CLI_COMMAND(prove, "prove a sector's PoRep from its C1 output, or a PoSt from its vanilla proof", run)

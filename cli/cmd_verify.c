@@ -6,22 +6,29 @@
 #include "cli.h"
 #include "progress.h"
 #include "czk/porep_kind.h"
+#include "czk/post_kind.h"
 
 static const char usage[] =
-    "usage: czk verify (--vk FILE.vk | --param-cache DIR) --c1 C1.json --proof PROOF.bin [--partition K] [--json]\n\n"
+    "usage: czk verify (--vk FILE.vk | --param-cache DIR) --c1 C1.json --proof PROOF.bin [--partition K] [--json]\n"
+    "       czk verify --post window|winning --vanilla DIR (--vk FILE.vk | --param-cache DIR) --proof PROOF.bin [--json]\n\n"
     "Verify a PoRep proof file (192 bytes per partition, in order) against the\n"
     "public inputs derived from the C1 data. Several partitions are checked\n"
     "together with one multi-pairing over a random linear combination.\n"
     "--param-cache DIR: Filecoin's verifying key for the C1's registered proof,\n"
     "DIR/v28-stacked-proof-of-replication-...vk (default DIR when neither flag is\n"
     "given: $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters).\n"
+    "--post window|winning --vanilla DIR: verify a WindowPoSt / WinningPoSt proof (192\n"
+    "bytes) against the public data of DIR/post-KIND.json alone (comm_r, and the\n"
+    "challenges its randomness derives); --param-cache DIR then names\n"
+    "DIR/v28-proof-of-spacetime-fallback-...vk.\n"
     "Exit status 0: valid; 1: invalid or unreadable (the reason is printed).\n";
 
-enum { OPT_VK = CZK_OPT_FIRST_FREE, OPT_C1, OPT_PROOF, OPT_PARTITION, OPT_PARAM_CACHE };
+enum { OPT_VK = CZK_OPT_FIRST_FREE, OPT_C1, OPT_PROOF, OPT_PARTITION, OPT_PARAM_CACHE, OPT_POST, OPT_VANILLA };
 
 typedef struct {
-    const char *vk, *c1, *proof, *param_cache;
+    const char *vk, *c1, *proof, *param_cache, *vanilla;
     long long partition;
+    int post; /* 0: PoRep; else 1 + czk_post_kind */
 } args;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -32,6 +39,12 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_PARAM_CACHE: a->param_cache = arg; return 0;
     case OPT_C1: a->c1 = arg; return 0;
     case OPT_PROOF: a->proof = arg; return 0;
+    case OPT_VANILLA: a->vanilla = arg; return 0;
+    case OPT_POST:
+        if (!strcmp(arg, "window")) a->post = 1 + CZK_POST_WINDOW;
+        else if (!strcmp(arg, "winning")) a->post = 1 + CZK_POST_WINNING;
+        else return czk_cli_usage_error("verify", usage, "--post wants window or winning, got '%s'", arg);
+        return 0;
     case OPT_PARTITION:
         if (czk_cli_parse_int(arg, 0, 1000, &a->partition))
             return czk_cli_usage_error("verify", usage, "--partition wants a partition number, got '%s'", arg);
@@ -72,6 +85,68 @@ static czk_status read_all(uint8_t **out, size_t *len, const char *path)
     return CZK_OK;
 }
 
+static int verify_post(const args *a, const czk_cli_common *c)
+{
+    czk_post_kind k = (czk_post_kind)(a->post - 1);
+    czk_post_json m;
+    czk_status s = czk_post_dir_json(&m, k, a->vanilla);
+    if (s != CZK_OK) return czk_cli_fail("verify", s, "reading the PoSt data failed");
+    char vk_path[1024];
+    const char *vkp = a->vk;
+    int code = CZK_EXIT_FAIL;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    czk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    if (!vkp) {
+        s = czk_post_param_path(vk_path, sizeof vk_path, a->param_cache ? a->param_cache : czk_fc_param_cache_dir(),
+                                &m.shape, ".vk");
+        if (s != CZK_OK) {
+            czk_cli_fail("verify", s, "no verifying key for this proof");
+            goto out;
+        }
+        vkp = vk_path;
+    }
+    s = czk_groth16_vk_read(&vk, vkp);
+    if (s != CZK_OK) {
+        czk_cli_fail("verify", s, "reading the verifying key failed");
+        goto out;
+    }
+    s = read_all(&bytes, &len, a->proof);
+    if (s != CZK_OK) {
+        czk_cli_fail("verify", s, "reading the proof failed");
+        goto out;
+    }
+    czk_groth16_proof pr;
+    if (len != CZK_GROTH16_PROOF_BYTES) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: %zu bytes, expected one proof of %d bytes", a->proof, len,
+                      CZK_GROTH16_PROOF_BYTES);
+        czk_cli_fail("verify", s, "invalid proof file");
+        goto out;
+    }
+    s = czk_groth16_proof_decode(&pr, bytes);
+    if (s != CZK_OK) {
+        czk_cli_fail("verify", czk_error_context(s, "%s", a->proof), "invalid proof");
+        goto out;
+    }
+    s = czk_post_json_verify(&vk, &m, &pr);
+    if (c->json)
+        printf("{\"valid\":%s,\"kind\":\"%s\",\"registered_proof\":\"%s\"%s%s%s}\n", s == CZK_OK ? "true" : "false",
+               czk_post_kind_name(k), m.proof, s == CZK_OK ? "" : ",\"error\":\"", s == CZK_OK ? "" : czk_status_str(s),
+               s == CZK_OK ? "" : "\"");
+    if (s == CZK_OK) {
+        if (!c->json && !c->quiet) printf("valid: %s proof of %s\n", czk_post_kind_name(k), m.proof);
+        code = CZK_EXIT_OK;
+    } else {
+        czk_cli_fail("verify", s, "INVALID");
+    }
+out:
+    free(bytes);
+    czk_groth16_vk_clear(&vk);
+    czk_post_json_free(&m);
+    return code;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {{"vk", required_argument, 0, OPT_VK},
@@ -79,15 +154,24 @@ static int run(int argc, char **argv)
                                          {"proof", required_argument, 0, OPT_PROOF},
                                          {"partition", required_argument, 0, OPT_PARTITION},
                                          {"param-cache", required_argument, 0, OPT_PARAM_CACHE},
+                                         {"post", required_argument, 0, OPT_POST},
+                                         {"vanilla", required_argument, 0, OPT_VANILLA},
                                          {0, 0, 0, 0}};
     args a = {0};
     a.partition = -1;
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "verify", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
-    if (!a.c1 || !a.proof) return czk_cli_usage_error("verify", usage, "--c1 and --proof are required");
     if (a.vk && a.param_cache)
         return czk_cli_usage_error("verify", usage, "--vk and --param-cache exclude each other");
+    if (a.post || a.vanilla) {
+        if (!a.post || !a.vanilla || !a.proof)
+            return czk_cli_usage_error("verify", usage, "--post, --vanilla and --proof are required together");
+        if (a.c1 || a.partition >= 0)
+            return czk_cli_usage_error("verify", usage, "--c1 and --partition are PoRep's, not --post's");
+        return verify_post(&a, &c);
+    }
+    if (!a.c1 || !a.proof) return czk_cli_usage_error("verify", usage, "--c1 and --proof are required");
     czk_fc_c1 c1;
     memset(&c1, 0, sizeof c1);
     czk_status s = czk_fc_c1_read(&c1, a.c1);
@@ -174,4 +258,4 @@ out:
     return code;
 }
 
-CZK_CLI_COMMAND(verify, "verify a PoRep proof against its C1 data", run)
+CZK_CLI_COMMAND(verify, "verify a PoRep proof against its C1 data, or a PoSt proof", run)

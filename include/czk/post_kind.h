@@ -9,6 +9,7 @@
 #include "czk/groth16.h"
 #include "czk/kind.h"
 #include "czk/post.h"
+#include "czk/post_vanilla.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +68,33 @@ czk_status czk_post_verify_public(const czk_groth16_vk *vk, const czk_post_publi
 /* czk_post_verify_public with v's data (czk_post_vanilla_public_inputs). */
 czk_status czk_post_verify(const czk_groth16_vk *vk, const czk_post_vanilla *v,
                            const czk_groth16_proof *proof) CZK_WUR;
+
+/* ---- a vanilla directory ------------------------------------------------------ */
+
+/* A directory as `czk-oracle vanilla-post --kind KIND -o DIR` writes it
+ * (KIND window or winning): DIR/post-KIND.json (czk_post_json_read: the
+ * proof type, randomness, prover id, sector ids, comm_r, challenges) and
+ * DIR/vanilla-KIND.bin (the sectors' FallbackPoStSectorProofs in bincode,
+ * one after another, each of czk_post_sector_proof_bytes). It holds one
+ * partition, partition 0. */
+
+/* Read DIR/post-KIND.json alone (what a verifier needs); CZK_ERR_FORMAT
+ * when its proof type is not of kind k. Free m with czk_post_json_free. */
+czk_status czk_post_dir_json(czk_post_json *m, czk_post_kind k, const char *dir) CZK_WUR;
+
+/* Read both files strictly (czk_post_vanilla_read: the file's length must be
+ * n_sectors whole proofs), then check that each proof is of the JSON's
+ * sector id and comm_r and that the JSON's challenges are the ones its
+ * randomness derives, then czk_post_vanilla_check. Errors name the file and
+ * the field (CZK_ERR_VERIFY for a proof that does not check); v and m are
+ * then empty. Free v with czk_post_vanilla_free, m with czk_post_json_free. */
+czk_status czk_post_dir_read(czk_post_vanilla *v, czk_post_json *m, czk_post_kind k, const char *dir) CZK_WUR;
+
+/* Verify one proof against m's public data (comm_r from the JSON, the
+ * challenges derived from its randomness, partition 0), as
+ * czk_post_verify_public. */
+czk_status czk_post_json_verify(const czk_groth16_vk *vk, const czk_post_json *m,
+                                const czk_groth16_proof *proof) CZK_WUR;
 
 #ifdef __cplusplus
 }
