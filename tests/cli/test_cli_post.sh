@@ -1,0 +1,129 @@
+#!/bin/sh
+# czk setup / prove --post / verify --post end to end on the real 2KiB
+# vanilla proofs of tests/filecoin/vectors (WindowPoSt: 21,866 constraints;
+# WinningPoSt: 90,750), and the failures: a flipped proof byte, another
+# comm_r or randomness in the public data, a tampered vanilla proof refused
+# before proving (no output file), parameters of the other kind, bad flags.
+# Usage: test_cli_post.sh /path/to/czk
+set -u
+CZK="$1"
+. "$(dirname "$0")/lib.sh"
+cli_init test_cli_post
+VEC="$(dirname "$0")/../filecoin/vectors"
+P="--params-check curve"
+
+for kind in window winning; do
+    if [ "$kind" = winning ] && [ -n "${CZK_TEST_ASAN:-}" ]; then
+        echo "test_cli_post: winning skipped under ASan (90,750-constraint setup)"
+        continue
+    fi
+    expect 0 "setup $kind" -- setup --circuit $kind-post --sector-size 2KiB --seed 1 -o "$T/$kind.params" \
+        --vk "$T/$kind.vk" --quiet
+    # shellcheck disable=SC2086
+    expect 0 "prove $kind" -- prove --post $kind --vanilla "$VEC" --params "$T/$kind.params" $P \
+        -o "$T/$kind.proof" --json --quiet
+    expect_out "\"kind\":\"$kind-post\"" "prove $kind reports the kind"
+    expect_out '"verified":true' "prove $kind verified its proof"
+    size=$(wc -c <"$T/$kind.proof")
+    [ "$size" -eq 192 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $kind.proof is $size bytes"; }
+    expect 0 "verify $kind" -- verify --post $kind --vanilla "$VEC" --vk "$T/$kind.vk" --proof "$T/$kind.proof"
+    expect_out "valid: $kind-post proof of StackedDrg" "verify $kind says valid"
+
+    # a flipped byte in A, B and C
+    for off in 7 60 150; do
+        cp "$T/$kind.proof" "$T/flip.bin"
+        flip_byte "$T/flip.bin" "$off"
+        expect 1 "$kind: flipped proof byte $off" -- verify --post $kind --vanilla "$VEC" --vk "$T/$kind.vk" \
+            --proof "$T/flip.bin"
+    done
+
+    # other public data: comm_r, randomness (the JSON alone is what verify reads)
+    mkdir -p "$T/cr-$kind" "$T/rnd-$kind"
+    python3 - "$VEC/post-$kind.json" "$T/cr-$kind/post-$kind.json" "$T/rnd-$kind/post-$kind.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+a = json.loads(json.dumps(j)); a["comm_r"][0][0] ^= 1
+json.dump(a, open(sys.argv[2], "w"))
+b = json.loads(json.dumps(j)); b["randomness"][0] ^= 1
+json.dump(b, open(sys.argv[3], "w"))
+PY
+    expect 1 "$kind: another comm_r" -- verify --post $kind --vanilla "$T/cr-$kind" --vk "$T/$kind.vk" \
+        --proof "$T/$kind.proof"
+    expect_out "INVALID" "$kind: another comm_r is invalid"
+    expect 1 "$kind: another randomness" -- verify --post $kind --vanilla "$T/rnd-$kind" --vk "$T/$kind.vk" \
+        --proof "$T/$kind.proof"
+    # the same directories refused by prove, before proving
+    cp "$VEC/vanilla-$kind.bin" "$T/cr-$kind/"
+    cp "$VEC/vanilla-$kind.bin" "$T/rnd-$kind/"
+    # shellcheck disable=SC2086
+    expect 1 "$kind: prove with another comm_r" -- prove --post $kind --vanilla "$T/cr-$kind" \
+        --params "$T/$kind.params" $P -o "$T/no.proof"
+    expect_out "comm_r differs from post-$kind.json comm_r\[0\]" "$kind: comm_r mismatch named"
+    expect_absent "$T/no.proof" "$kind: no proof after a comm_r mismatch"
+    # shellcheck disable=SC2086
+    expect 1 "$kind: prove with another randomness" -- prove --post $kind --vanilla "$T/rnd-$kind" \
+        --params "$T/$kind.params" $P -o "$T/no.proof"
+    expect_out "challenges\[0\] is leaf" "$kind: challenge mismatch named"
+    expect_absent "$T/no.proof" "$kind: no proof after a randomness mismatch"
+
+    # a tampered vanilla proof: a sibling hash changed
+    mkdir -p "$T/bad-$kind"
+    cp "$VEC/post-$kind.json" "$T/bad-$kind/"
+    cp "$VEC/vanilla-$kind.bin" "$T/bad-$kind/"
+    flip_byte "$T/bad-$kind/vanilla-$kind.bin" 1000
+    # shellcheck disable=SC2086
+    expect 1 "$kind: prove a tampered vanilla" -- prove --post $kind --vanilla "$T/bad-$kind" \
+        --params "$T/$kind.params" $P -o "$T/no.proof"
+    expect_out "the vanilla proof is refused" "$kind: tampered vanilla refused"
+    expect_out "does not check" "$kind: the native check named"
+    expect_absent "$T/no.proof" "$kind: no proof from a tampered vanilla"
+    # cut short
+    head -c 1000 "$VEC/vanilla-$kind.bin" >"$T/bad-$kind/vanilla-$kind.bin"
+    # shellcheck disable=SC2086
+    expect 1 "$kind: prove a short vanilla" -- prove --post $kind --vanilla "$T/bad-$kind" \
+        --params "$T/$kind.params" $P -o "$T/no.proof"
+    expect_out "1000 bytes, 1 sector proof of StackedDrg" "$kind: short vanilla named"
+    expect_absent "$T/no.proof" "$kind: no proof from a short vanilla"
+done
+
+if [ -z "${CZK_TEST_ASAN:-}" ]; then
+    # parameters and key of the other kind
+    # shellcheck disable=SC2086
+    expect 1 "window vanilla, winning params" -- prove --post window --vanilla "$VEC" --params "$T/winning.params" \
+        $P -o "$T/no.proof"
+    expect_out "parameters" "the mismatch names the parameters"
+    expect_absent "$T/no.proof" "no proof with the other kind's parameters"
+    expect 1 "window proof, winning vk" -- verify --post window --vanilla "$VEC" --vk "$T/winning.vk" \
+        --proof "$T/window.proof"
+    expect_out "the verifying key has 133 public inputs, this window-post circuit 23" "vk mismatch named"
+fi
+
+# --param-cache names the v28 file
+expect 1 "prove from an empty param cache" -- prove --post window --vanilla "$VEC" --param-cache "$T/none" \
+    -o "$T/no.proof"
+expect_out "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.params" \
+    "the window v28 name"
+expect 1 "verify from an empty param cache" -- verify --post winning --vanilla "$VEC" --param-cache "$T/none" \
+    --proof "$T/window.proof"
+expect_out "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.vk" \
+    "the winning v28 name"
+# a vanilla directory of the other kind's files only
+mkdir -p "$T/empty"
+expect 1 "no post-window.json" -- prove --post window --vanilla "$T/empty" --params x -o "$T/no.proof"
+expect_out "post-window.json" "the missing file named"
+
+# bad flags
+expect 2 "prove --post bogus" -- prove --post bogus --vanilla "$VEC" -o x
+expect_out "--post wants window or winning, got 'bogus'" "prove names the bad --post"
+expect 2 "prove --post without --vanilla" -- prove --post window -o x
+expect_out "--post, --vanilla and -o are required together" "prove wants --vanilla"
+expect 2 "prove --post with --c1" -- prove --post window --vanilla "$VEC" --c1 c.json -o x
+expect_out "are PoRep's, not --post's" "prove refuses PoRep flags"
+expect 2 "verify --post bogus" -- verify --post bogus --vanilla "$VEC" --proof x
+expect_out "--post wants window or winning, got 'bogus'" "verify names the bad --post"
+expect 2 "verify --post without --proof" -- verify --post window --vanilla "$VEC"
+expect 2 "setup --circuit bogus" -- setup --circuit bogus --sector-size 2KiB -o x --vk y
+expect_out "--circuit wants porep, window-post or winning-post, got 'bogus'" "setup names the bad circuit"
+expect 2 "setup window-post with --layers" -- setup --circuit window-post --sector-size 2KiB --layers 2 -o x --vk y
+
+cli_finish
