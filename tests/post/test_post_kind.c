@@ -18,9 +18,10 @@
 /* A generated vanilla whose inclusion proofs answer its own challenges
  * (partition 0, sector ids 0..): the generator's randomness depends on the
  * seed only, so a first pass gives the challenges the second pass proves. */
-static czk_status gen_consistent(czk_post_vanilla *v, const czk_post_shape *s, uint64_t seed)
+static czk_status gen_consistent_at(czk_post_vanilla *v, const czk_post_shape *s, uint64_t seed, uint32_t partition)
 {
     CZK_TRY(czk_post_gen_vanilla(v, s, seed, NULL));
+    v->partition = partition;
     uint32_t n = v->n, c = s->sector_challenges;
     uint64_t *leaves = malloc((size_t)n * c * sizeof *leaves);
     if (!leaves) {
@@ -32,7 +33,13 @@ static czk_status gen_consistent(czk_post_vanilla *v, const czk_post_shape *s, u
     czk_post_gen_vanilla_free(v);
     czk_status st = czk_post_gen_vanilla(v, s, seed, leaves);
     free(leaves);
+    if (st == CZK_OK) v->partition = partition;
     return st;
+}
+
+static czk_status gen_consistent(czk_post_vanilla *v, const czk_post_shape *s, uint64_t seed)
+{
+    return gen_consistent_at(v, s, seed, 0);
 }
 
 static czk_status prove_one(czk_groth16_proof *out, const czk_post_vanilla *v, const czk_groth16_params *p,
@@ -266,4 +273,62 @@ CZK_TEST(post_cached_params_are_made_once)
     czk_groth16_params_clear(&p);
     czk_groth16_params_clear(&q);
     unsetenv("CZK_CACHE_DIR");
+}
+
+CZK_TEST(window_v1_1_partition_index_enters_the_inputs)
+{
+    /* V1_1 mixes the sector's index (partition x sectors + position) into
+     * the challenges: a proof of partition 1 verifies as partition 1 only */
+    czk_post_shape s;
+    REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINDOW, 64, 8, 0, 0, 2, 2));
+    s.api = CZK_POST_API_V1_1;
+    czk_groth16_params p;
+    uint64_t seed = 31;
+    REQUIRE_OK(czk_post_setup_params(&p, &s, &seed, NULL, NULL));
+    czk_post_vanilla v;
+    REQUIRE_OK(gen_consistent_at(&v, &s, 9, 1));
+    CHECK_OK(czk_post_vanilla_check(&v));
+    czk_groth16_proof pr[1];
+    czk_status st = prove_one(pr, &v, &p, 5, NULL);
+    CHECK_MSG(st == CZK_OK, "%s", czk_last_error());
+    if (st == CZK_OK) {
+        CHECK_OK(czk_post_verify(&p.vk, &v, &pr[0]));
+        /* the same data through czk_post_public */
+        uint64_t ids[2] = {v.proofs[0].sector_id, v.proofs[1].sector_id};
+        czk_fr cr[2] = {v.proofs[0].comm_r, v.proofs[1].comm_r};
+        czk_post_public pub;
+        memset(&pub, 0, sizeof pub);
+        pub.shape = s;
+        memcpy(pub.randomness, v.randomness, 32);
+        pub.partition = 1;
+        pub.n = 2;
+        pub.sector_ids = ids;
+        pub.comm_r = cr;
+        CHECK_OK(czk_post_verify_public(&p.vk, &pub, &pr[0]));
+        size_t n = czk_post_public_input_count(&s);
+        CHECK_EQ_U64(n, 6);
+        czk_fr a[6], b[6];
+        REQUIRE_OK(czk_post_public_derive(a, n, &pub));
+        REQUIRE_OK(czk_post_vanilla_public_inputs(b, n, &v));
+        CHECK_MEM(a, b, sizeof a);
+        pub.partition = 0;
+        CHECK(czk_post_verify_public(&p.vk, &pub, &pr[0]) == CZK_ERR_VERIFY);
+        /* under V1_2 the index does not enter: V1_2 leaves differ from these */
+        pub.partition = 1;
+        pub.shape.api = CZK_POST_API_V1_2;
+        CHECK(czk_post_verify_public(&p.vk, &pub, &pr[0]) == CZK_ERR_VERIFY);
+        /* another sector id */
+        pub.shape.api = CZK_POST_API_V1_1;
+        ids[1] = 7;
+        CHECK(czk_post_verify_public(&p.vk, &pub, &pr[0]) == CZK_ERR_VERIFY);
+        /* no sectors, too many */
+        pub.n = 0;
+        CHECK(czk_post_verify_public(&p.vk, &pub, &pr[0]) == CZK_ERR_INVALID_ARG);
+        CHECK_MSG(!strcmp(czk_last_error(), "window-post public inputs: 0 sectors, a partition holds 1 to 2"),
+                  "message: %s", czk_last_error());
+        pub.n = 3;
+        CHECK(czk_post_verify_public(&p.vk, &pub, &pr[0]) == CZK_ERR_INVALID_ARG);
+    }
+    czk_post_gen_vanilla_free(&v);
+    czk_groth16_params_clear(&p);
 }
