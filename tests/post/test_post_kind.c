@@ -332,3 +332,41 @@ CZK_TEST(window_v1_1_partition_index_enters_the_inputs)
     czk_post_gen_vanilla_free(&v);
     czk_groth16_params_clear(&p);
 }
+
+CZK_TEST(real_2kib_window_vector_proves_and_verifies)
+{
+    const char *dir = CZK_SOURCE_DIR "/tests/filecoin/vectors";
+    czk_post_vanilla v;
+    czk_post_json m;
+    REQUIRE_OK(czk_post_dir_read(&v, &m, CZK_POST_WINDOW, dir));
+    CHECK(!strcmp(m.proof, "StackedDrgWindow2KiBV1_2"));
+    CHECK_EQ_U64(v.n, 1);
+    CHECK_EQ_U64(v.proofs[0].sector_id, m.sector_ids[0]);
+    /* a directory without the file */
+    czk_post_json none;
+    CHECK(czk_post_dir_json(&none, CZK_POST_WINDOW, CZK_SOURCE_DIR "/tests") == CZK_ERR_IO);
+    CHECK_MSG(strstr(czk_last_error(), "tests/post-window.json") != NULL, "message: %s", czk_last_error());
+    czk_post_shape ws;
+    REQUIRE_OK(czk_post_shape_of(&ws, CZK_POST_WINDOW, 2048));
+    czk_groth16_params p;
+    uint64_t seed = 12;
+    REQUIRE_OK(czk_post_setup_params(&p, &ws, &seed, NULL, NULL));
+    czk_groth16_proof pr[1];
+    czk_status st = prove_one(pr, &v, &p, 3, NULL);
+    CHECK_MSG(st == CZK_OK, "%s", czk_last_error());
+    if (st == CZK_OK) {
+        CHECK_OK(czk_post_json_verify(&p.vk, &m, &pr[0]));
+        CHECK_OK(czk_post_verify(&p.vk, &v, &pr[0]));
+        m.comm_r[0][0] ^= 1;
+        CHECK(czk_post_json_verify(&p.vk, &m, &pr[0]) == CZK_ERR_VERIFY);
+        m.comm_r[0][0] ^= 1;
+        m.sector_ids[0]++;
+        CHECK(czk_post_json_verify(&p.vk, &m, &pr[0]) == CZK_ERR_VERIFY);
+        m.sector_ids[0]--;
+        m.comm_r[0][31] = 0xff; /* >= r */
+        CHECK(czk_post_json_verify(&p.vk, &m, &pr[0]) == CZK_ERR_NOT_CANONICAL);
+    }
+    czk_groth16_params_clear(&p);
+    czk_post_vanilla_free(&v);
+    czk_post_json_free(&m);
+}
