@@ -57,12 +57,69 @@ unsigned long long czk_bench_peak_rss(void);
 /* "1.23 s", "45.6 ms", "789 ns" */
 const char *czk_bench_fmt_time(char buf[32], double seconds);
 
-/* `czk bench synth-only --circuit window-post|winning-post` (bench_synth_post.c):
- * one partition of shape s from generated vanilla proofs (seed), `iters`
- * timed syntheses through `backend`, checked; no_count skips the counting
- * pass, no_check the a*b = c rows. Returns the exit code. */
+/* ---- `czk bench synth-only --r1cs-digest / --r1cs-dump / --r1cs-compare`
+ * (bench_r1cs.c, docs/r1cs-digest.md), shared by every circuit kind. */
+typedef struct czk__r1cs_opts {
+    czk_lc_kind lc;
+    const char *dump;    /* --r1cs-dump FILE, or NULL */
+    const char *compare; /* --r1cs-compare REFDUMP, or NULL */
+    long long partition; /* printed in the digest pass' header line */
+    const char *c1;      /* the C1 file (the reference's --show hint), or NULL */
+} czk__r1cs_opts;
+
+typedef struct czk__r1cs_result {
+    czk_r1cs_digest d;
+    uint8_t asg[32];
+    double seconds;
+    czk_r1cs_diff diff;  /* pass 1 (names off: the prover's code paths) */
+    czk_r1cs_diff named; /* pass 2, only when pass 1 found a differing constraint */
+    int have_named;
+    double named_s;
+} czk__r1cs_result;
+
+/* Synthesize the circuit (with values) into cs; ctx is the caller's. */
+typedef czk_status (*czk__r1cs_synth_fn)(czk_cs *cs, const void *ctx);
+
+/* Open and validate the dump --r1cs-compare names (before any timed run). */
+czk_status czk__bench_r1cs_check_dump(const char *compare, czk_lc_kind lc);
+/* The digest pass: synth through the streaming digester (WITNESS values, a
+ * constraint system of sizes z), then the checks: the counts equal z (whose
+ * n_constraints includes one per input) and, when timed_asg is not NULL,
+ * the assignment digest equals it; with o->compare and a differing
+ * constraint, a second pass with names kept. r is overwritten; release it
+ * with czk__bench_r1cs_clear. */
+czk_status czk__bench_r1cs_run(czk__r1cs_result *r, const czk__r1cs_opts *o, czk__r1cs_synth_fn synth,
+                               const void *ctx, const czk_cs_sizes *z, const uint8_t *timed_asg);
+void czk__bench_r1cs_clear(czk__r1cs_result *r);
+/* Lines 'inputs N', 'aux N', 'constraints M', 'r1cs digest HEX',
+ * 'assignment digest HEX', then the dump and the comparison verdict. */
+void czk__bench_r1cs_print_text(FILE *f, const czk__r1cs_result *r, const czk__r1cs_opts *o);
+/* The comparison verdict alone ("r1cs compare FILE: identical" or DIFFERENT
+ * with the first differing constraint's terms). */
+void czk__bench_r1cs_print_diff(FILE *f, const czk__r1cs_result *r, const czk__r1cs_opts *o);
+/* The same as JSON members of the enclosing object: ,"r1cs":{...}. */
+void czk__bench_r1cs_print_json(FILE *f, const czk__r1cs_result *r, const czk__r1cs_opts *o);
+void czk__bench_hex32(char out[65], const uint8_t h[32]);
+
+/* ---- `czk bench synth-only --circuit window-post|winning-post`
+ * (bench_synth_post.c): one partition of shape s, `iters` timed syntheses
+ * through `backend`, checked; no_count skips the counting pass, no_check
+ * the a*b = c rows; r1cs (or NULL) the digest pass after them. The vanilla
+ * proofs come from vanilla_dir (post-KIND.json and vanilla-KIND.bin; s is
+ * then taken from the json) or, when it is NULL, are generated from seed.
+ * Returns the exit code. */
 struct czk_post_shape;
-int czk__bench_synth_post(const struct czk_post_shape *s, uint64_t seed, long long iters, czk_lc_kind lc,
-                          czk_cs_backend backend, int no_count, int no_check, const czk_cli_common *com);
+typedef struct czk__post_bench {
+    const struct czk_post_shape *shape; /* NULL with vanilla_dir */
+    int kind;                           /* czk_post_kind */
+    const char *vanilla_dir;
+    uint64_t seed;
+    long long iters;
+    czk_lc_kind lc;
+    czk_cs_backend backend;
+    int no_count, no_check;
+    const czk__r1cs_opts *r1cs;
+} czk__post_bench;
+int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com);
 
 #endif

@@ -24,9 +24,11 @@ static const char usage[] =
     "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n"
     "       czk bench synth-only --circuit window-post|winning-post\n"
     "                            (--sector-size S [--sectors N] [--challenges C]\n"
-    "                             | --nodes N --tree B[,S[,T]] --sectors N --challenges C)\n"
+    "                             | --nodes N --tree B[,S[,T]] --sectors N --challenges C\n"
+    "                             | --vanilla DIR)\n"
     "                            [--seed N] [-i ITER] [--lc KIND] [--backend prove|witness|shape]\n"
-    "                            [--no-nnz] [--no-check] [--threads T] [--json]\n\n"
+    "                            [--no-nnz] [--no-check] [--threads T] [--json]\n"
+    "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n\n"
     "Synthesize PoRep partition circuits (docs/filecoin.md#porep) from a C1 file or a generated\n"
     "consistent sector, and time it. Per iteration: wall time (reset + synthesis +\n"
     "finalize), synthesis time, circuits, constraints, aux, inputs, constraints/s,\n"
@@ -37,13 +39,19 @@ static const char usage[] =
     "the verifier's public inputs, and (prove) a*b = c on every row.\n\n"
     "  --circuit C       porep (default), window-post or winning-post: one FallbackPoSt\n"
     "                    partition (docs/filecoin.md#fallbackpost) from generated vanilla\n"
-    "                    proofs; --sector-size gives the production shape (Window: 2 /\n"
-    "                    2,349 / 2,300 sectors of 10 challenges; Winning: 66 of 1), which\n"
-    "                    --sectors and --challenges resize; or a custom tree with --nodes,\n"
-    "                    --tree, --sectors and --challenges. Checks: counts equal the\n"
-    "                    closed form and the counting pass (--no-nnz skips it), the input\n"
-    "                    vector equals czk_post_public_inputs, a*b = c (prove)\n"
+    "                    proofs (or real ones, --vanilla); --sector-size gives the\n"
+    "                    production shape (Window: 2 / 2,349 / 2,300 sectors of 10\n"
+    "                    challenges; Winning: 66 of 1), which --sectors and --challenges\n"
+    "                    resize; or a custom tree with --nodes, --tree, --sectors and\n"
+    "                    --challenges. Checks: counts equal the closed form and the\n"
+    "                    counting pass (--no-nnz skips it), the input vector equals\n"
+    "                    czk_post_public_inputs, a*b = c (prove)\n"
     "  --sectors N       (PoSt) circuit sectors per partition\n"
+    "  --vanilla DIR     (PoSt) real vanilla proofs instead of generated ones: DIR/post-KIND.json\n"
+    "                    (its registered_post_proof gives the shape) and DIR/vanilla-KIND.bin\n"
+    "                    (bincode, one FallbackPoStSectorProof per sector id), KIND window or\n"
+    "                    winning from --circuit, as czk-oracle vanilla-post -o DIR writes\n"
+    "                    them; checked natively against their challenges before synthesis\n"
     "  --c1 FILE         read a C1 output (lotus-bench envelope or plain JSON)\n" CZK_SHAPE_USAGE
     "  --seed N          generator seed for --sector-size / custom shapes (default 1)\n"
     "  --partition K     the partition to synthesize (default 0)\n"
@@ -115,7 +123,8 @@ enum {
     OPT_R1CS_DIGEST,
     OPT_R1CS_DUMP,
     OPT_R1CS_COMPARE,
-    OPT_CIRCUIT
+    OPT_CIRCUIT,
+    OPT_VANILLA
 };
 
 enum { PCE_OFF, PCE_ON, PCE_AUTO, PCE_BOTH };
@@ -132,6 +141,8 @@ typedef struct opts {
     int r1cs; /* --r1cs-digest (or implied) */
     const char *r1cs_dump, *r1cs_compare;
     int circuit; /* CIRCUIT_POREP, or 1 + czk_post_kind */
+    const char *vanilla; /* --vanilla DIR (PoSt) */
+    int have_seed;
 } opts;
 
 enum { CIRCUIT_POREP = 0, CIRCUIT_WINDOW_POST, CIRCUIT_WINNING_POST };
@@ -144,6 +155,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     if (czk_shape_option(&o->shape, opt, arg, CMD, usage, &rc)) return rc;
     switch (opt) {
     case OPT_C1: o->c1 = arg; return 0;
+    case OPT_VANILLA: o->vanilla = arg; return 0;
     case OPT_CIRCUIT:
         if (!strcmp(arg, "porep")) o->circuit = CIRCUIT_POREP;
         else if (!strcmp(arg, czk_post_kind_name(CZK_POST_WINDOW))) o->circuit = CIRCUIT_WINDOW_POST;
@@ -154,6 +166,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
         if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
             return czk_cli_usage_error(CMD, usage, "--seed wants a non-negative integer, got '%s'", arg);
         o->seed = (unsigned long long)v;
+        o->have_seed = 1;
         return 0;
     case OPT_PARTITION:
         if (czk_cli_parse_int(arg, 0, 1000, &o->partition))
@@ -293,197 +306,23 @@ typedef struct run_summary {
     int ok;
 } run_summary;
 
-/* ---- --r1cs-digest / --r1cs-dump / --r1cs-compare ------------------------------ */
+/* The PoRep partition for the digest pass. */
+typedef struct porep_synth_ctx {
+    const czk_fc_shape *shape;
+    const czk_fc_c1 *c1;
+    uint32_t partition;
+} porep_synth_ctx;
 
-static void hex32(char out[65], const uint8_t h[32])
+static czk_status porep_synth(czk_cs *cs, const void *ctx)
 {
-    for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", h[i]);
+    const porep_synth_ctx *p = ctx;
+    return czk_porep_synthesize(cs, p->shape, p->c1, p->partition);
 }
 
-static void json_str(FILE *f, const char *s)
+static czk__r1cs_opts r1cs_opts_of(const opts *o)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-typedef struct r1cs_result {
-    czk_r1cs_digest d;
-    uint8_t asg[32];
-    double seconds;
-    czk_r1cs_diff diff;  /* pass 1 (names off: the prover's code paths) */
-    czk_r1cs_diff named; /* pass 2, only when pass 1 found a differing constraint */
-    int have_named;
-    double named_s;
-} r1cs_result;
-
-/* One synthesis of the partition through the streaming digester, WITNESS
- * values (the C1's), names kept or not. */
-static czk_status r1cs_pass(czk_r1cs_digest *out, uint8_t asg[32], czk_r1cs_diff *diff, const opts *o,
-                            const czk_fc_shape *shape, const czk_fc_c1 *c1, const czk_cs_sizes *z, int names,
-                            const char *dump)
-{
-    czk_cs *vals = NULL, *cs = NULL;
-    czk_r1cs_digester *d = NULL;
-    czk_r1cs_digest_opts dopt = {dump, o->r1cs_compare, 1, names};
-    CZK_TRY(czk_cs_create(&vals, CZK_CS_WITNESS, o->lc, z));
-    czk_status s = czk_cs_r1cs_digester_create(&d, &cs, vals, o->lc, &dopt);
-    if (s == CZK_OK) s = czk_porep_synthesize(cs, shape, c1, (uint32_t)o->partition);
-    if (s == CZK_OK) s = czk_cs_r1cs_digester_finish(d, out, diff);
-    if (s == CZK_OK) s = czk_cs_r1cs_digest_values(asg, vals);
-    czk_cs_r1cs_digester_destroy(d);
-    czk_cs_destroy(vals);
-    return s;
-}
-
-/* The digest pass, its checks (counts, the timed run's assignment), and a
- * second pass with names when the comparison found a differing constraint. */
-static czk_status r1cs_run(r1cs_result *r, const opts *o, const czk_fc_shape *shape, const czk_fc_c1 *c1,
-                           const czk_cs_sizes *z, const uint8_t *timed_asg)
-{
-    double t0 = czk_now();
-    CZK_TRY(r1cs_pass(&r->d, r->asg, &r->diff, o, shape, c1, z, 0, o->r1cs_dump));
-    r->seconds = czk_now() - t0;
-    if (r->d.n_inputs != z->n_inputs || r->d.n_aux != z->n_aux || r->d.n_constraints + z->n_inputs != z->n_constraints)
-        return czk_error(CZK_ERR_INTERNAL,
-                         "digest pass: %llu inputs, %llu aux, %llu constraints; czk_porep_sizes says %llu, %llu, %llu "
-                         "(with the input constraints)",
-                         (unsigned long long)r->d.n_inputs, (unsigned long long)r->d.n_aux,
-                         (unsigned long long)r->d.n_constraints, (unsigned long long)z->n_inputs,
-                         (unsigned long long)z->n_aux, (unsigned long long)z->n_constraints);
-    if (timed_asg && memcmp(timed_asg, r->asg, 32) != 0) {
-        char a[65], b[65];
-        hex32(a, timed_asg);
-        hex32(b, r->asg);
-        return czk_error(CZK_ERR_INTERNAL, "the timed synthesis' assignment digest %s differs from the digest pass' %s",
-                         a, b);
-    }
-    if (o->r1cs_compare && r->diff.first >= 0) {
-        czk_r1cs_digest d2;
-        uint8_t a2[32];
-        t0 = czk_now();
-        CZK_TRY(r1cs_pass(&d2, a2, &r->named, o, shape, c1, z, 1, NULL));
-        r->named_s = czk_now() - t0;
-        r->have_named = 1;
-    }
-    return CZK_OK;
-}
-
-static void print_lc(FILE *f, const char *name, const czk_lc_view *v)
-{
-    fprintf(f, "  %s (%u terms)\n", name, v->n_in + v->n_aux);
-    for (int part = 0; part < 2; part++) {
-        const czk_lc_term *t = part ? v->aux : v->in;
-        uint32_t n = part ? v->n_aux : v->n_in;
-        for (uint32_t i = 0; i < n; i++) {
-            uint8_t be[32];
-            char hx[65];
-            czk_fr_to_bytes_be(be, &t[i].coeff);
-            hex32(hx, be);
-            fprintf(f, "    %s %u 0x%s\n", part ? "aux" : "input", t[i].index, hx);
-        }
-    }
-}
-
-/* Human-readable comparison result (the constraint in the oracle's --show layout). */
-static void r1cs_print_diff(FILE *f, const r1cs_result *r, const opts *o)
-{
-    const czk_r1cs_diff *df = &r->diff;
-    const char *ref = o->r1cs_compare;
-    if (df->identical) {
-        fprintf(f, "r1cs compare %s: identical (%llu inputs, %llu aux, %llu constraints, every h_c equal)\n", ref,
-                (unsigned long long)r->d.n_inputs, (unsigned long long)r->d.n_aux,
-                (unsigned long long)r->d.n_constraints);
-        return;
-    }
-    fprintf(f, "r1cs compare %s: DIFFERENT\n", ref);
-    static const char *const what[3] = {"inputs", "aux", "constraints"};
-    const uint64_t ours[3] = {r->d.n_inputs, r->d.n_aux, r->d.n_constraints};
-    const uint64_t theirs[3] = {df->ref_n_inputs, df->ref_n_aux, df->ref_n_constraints};
-    for (int i = 0; i < 3; i++)
-        if (df->counts_differ & (1u << i))
-            fprintf(f, "  count of %s differs: czk %llu, dump %llu\n", what[i], (unsigned long long)ours[i],
-                    (unsigned long long)theirs[i]);
-    uint64_t common = ours[2] < theirs[2] ? ours[2] : theirs[2];
-    if (df->first < 0) {
-        fprintf(f, "  the first %llu constraint hashes (all both sides have) are equal\n", (unsigned long long)common);
-        return;
-    }
-    char a[65], b[65];
-    hex32(a, df->h_ours);
-    hex32(b, df->h_ref);
-    fprintf(f, "  first differing constraint: %lld (h_c czk %s, dump %s)\n", (long long)df->first, a, b);
-    const czk_r1cs_diff *nm = r->have_named ? &r->named : NULL;
-    const char *path = nm && nm->first == df->first ? nm->path : NULL;
-    fprintf(f, "constraint %lld %s\n", (long long)df->first, path ? path : "(no namespace path)");
-    print_lc(f, "A", &df->lc[0]);
-    print_lc(f, "B", &df->lc[1]);
-    print_lc(f, "C", &df->lc[2]);
-    if (nm && nm->first != df->first) {
-        if (nm->first >= 0)
-            fprintf(f, "  note: with names kept (gadgets' named code paths) the first differing constraint is %lld (%s)\n",
-                    (long long)nm->first, nm->path ? nm->path : "?");
-        else
-            fprintf(f, "  note: with names kept (gadgets' named code paths) no constraint hash differs\n");
-    } else if (nm && memcmp(nm->h_ours, df->h_ours, 32) != 0)
-        fprintf(f, "  note: with names kept this constraint hashes differently (the named code path builds it otherwise)\n");
-    if (o->c1)
-        fprintf(f, "  the reference's terms: czk-oracle r1cs-digest --c1 %s --partition %lld --show %lld\n", o->c1,
-                o->partition, (long long)df->first);
-}
-
-static void r1cs_print_text(FILE *f, const r1cs_result *r, const opts *o)
-{
-    char h[65];
-    fprintf(f, "# r1cs digest pass: partition %lld synthesized through the streaming digester (WITNESS values) "
-               "in %.3f s\n", o->partition, r->seconds);
-    fprintf(f, "inputs %llu\naux %llu\nconstraints %llu\n", (unsigned long long)r->d.n_inputs,
-            (unsigned long long)r->d.n_aux, (unsigned long long)r->d.n_constraints);
-    hex32(h, r->d.r1cs);
-    fprintf(f, "r1cs digest %s\n", h);
-    hex32(h, r->asg);
-    fprintf(f, "assignment digest %s\n", h);
-    if (o->r1cs_dump) fprintf(f, "dump %s\n", o->r1cs_dump);
-    if (o->r1cs_compare) r1cs_print_diff(f, r, o);
-}
-
-/* JSON fields (leading comma). */
-static void r1cs_print_json(FILE *f, const r1cs_result *r, const opts *o)
-{
-    char h[65];
-    hex32(h, r->d.r1cs);
-    fprintf(f, ",\"r1cs\":{\"inputs\":%llu,\"aux\":%llu,\"constraints\":%llu,\"r1cs_digest\":\"%s\",",
-            (unsigned long long)r->d.n_inputs, (unsigned long long)r->d.n_aux, (unsigned long long)r->d.n_constraints,
-            h);
-    hex32(h, r->asg);
-    fprintf(f, "\"assignment_digest\":\"%s\",\"digest_s\":%.6f", h, r->seconds);
-    if (o->r1cs_dump) {
-        fprintf(f, ",\"dump\":");
-        json_str(f, o->r1cs_dump);
-    }
-    if (o->r1cs_compare) {
-        const czk_r1cs_diff *df = &r->diff;
-        fprintf(f, ",\"compare\":{\"file\":");
-        json_str(f, o->r1cs_compare);
-        fprintf(f, ",\"identical\":%s,\"dump_inputs\":%llu,\"dump_aux\":%llu,\"dump_constraints\":%llu,"
-                   "\"inputs_differ\":%s,\"aux_differ\":%s,\"constraints_differ\":%s,\"first_differing\":%lld",
-                df->identical ? "true" : "false", (unsigned long long)df->ref_n_inputs,
-                (unsigned long long)df->ref_n_aux, (unsigned long long)df->ref_n_constraints,
-                df->counts_differ & CZK_R1CS_DIFF_INPUTS ? "true" : "false",
-                df->counts_differ & CZK_R1CS_DIFF_AUX ? "true" : "false",
-                df->counts_differ & CZK_R1CS_DIFF_CONSTRAINTS ? "true" : "false", (long long)df->first);
-        if (r->have_named && r->named.first == df->first && r->named.path) {
-            fprintf(f, ",\"path\":");
-            json_str(f, r->named.path);
-        }
-        fprintf(f, "}");
-    }
-    fprintf(f, "}");
+    czk__r1cs_opts r = {o->lc, o->r1cs_dump, o->r1cs_compare, o->partition, o->c1};
+    return r;
 }
 
 /* --pce off: the constraint-system synthesis (PROVE / WITNESS / SHAPE backend
@@ -697,9 +536,9 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
         if (i < 64) destroy_background(w[i].cs, &bg[i], &have_bg[i]);
         else czk_cs_destroy(w[i].cs);
     }
-    r1cs_result rr;
+    czk__r1cs_result rr;
     memset(&rr, 0, sizeof rr);
-    rr.diff.first = rr.named.first = -1;
+    const czk__r1cs_opts ro = r1cs_opts_of(&o);
     int r1cs_bad = 0; /* the digest pass failed or the comparison found a difference */
     int r1cs_show = 0;
     if (o.r1cs && !failed) {
@@ -708,7 +547,8 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
                 pthread_join(bg[i], NULL); /* the digest pass needs the memory */
                 have_bg[i] = 0;
             }
-        s = r1cs_run(&rr, &o, &shape, c1, &z, have_timed ? timed_asg : NULL);
+        const porep_synth_ctx pc = {&shape, c1, (uint32_t)o.partition};
+        s = czk__bench_r1cs_run(&rr, &ro, porep_synth, &pc, &z, have_timed ? timed_asg : NULL);
         if (s != CZK_OK) fprintf(stderr, "czk " CMD ": r1cs digest: %s\n", czk_last_error());
         r1cs_bad = s != CZK_OK || (o.r1cs_compare && !rr.diff.identical);
         r1cs_show = s == CZK_OK;
@@ -727,9 +567,9 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
             fprintf(out, "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"synth_min_s\":%.6f,\"synth_median_s\":%.6f,"
                          "\"cpu_min_s\":%.6f,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu",
                     wall[0], wmed, syn[0], smed, cpu[0], cons / wmed, czk_bench_peak_rss());
-            if (r1cs_show) r1cs_print_json(out, &rr, &o);
+            if (r1cs_show) czk__bench_r1cs_print_json(out, &rr, &ro);
             fprintf(out, ",\"ok\":%s}\n", r1cs_bad ? "false" : "true");
-            if (r1cs_show && o.r1cs_compare && !rr.diff.identical) r1cs_print_diff(stderr, &rr, &o);
+            if (r1cs_show && o.r1cs_compare && !rr.diff.identical) czk__bench_r1cs_print_diff(stderr, &rr, &ro);
         } else {
             char a1[32], a2[32], a3[32], a4[32];
             char a5[32];
@@ -740,15 +580,14 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
             fprintf(out, "checks: counts = czk_porep_sizes%s%s: ok\n",
                     o.backend == CZK_CS_SHAPE ? "" : ", public inputs",
                     o.backend == CZK_CS_PROVE && !o.no_check ? ", a*b = c on every row" : "");
-            if (r1cs_show) r1cs_print_text(out, &rr, &o);
+            if (r1cs_show) czk__bench_r1cs_print_text(out, &rr, &ro);
         }
     } else if (com.json) {
         fprintf(out, "],\"ok\":false}\n");
     }
     for (int i = 0; i < nw && i < 64 && !par; i++)
         if (have_bg[i]) pthread_join(bg[i], NULL);
-    czk_cs_r1cs_diff_clear(&rr.diff);
-    czk_cs_r1cs_diff_clear(&rr.named);
+    czk__bench_r1cs_clear(&rr);
     free(w);
     free(wall);
     free(syn);
@@ -1016,21 +855,33 @@ static void print_compare(const czk_cli_common *com, const run_summary *off, con
     printf("(peak RSS is the process's: the on run's column includes the off run's peak)\n");
 }
 
-/* --circuit window-post|winning-post: the options that apply to one
- * generated PoSt partition. */
+/* --circuit window-post|winning-post: the options that apply to one PoSt
+ * partition, generated or read (--vanilla DIR). */
 static int synth_post(const opts *o, const czk_cli_common *com)
 {
     const czk_post_kind k = o->circuit == CIRCUIT_WINNING_POST ? CZK_POST_WINNING : CZK_POST_WINDOW;
     const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->partition ? "--partition" : o->seq ? "--seq"
-                      : o->pce != PCE_OFF ? "--pce" : o->validate ? "--validate" : o->stream ? "--stream"
-                      : o->r1cs ? "--r1cs-digest/--r1cs-dump/--r1cs-compare" : NULL;
+                      : o->pce != PCE_OFF ? "--pce" : o->validate ? "--validate" : o->stream ? "--stream" : NULL;
     if (bad) return czk_cli_usage_error(CMD, usage, "%s is a PoRep option (not for --circuit %s)", bad, czk_post_kind_name(k));
+    if (o->vanilla && (o->shape.have_size || o->shape.have_custom || o->shape.sectors || o->shape.challenges ||
+                       o->have_seed))
+        return czk_cli_usage_error(CMD, usage, "--vanilla DIR takes the shape from DIR's json: no --sector-size, custom "
+                                               "shape, --sectors or --seed");
     czk_post_shape s;
-    int rc = czk_post_shape_resolve(&s, k, &o->shape, CMD, usage);
-    if (rc != 0) return rc;
+    if (!o->vanilla) {
+        int rc = czk_post_shape_resolve(&s, k, &o->shape, CMD, usage);
+        if (rc != 0) return rc;
+    }
     czk_cli_apply_common(com);
     czk_init();
-    return czk__bench_synth_post(&s, o->seed, o->iters, o->lc, o->backend, o->no_nnz, o->no_check, com);
+    if (o->r1cs_compare) {
+        czk_status vs = czk__bench_r1cs_check_dump(o->r1cs_compare, o->lc);
+        if (vs != CZK_OK) return czk_cli_fail(CMD, vs, "--r1cs-compare");
+    }
+    const czk__r1cs_opts ro = r1cs_opts_of(o);
+    const czk__post_bench b = {o->vanilla ? NULL : &s, (int)k, o->vanilla, o->seed, o->iters, o->lc, o->backend,
+                               o->no_nnz, o->no_check, o->r1cs ? &ro : NULL};
+    return czk__bench_synth_post(&b, com);
 }
 
 static int bench_synth_main(int argc, char **argv)
@@ -1046,6 +897,7 @@ static int bench_synth_main(int argc, char **argv)
         CZK_POST_SHAPE_OPTIONS,
         {"circuit", required_argument, 0, OPT_CIRCUIT},
         {"c1", required_argument, 0, OPT_C1},
+        {"vanilla", required_argument, 0, OPT_VANILLA},
         {"seed", required_argument, 0, OPT_SEED},
         {"partition", required_argument, 0, OPT_PARTITION},
         {"all", no_argument, 0, OPT_ALL},
@@ -1067,6 +919,7 @@ static int bench_synth_main(int argc, char **argv)
     int rc = czk_cli_parse(argc, argv, CMD, usage, lopts, &o, on_opt, &com, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
     if (o.circuit != CIRCUIT_POREP) return synth_post(&o, &com);
+    if (o.vanilla) return czk_cli_usage_error(CMD, usage, "--vanilla DIR is for --circuit window-post|winning-post");
     if (o.c1 && (o.shape.have_size || o.shape.have_custom))
         return czk_cli_usage_error(CMD, usage, "--c1 and a shape (--sector-size / custom) exclude each other");
     if (!o.c1 && !o.shape.have_size && !o.shape.have_custom)
@@ -1080,14 +933,10 @@ static int bench_synth_main(int argc, char **argv)
         return czk_cli_usage_error(CMD, usage, "--r1cs-digest/--r1cs-dump/--r1cs-compare need --pce off");
     czk_cli_apply_common(&com);
     czk_init();
+    /* a malformed or missing dump fails now, not after the timed runs */
     if (o.r1cs_compare) {
-        /* a malformed or missing dump fails now, not after the timed runs */
-        czk_r1cs_digester *d;
-        czk_cs *dcs;
-        czk_r1cs_digest_opts vo = {NULL, o.r1cs_compare, 1, 0};
-        czk_status vs = czk_cs_r1cs_digester_create(&d, &dcs, NULL, o.lc, &vo);
+        czk_status vs = czk__bench_r1cs_check_dump(o.r1cs_compare, o.lc);
         if (vs != CZK_OK) return czk_cli_fail(CMD, vs, "--r1cs-compare");
-        czk_cs_r1cs_digester_destroy(d);
     }
 
     czk_fc_c1 c1;

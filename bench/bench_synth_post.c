@@ -1,13 +1,17 @@
 /* czk bench synth-only --circuit window-post|winning-post: synthesis of one
- * FallbackPoSt partition (czk/post.h) from generated vanilla proofs, timed
- * and self-checked as the PoRep path is (counts against the closed form and
- * the counting pass, public inputs against czk_post_public_inputs, a*b = c). */
+ * FallbackPoSt partition (czk/post.h) from generated vanilla proofs or real
+ * ones (--vanilla DIR), timed and self-checked as the PoRep path is (counts
+ * against the closed form and the counting pass, public inputs against
+ * czk_post_public_inputs, a*b = c), then the digest pass of --r1cs-digest
+ * (bench_r1cs.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 #include "czk/czk.h"
 #include "czk/post.h"
+#include "czk/post_vanilla.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -44,18 +48,146 @@ static czk_status post_check(czk_cs *cs, const czk_post_shape *s, const czk_post
     return CZK_OK;
 }
 
-int czk__bench_synth_post(const czk_post_shape *s, uint64_t seed, long long iters, czk_lc_kind lc,
-                          czk_cs_backend backend, int no_count, int no_check, const czk_cli_common *com)
+/* The whole of a regular file, which must be `want` bytes (`why` says
+ * why); CZK_ERR_IO / CZK_ERR_FORMAT naming it. */
+static czk_status slurp(uint8_t **out, const char *path, size_t want, const char *why)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return czk_error(CZK_ERR_IO, "%s: not a regular file", path);
+    }
+    if ((unsigned long long)st.st_size != want) {
+        fclose(f);
+        return czk_error(CZK_ERR_FORMAT, "%s: %llu bytes, want %zu (%s)", path, (unsigned long long)st.st_size, want,
+                         why);
+    }
+    uint8_t *d = malloc(want ? want : 1);
+    if (!d) {
+        fclose(f);
+        return czk_error(CZK_ERR_NOMEM, "%s: %zu bytes", path, want);
+    }
+    size_t got = fread(d, 1, want, f);
+    fclose(f);
+    if (got != want) {
+        free(d);
+        return czk_error(CZK_ERR_IO, "%s: read %zu of %zu bytes", path, got, want);
+    }
+    *out = d;
+    return CZK_OK;
+}
+
+/* DIR/post-KIND.json and DIR/vanilla-KIND.bin (partition 0) into v and s:
+ * the json's proof type must be of kind k, the bincode hold one sector proof
+ * per sector id, agreeing with the json's sector ids, comm_r and challenges,
+ * and the proofs must pass czk_post_vanilla_check. */
+static czk_status load_vanilla(czk_post_vanilla *v, czk_post_shape *s, const char *dir, czk_post_kind k)
+{
+    const char *kn = k == CZK_POST_WINNING ? "winning" : "window";
+    char jp[4096], bp[4096];
+    snprintf(jp, sizeof jp, "%s/post-%s.json", dir, kn);
+    snprintf(bp, sizeof bp, "%s/vanilla-%s.bin", dir, kn);
+    memset(v, 0, sizeof *v);
+    czk_post_json j;
+    CZK_TRY(czk_post_json_read(&j, jp));
+    czk_status st = CZK_OK;
+    uint8_t *bin = NULL;
+    const uint8_t **ptr = NULL;
+    size_t *len = NULL;
+    if (j.shape.kind != k) {
+        st = czk_error(CZK_ERR_FORMAT, "%s: registered_post_proof %s is a %s proof, not %s", jp, j.proof,
+                       czk_post_kind_name(j.shape.kind), czk_post_kind_name(k));
+        goto out;
+    }
+    *s = j.shape;
+    const size_t one = czk_post_sector_proof_bytes(&s->tree, s->sector_challenges);
+    char why[4400];
+    snprintf(why, sizeof why, "%u sector proof(s) of %zu bytes for %s's %s", j.n_sectors, one, jp, j.proof);
+    st = slurp(&bin, bp, one * j.n_sectors, why);
+    if (st != CZK_OK) goto out;
+    ptr = malloc(j.n_sectors * sizeof *ptr);
+    len = malloc(j.n_sectors * sizeof *len);
+    if (!ptr || !len) {
+        st = czk_error(CZK_ERR_NOMEM, "%s: %u sector proofs", bp, j.n_sectors);
+        goto out;
+    }
+    for (uint32_t i = 0; i < j.n_sectors; i++) ptr[i] = bin + (size_t)i * one, len[i] = one;
+    st = czk_post_vanilla_read(v, s, ptr, len, j.n_sectors, j.randomness, j.prover_id, 0);
+    if (st != CZK_OK) {
+        st = czk_error_context(st, "%s", bp);
+        goto out;
+    }
+    for (uint32_t i = 0; i < v->n && st == CZK_OK; i++) {
+        const czk_post_sector_proof *p = &v->proofs[i];
+        uint8_t cr[32];
+        czk_fr_to_bytes(cr, &p->comm_r);
+        if (p->sector_id != j.sector_ids[i])
+            st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u is of sector %llu; %s: sector_ids[%u] is %llu", bp, i,
+                           (unsigned long long)p->sector_id, jp, i, (unsigned long long)j.sector_ids[i]);
+        else if (memcmp(cr, j.comm_r[i], 32) != 0)
+            st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u (sector %llu): comm_r differs from %s: comm_r[%u]", bp,
+                           i, (unsigned long long)p->sector_id, jp, i);
+        for (uint32_t c = 0; c < p->n_inclusion && st == CZK_OK; c++) {
+            const size_t ci = (size_t)i * s->sector_challenges + c;
+            if (p->inclusion[c].index != j.challenges[ci])
+                st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u (sector %llu), challenge %u: proves leaf %llu; %s: "
+                               "challenges[%zu] is %llu", bp, i, (unsigned long long)p->sector_id, c,
+                               (unsigned long long)p->inclusion[c].index, jp, ci, (unsigned long long)j.challenges[ci]);
+        }
+    }
+    if (st == CZK_OK) {
+        st = czk_post_vanilla_check(v);
+        if (st != CZK_OK) st = czk_error_context(st, "%s: the native check", bp);
+    }
+out:
+    if (st != CZK_OK) czk_post_vanilla_free(v);
+    free(bin);
+    free(ptr);
+    free(len);
+    czk_post_json_free(&j);
+    return st;
+}
+
+/* The partition for the digest pass. */
+typedef struct post_synth_ctx {
+    const czk_post_shape *s;
+    const czk_post_vanilla *v;
+} post_synth_ctx;
+
+static czk_status post_synth(czk_cs *cs, const void *ctx)
+{
+    const post_synth_ctx *p = ctx;
+    return czk_post_synthesize(cs, p->s, p->v);
+}
+
+int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com)
 {
     const char *cmd = "bench synth-only";
     FILE *out = stdout;
+    const long long iters = b->iters;
+    const czk_lc_kind lc = b->lc;
+    const czk_cs_backend backend = b->backend;
+    const int no_count = b->no_count, no_check = b->no_check;
+    const czk_post_kind kind = (czk_post_kind)b->kind;
+    czk_post_shape shape;
+    czk_post_vanilla v;
+    double t0 = czk_now();
+    czk_status st;
+    if (b->vanilla_dir) {
+        st = load_vanilla(&v, &shape, b->vanilla_dir, kind);
+        if (st != CZK_OK) return czk_cli_fail(cmd, st, "reading the vanilla proofs");
+    } else {
+        shape = *b->shape;
+        st = czk_post_gen_vanilla(&v, &shape, b->seed, NULL);
+        if (st != CZK_OK) return czk_cli_fail(cmd, st, "generating vanilla proofs");
+    }
+    const czk_post_shape *s = &shape;
+    const double gen_s = czk_now() - t0;
     czk_post_counts n;
     czk_post_circuit_counts(&n, s);
-    double t0 = czk_now();
-    czk_post_vanilla v;
-    czk_status st = czk_post_gen_vanilla(&v, s, seed, NULL);
-    if (st != CZK_OK) return czk_cli_fail(cmd, st, "generating vanilla proofs");
-    const double gen_s = czk_now() - t0;
     /* the verifier's public inputs, from comm_r and the challenged leaves */
     const uint32_t nv = v.n, sc = s->sector_challenges;
     size_t np = czk_post_public_input_count(s);
@@ -111,6 +243,7 @@ int czk__bench_synth_post(const czk_post_shape *s, uint64_t seed, long long iter
                 czk_lc_kind_name(lc), czk_cs_backend_name(backend), (unsigned long long)n.inputs,
                 (unsigned long long)n.aux, (unsigned long long)(n.constraints + n.inputs),
                 (unsigned long long)n.constraints);
+        fprintf(out, ",\"vanilla\":\"%s\"", b->vanilla_dir ? "read" : "generated");
         if (!no_count) fprintf(out, ",\"count_pass_s\":%.3f", cnt_s);
         fprintf(out, ",\"iterations\":[");
     } else {
@@ -118,9 +251,11 @@ int czk__bench_synth_post(const czk_post_shape *s, uint64_t seed, long long iter
         snprintf(cfg, sizeof cfg, "%s lc=%s backend=%s", czk_post_kind_name(s->kind), czk_lc_kind_name(lc),
                  czk_cs_backend_name(backend));
         czk_bench_print_config(out, 0, "bench", cfg);
-        fprintf(out, "# %s: %llu nodes, tree %u,%u,%u h%u, %u sectors x %u challenges (%u vanilla sectors generated, %.2f s)\n",
+        fprintf(out, "# %s: %llu nodes, tree %u,%u,%u h%u, %u sectors x %u challenges (%u vanilla sectors %s, %.2f s)\n",
                 czk_post_kind_name(s->kind), (unsigned long long)t->nodes, t->base_arity, t->sub_arity, t->top_arity,
-                t->base_height, s->sectors, s->challenges, nv, gen_s);
+                t->base_height, s->sectors, s->challenges, nv, b->vanilla_dir ? "read and checked" : "generated",
+                gen_s);
+        if (b->vanilla_dir) fprintf(out, "# vanilla proofs: %s\n", b->vanilla_dir);
         fprintf(out, "# per partition: %llu inputs, %llu aux, %llu constraints (%llu + %llu input constraints)\n",
                 (unsigned long long)n.inputs, (unsigned long long)n.aux,
                 (unsigned long long)(n.constraints + n.inputs), (unsigned long long)n.constraints,
@@ -155,11 +290,39 @@ int czk__bench_synth_post(const czk_post_shape *s, uint64_t seed, long long iter
         }
         fflush(out);
     }
+    /* --r1cs-digest: the timed run's assignment digest, then its memory goes */
+    czk__r1cs_result rr;
+    memset(&rr, 0, sizeof rr);
+    int r1cs_bad = 0, r1cs_show = 0;
+    if (b->r1cs) {
+        uint8_t timed[32];
+        int have_timed = 0;
+        czk_cs_assignment a;
+        const czk_fr *in, *aux;
+        size_t ni, na;
+        if (backend == CZK_CS_PROVE && czk_cs_prove_get(cs, &a) == CZK_OK) {
+            czk_cs_r1cs_digest_assignment(timed, a.input, a.n_input, a.aux, a.n_aux);
+            have_timed = 1;
+        } else if (backend == CZK_CS_WITNESS && czk_cs_witness_get(cs, &in, &ni, &aux, &na) == CZK_OK) {
+            czk_cs_r1cs_digest_assignment(timed, in, ni, aux, na);
+            have_timed = 1;
+        }
+        czk_cs_destroy(cs);
+        cs = NULL;
+        const post_synth_ctx pc = {s, &v};
+        st = czk__bench_r1cs_run(&rr, b->r1cs, post_synth, &pc, &z, have_timed ? timed : NULL);
+        if (st != CZK_OK) fprintf(stderr, "czk %s: r1cs digest: %s\n", cmd, czk_last_error());
+        r1cs_bad = st != CZK_OK || (b->r1cs->compare && !rr.diff.identical);
+        r1cs_show = st == CZK_OK;
+    }
     qsort(wall, (size_t)iters, sizeof(double), cmp_double);
     qsort(cpu, (size_t)iters, sizeof(double), cmp_double);
     if (com->json) {
-        fprintf(out, "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"cpu_min_s\":%.6f,\"peak_rss_bytes\":%llu,\"ok\":true}\n",
+        fprintf(out, "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"cpu_min_s\":%.6f,\"peak_rss_bytes\":%llu",
                 wall[0], wall[iters / 2], cpu[0], czk_bench_peak_rss());
+        if (r1cs_show) czk__bench_r1cs_print_json(out, &rr, b->r1cs);
+        fprintf(out, ",\"ok\":%s}\n", r1cs_bad ? "false" : "true");
+        if (r1cs_show && b->r1cs->compare && !rr.diff.identical) czk__bench_r1cs_print_diff(stderr, &rr, b->r1cs);
     } else {
         char a1[32], a2[32], a3[32];
         fprintf(out, "min    %10s %10s   median wall %s   peak RSS %.2f GiB\n", czk_bench_fmt_time(a1, wall[0]),
@@ -168,8 +331,10 @@ int czk__bench_synth_post(const czk_post_shape *s, uint64_t seed, long long iter
         fprintf(out, "checks: counts = czk_post_circuit_counts%s%s%s: ok\n", no_count ? "" : " = counting pass",
                 backend == CZK_CS_SHAPE ? "" : ", public inputs = czk_post_public_inputs",
                 backend == CZK_CS_PROVE && !no_check ? ", a*b = c on every row" : "");
+        if (r1cs_show) czk__bench_r1cs_print_text(out, &rr, b->r1cs);
     }
-    rc = CZK_EXIT_OK;
+    czk__bench_r1cs_clear(&rr);
+    rc = r1cs_bad ? CZK_EXIT_FAIL : CZK_EXIT_OK;
 done:
     czk_cs_destroy(cs);
     free(pub);
@@ -177,6 +342,7 @@ done:
     free(leaves);
     free(wall);
     free(cpu);
-    czk_post_gen_vanilla_free(&v);
+    if (b->vanilla_dir) czk_post_vanilla_free(&v);
+    else czk_post_gen_vanilla_free(&v);
     return rc;
 }

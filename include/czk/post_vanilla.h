@@ -111,6 +111,39 @@ czk_status czk_post_winning_sectors(uint64_t *out, uint32_t count, const uint8_t
  * from the proof; the caller compares it with the sector's on-chain comm_r. */
 czk_status czk_post_vanilla_check(const czk_post_vanilla *v) CZK_WUR;
 
+/* ---- post-KIND.json ---------------------------------------------------------- */
+
+/* The data a vanilla proof file answers, as `czk-oracle vanilla-post` writes
+ * it beside vanilla-KIND.bin (tests/filecoin/vectors/README.md). */
+typedef struct czk_post_json {
+    char proof[48];        /* registered_post_proof, e.g. "StackedDrgWindow2KiBV1_2" */
+    czk_post_shape shape;  /* that proof type's production shape (czk_post_proof_shape) */
+    uint8_t randomness[32];
+    uint8_t prover_id[32];
+    uint32_t n_sectors;
+    uint64_t *sector_ids;  /* n_sectors, in proof order */
+    uint8_t (*comm_r)[32]; /* n_sectors, little-endian field encodings */
+    uint32_t n_challenges; /* n_sectors * shape.sector_challenges */
+    uint64_t *challenges;  /* the leaves challenged, sector after sector */
+} czk_post_json;
+
+/* The shape of a registered PoSt proof type:
+ * StackedDrg{Window,Winning}{2KiB,8MiB,512MiB,32GiB,64GiB}V1[_1|_2]. Window
+ * V1 mixes the sector's position into the challenges (CZK_POST_API_V1_1);
+ * V1_1 (filecoin-proofs-api's name for ApiVersion V1_2_0) and V1_2 do not.
+ * CZK_ERR_INVALID_ARG naming the string for any other. */
+czk_status czk_post_proof_shape(czk_post_shape *s, const char *proof) CZK_WUR;
+
+/* Read post-KIND.json at path into out (any contents; overwritten). Required:
+ * registered_post_proof (a known type), randomness and prover_id (32 numbers
+ * 0..255 each), sector_ids (1..65,535 non-negative integers), comm_r (as
+ * many 32-number arrays), challenges (n_sectors * sector_challenges
+ * non-negative integers, each < the sector's nodes); other keys are ignored.
+ * Errors (CZK_ERR_IO, CZK_ERR_FORMAT) name the file, the JSON path and what
+ * is wrong; out is then empty. Free with czk_post_json_free. */
+czk_status czk_post_json_read(czk_post_json *out, const char *path) CZK_WUR;
+void czk_post_json_free(czk_post_json *m);
+
 #ifdef __cplusplus
 }
 #endif

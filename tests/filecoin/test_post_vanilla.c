@@ -5,8 +5,8 @@
  * (Top) proofs; the challenge and sector-choice derivations. */
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <jansson.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "runner.h"
 
@@ -63,21 +63,15 @@ static uint8_t *slurp_in(const char *dir, const char *name, size_t *len)
     return d;
 }
 
-/* post-KIND.json as czk-oracle writes it. */
+/* The first sector of post-KIND.json (czk_post_json_read), by value. */
 typedef struct meta {
-    char proof[64];
+    char proof[48];
+    czk_post_shape shape;
     uint8_t randomness[32], prover_id[32], comm_r[32];
     uint64_t sector_id;
     size_t n_challenges;
     uint64_t challenges[128];
 } meta;
-
-static int bytes32(uint8_t out[32], json_t *a)
-{
-    if (!json_is_array(a) || json_array_size(a) != 32) return 0;
-    for (size_t i = 0; i < 32; i++) out[i] = (uint8_t)json_integer_value(json_array_get(a, i));
-    return 1;
-}
 
 static uint8_t *slurp(const char *name, size_t *len) { return slurp_in(vectors(), name, len); }
 
@@ -85,19 +79,18 @@ static int read_meta_in(meta *m, const char *dir, const char *name)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    json_t *j = json_load_file(path, 0, NULL);
-    if (!j) return 0;
-    int ok = bytes32(m->randomness, json_object_get(j, "randomness")) &&
-             bytes32(m->prover_id, json_object_get(j, "prover_id")) &&
-             bytes32(m->comm_r, json_array_get(json_object_get(j, "comm_r"), 0));
-    snprintf(m->proof, sizeof m->proof, "%s", json_string_value(json_object_get(j, "registered_post_proof")));
-    m->sector_id = (uint64_t)json_integer_value(json_array_get(json_object_get(j, "sector_ids"), 0));
-    json_t *c = json_object_get(j, "challenges");
-    m->n_challenges = json_array_size(c);
-    if (m->n_challenges > 128) ok = 0;
-    for (size_t i = 0; ok && i < m->n_challenges; i++)
-        m->challenges[i] = (uint64_t)json_integer_value(json_array_get(c, i));
-    json_decref(j);
+    czk_post_json j;
+    if (czk_post_json_read(&j, path) != CZK_OK) return 0;
+    int ok = j.n_challenges <= 128;
+    memcpy(m->proof, j.proof, sizeof m->proof);
+    m->shape = j.shape;
+    memcpy(m->randomness, j.randomness, 32);
+    memcpy(m->prover_id, j.prover_id, 32);
+    memcpy(m->comm_r, j.comm_r[0], 32);
+    m->sector_id = j.sector_ids[0];
+    m->n_challenges = j.n_challenges;
+    for (size_t i = 0; ok && i < m->n_challenges; i++) m->challenges[i] = j.challenges[i];
+    czk_post_json_free(&j);
     return ok;
 }
 
@@ -273,6 +266,67 @@ CZK_TEST(post_vanilla_real_window)
     }
     CHECK_EQ_U64(m.sector_id, 264602);
     real_proof(vectors(), "window", window_shape(2048), 5680);
+}
+
+/* Registered proof types to shapes; post-KIND.json's errors name the file
+ * and the key. */
+CZK_TEST(post_json_read)
+{
+    czk_post_shape s;
+    REQUIRE_OK(czk_post_proof_shape(&s, "StackedDrgWindow2KiBV1_2"));
+    CHECK(s.kind == CZK_POST_WINDOW && s.api == CZK_POST_API_V1_2);
+    CHECK_EQ_U64(s.tree.sector_size, 2048);
+    CHECK_EQ_U64(s.sectors, 2);
+    CHECK_EQ_U64(s.sector_challenges, 10);
+    REQUIRE_OK(czk_post_proof_shape(&s, "StackedDrgWindow32GiBV1"));
+    CHECK(s.api == CZK_POST_API_V1_1);
+    CHECK_EQ_U64(s.sectors, 2349);
+    REQUIRE_OK(czk_post_proof_shape(&s, "StackedDrgWindow64GiBV1_1"));
+    CHECK(s.api == CZK_POST_API_V1_2);
+    CHECK_EQ_U64(s.sectors, 2300);
+    REQUIRE_OK(czk_post_proof_shape(&s, "StackedDrgWinning2KiBV1"));
+    CHECK(s.kind == CZK_POST_WINNING);
+    CHECK_EQ_U64(s.sectors, 66);
+    CHECK_EQ_U64(s.sector_challenges, 66);
+    CHECK_ERR(czk_post_proof_shape(&s, "StackedDrgWindow4KiBV1_2"), CZK_ERR_INVALID_ARG, "(sector size)");
+    CHECK_ERR(czk_post_proof_shape(&s, "StackedDrgWindow2KiBV2"), CZK_ERR_INVALID_ARG, "(version 'V2')");
+    CHECK_ERR(czk_post_proof_shape(&s, "StackedDrg2KiBV1"), CZK_ERR_INVALID_ARG, "unknown PoSt proof type");
+
+    czk_post_json j;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/post-window.json", vectors());
+    REQUIRE_OK(czk_post_json_read(&j, path));
+    CHECK_EQ_U64(j.n_sectors, 1);
+    CHECK_EQ_U64(j.sector_ids[0], 264602);
+    CHECK_EQ_U64(j.comm_r[0][0], 199);
+    CHECK_EQ_U64(j.comm_r[0][31], 13);
+    CHECK_EQ_U64(j.prover_id[0], 239);
+    CHECK_EQ_U64(j.randomness[0], 101);
+    CHECK_EQ_U64(j.n_challenges, 10);
+    CHECK_EQ_U64(j.challenges[9], 43);
+    czk_post_json_free(&j);
+    CHECK(j.sector_ids == NULL);
+
+    static const struct { const char *text, *want; } bad[] = {
+        {"[]", "the top level is not an object"},
+        {"{\"randomness\": 1", "line 1"},
+        {"{}", "missing key \"registered_post_proof\""},
+        {"{\"registered_post_proof\": \"StackedDrgWindow2KiBV9\", \"randomness\": [], \"prover_id\": [],"
+         " \"sector_ids\": [], \"comm_r\": [], \"challenges\": []}", "registered_post_proof: unknown PoSt proof type"},
+        {"{\"registered_post_proof\": \"StackedDrgWindow2KiBV1_2\", \"randomness\": [1], \"prover_id\": [],"
+         " \"sector_ids\": [], \"comm_r\": [], \"challenges\": []}", "randomness: not an array of 32 numbers"},
+    };
+    snprintf(path, sizeof path, "%s/czk-post-json-%d.json", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        FILE *f = fopen(path, "wb");
+        REQUIRE(f != NULL);
+        fputs(bad[i].text, f);
+        fclose(f);
+        CHECK_ERR(czk_post_json_read(&j, path), CZK_ERR_FORMAT, bad[i].want);
+        CHECK(j.sector_ids == NULL && j.challenges == NULL);
+    }
+    remove(path);
+    CHECK_ERR(czk_post_json_read(&j, path), CZK_ERR_IO, "cannot open");
 }
 
 CZK_TEST(post_vanilla_real_winning)

@@ -1,0 +1,136 @@
+/* post-KIND.json (czk/post_vanilla.h): the registered proof type, randomness,
+ * prover id, sectors and challenges beside a vanilla proof file. jansson DOM,
+ * then a walk that names the key of the first bad field. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "czk/post_vanilla.h"
+
+czk_status czk_post_proof_shape(czk_post_shape *s, const char *proof)
+{
+    static const struct { const char *name; uint64_t size; } sizes[] = {
+        {"2KiB", 2048ULL}, {"8MiB", 8ULL << 20}, {"512MiB", 512ULL << 20}, {"32GiB", 32ULL << 30}, {"64GiB", 64ULL << 30},
+    };
+    const char *p = proof ? proof : "";
+    czk_post_kind k;
+    if (!strncmp(p, "StackedDrgWindow", 16)) k = CZK_POST_WINDOW, p += 16;
+    else if (!strncmp(p, "StackedDrgWinning", 17)) k = CZK_POST_WINNING, p += 17;
+    else return czk_error(CZK_ERR_INVALID_ARG, "unknown PoSt proof type '%s' (not StackedDrgWindow* / StackedDrgWinning*)", proof);
+    uint64_t size = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && !size; i++) {
+        size_t n = strlen(sizes[i].name);
+        if (!strncmp(p, sizes[i].name, n)) size = sizes[i].size, p += n;
+    }
+    if (!size) return czk_error(CZK_ERR_INVALID_ARG, "unknown PoSt proof type '%s' (sector size)", proof);
+    czk_post_api api;
+    if (!strcmp(p, "V1")) api = CZK_POST_API_V1_1;
+    else if (!strcmp(p, "V1_1") || !strcmp(p, "V1_2")) api = CZK_POST_API_V1_2;
+    else return czk_error(CZK_ERR_INVALID_ARG, "unknown PoSt proof type '%s' (version '%s')", proof, p);
+    CZK_TRY(czk_post_shape_of(s, k, size));
+    if (k == CZK_POST_WINDOW) s->api = api;
+    return CZK_OK;
+}
+
+void czk_post_json_free(czk_post_json *m)
+{
+    if (!m) return;
+    free(m->sector_ids);
+    free(m->comm_r);
+    free(m->challenges);
+    memset(m, 0, sizeof *m);
+}
+
+/* A JSON integer in [0, max] at key[i] (i < 0: key alone). */
+static czk_status get_u64(uint64_t *out, const json_t *j, uint64_t max, const char *path, const char *key, long i)
+{
+    char where[64];
+    if (i >= 0) snprintf(where, sizeof where, "%s[%ld]", key, i);
+    else snprintf(where, sizeof where, "%s", key);
+    if (!json_is_integer(j)) return czk_error(CZK_ERR_FORMAT, "%s: %s: not an integer", path, where);
+    json_int_t v = json_integer_value(j);
+    if (v < 0 || (uint64_t)v > max)
+        return czk_error(CZK_ERR_FORMAT, "%s: %s: %lld is outside 0..%llu", path, where, (long long)v,
+                         (unsigned long long)max);
+    *out = (uint64_t)v;
+    return CZK_OK;
+}
+
+/* 32 bytes as an array of 32 numbers 0..255. */
+static czk_status get_bytes32(uint8_t out[32], const json_t *a, const char *path, const char *key)
+{
+    if (!json_is_array(a) || json_array_size(a) != 32)
+        return czk_error(CZK_ERR_FORMAT, "%s: %s: not an array of 32 numbers", path, key);
+    for (size_t i = 0; i < 32; i++) {
+        uint64_t v = 0;
+        CZK_TRY(get_u64(&v, json_array_get(a, i), 255, path, key, (long)i));
+        out[i] = (uint8_t)v;
+    }
+    return CZK_OK;
+}
+
+static const json_t *need(const json_t *j, const char *key, const char *path, czk_status *st)
+{
+    const json_t *v = json_object_get(j, key);
+    if (!v && *st == CZK_OK) *st = czk_error(CZK_ERR_FORMAT, "%s: missing key \"%s\"", path, key);
+    return v;
+}
+
+static czk_status walk(czk_post_json *m, const json_t *j, const char *path)
+{
+    if (!json_is_object(j)) return czk_error(CZK_ERR_FORMAT, "%s: the top level is not an object", path);
+    czk_status st = CZK_OK;
+    const json_t *proof = need(j, "registered_post_proof", path, &st), *rnd = need(j, "randomness", path, &st),
+                 *pid = need(j, "prover_id", path, &st), *ids = need(j, "sector_ids", path, &st),
+                 *cr = need(j, "comm_r", path, &st), *ch = need(j, "challenges", path, &st);
+    CZK_TRY(st);
+    if (!json_is_string(proof) || json_string_length(proof) >= sizeof m->proof)
+        return czk_error(CZK_ERR_FORMAT, "%s: registered_post_proof: not a proof type string", path);
+    snprintf(m->proof, sizeof m->proof, "%s", json_string_value(proof));
+    if (czk_post_proof_shape(&m->shape, m->proof) != CZK_OK)
+        return czk_error_context(CZK_ERR_FORMAT, "%s: registered_post_proof", path);
+    CZK_TRY(get_bytes32(m->randomness, rnd, path, "randomness"));
+    CZK_TRY(get_bytes32(m->prover_id, pid, path, "prover_id"));
+    if (!json_is_array(ids) || json_array_size(ids) < 1 || json_array_size(ids) > 65535)
+        return czk_error(CZK_ERR_FORMAT, "%s: sector_ids: not an array of 1 to 65,535 sector numbers", path);
+    m->n_sectors = (uint32_t)json_array_size(ids);
+    if (!json_is_array(cr) || json_array_size(cr) != m->n_sectors)
+        return czk_error(CZK_ERR_FORMAT, "%s: comm_r: not an array of %u commitments (one per sector id)", path,
+                         m->n_sectors);
+    uint64_t nc = (uint64_t)m->n_sectors * m->shape.sector_challenges;
+    if (!json_is_array(ch) || json_array_size(ch) != nc)
+        return czk_error(CZK_ERR_FORMAT, "%s: challenges: not an array of %llu leaves (%u per sector for %s)", path,
+                         (unsigned long long)nc, m->shape.sector_challenges, m->proof);
+    m->n_challenges = (uint32_t)nc;
+    m->sector_ids = malloc(m->n_sectors * sizeof *m->sector_ids);
+    m->comm_r = malloc(m->n_sectors * sizeof *m->comm_r);
+    m->challenges = malloc(nc * sizeof *m->challenges);
+    if (!m->sector_ids || !m->comm_r || !m->challenges) return czk_error(CZK_ERR_NOMEM, "%s: %u sectors", path, m->n_sectors);
+    for (uint32_t i = 0; i < m->n_sectors; i++) {
+        char key[32];
+        CZK_TRY(get_u64(&m->sector_ids[i], json_array_get(ids, i), UINT64_MAX, path, "sector_ids", (long)i));
+        snprintf(key, sizeof key, "comm_r[%u]", i);
+        CZK_TRY(get_bytes32(m->comm_r[i], json_array_get(cr, i), path, key));
+    }
+    for (uint32_t i = 0; i < m->n_challenges; i++)
+        CZK_TRY(get_u64(&m->challenges[i], json_array_get(ch, i), m->shape.tree.nodes - 1, path, "challenges", (long)i));
+    return CZK_OK;
+}
+
+czk_status czk_post_json_read(czk_post_json *out, const char *path)
+{
+    memset(out, 0, sizeof *out);
+    json_error_t e;
+    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+    if (!j) {
+        FILE *f = fopen(path, "rb");
+        if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
+        fclose(f);
+        return czk_error(CZK_ERR_FORMAT, "%s: line %d column %d: %s", path, e.line, e.column, e.text);
+    }
+    czk_status s = walk(out, j, path);
+    json_decref(j);
+    if (s != CZK_OK) czk_post_json_free(out);
+    return s;
+}
