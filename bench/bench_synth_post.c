@@ -6,11 +6,11 @@
  * (bench_r1cs.c). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bench.h"
 #include "czk/czk.h"
 #include "czk/post.h"
+#include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -48,109 +48,6 @@ static czk_status post_check(czk_cs *cs, const czk_post_shape *s, const czk_post
     return CZK_OK;
 }
 
-/* The whole of a regular file, which must be `want` bytes (`why` says
- * why); CZK_ERR_IO / CZK_ERR_FORMAT naming it. */
-static czk_status slurp(uint8_t **out, const char *path, size_t want, const char *why)
-{
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return czk_error(CZK_ERR_IO, "%s: not a regular file", path);
-    }
-    if ((unsigned long long)st.st_size != want) {
-        fclose(f);
-        return czk_error(CZK_ERR_FORMAT, "%s: %llu bytes, want %zu (%s)", path, (unsigned long long)st.st_size, want,
-                         why);
-    }
-    uint8_t *d = malloc(want ? want : 1);
-    if (!d) {
-        fclose(f);
-        return czk_error(CZK_ERR_NOMEM, "%s: %zu bytes", path, want);
-    }
-    size_t got = fread(d, 1, want, f);
-    fclose(f);
-    if (got != want) {
-        free(d);
-        return czk_error(CZK_ERR_IO, "%s: read %zu of %zu bytes", path, got, want);
-    }
-    *out = d;
-    return CZK_OK;
-}
-
-/* DIR/post-KIND.json and DIR/vanilla-KIND.bin (partition 0) into v and s:
- * the json's proof type must be of kind k, the bincode hold one sector proof
- * per sector id, agreeing with the json's sector ids, comm_r and challenges,
- * and the proofs must pass czk_post_vanilla_check. */
-static czk_status load_vanilla(czk_post_vanilla *v, czk_post_shape *s, const char *dir, czk_post_kind k)
-{
-    const char *kn = k == CZK_POST_WINNING ? "winning" : "window";
-    char jp[4096], bp[4096];
-    snprintf(jp, sizeof jp, "%s/post-%s.json", dir, kn);
-    snprintf(bp, sizeof bp, "%s/vanilla-%s.bin", dir, kn);
-    memset(v, 0, sizeof *v);
-    czk_post_json j;
-    CZK_TRY(czk_post_json_read(&j, jp));
-    czk_status st = CZK_OK;
-    uint8_t *bin = NULL;
-    const uint8_t **ptr = NULL;
-    size_t *len = NULL;
-    if (j.shape.kind != k) {
-        st = czk_error(CZK_ERR_FORMAT, "%s: registered_post_proof %s is a %s proof, not %s", jp, j.proof,
-                       czk_post_kind_name(j.shape.kind), czk_post_kind_name(k));
-        goto out;
-    }
-    *s = j.shape;
-    const size_t one = czk_post_sector_proof_bytes(&s->tree, s->sector_challenges);
-    char why[4400];
-    snprintf(why, sizeof why, "%u sector proof(s) of %zu bytes for %s's %s", j.n_sectors, one, jp, j.proof);
-    st = slurp(&bin, bp, one * j.n_sectors, why);
-    if (st != CZK_OK) goto out;
-    ptr = malloc(j.n_sectors * sizeof *ptr);
-    len = malloc(j.n_sectors * sizeof *len);
-    if (!ptr || !len) {
-        st = czk_error(CZK_ERR_NOMEM, "%s: %u sector proofs", bp, j.n_sectors);
-        goto out;
-    }
-    for (uint32_t i = 0; i < j.n_sectors; i++) ptr[i] = bin + (size_t)i * one, len[i] = one;
-    st = czk_post_vanilla_read(v, s, ptr, len, j.n_sectors, j.randomness, j.prover_id, 0);
-    if (st != CZK_OK) {
-        st = czk_error_context(st, "%s", bp);
-        goto out;
-    }
-    for (uint32_t i = 0; i < v->n && st == CZK_OK; i++) {
-        const czk_post_sector_proof *p = &v->proofs[i];
-        uint8_t cr[32];
-        czk_fr_to_bytes(cr, &p->comm_r);
-        if (p->sector_id != j.sector_ids[i])
-            st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u is of sector %llu; %s: sector_ids[%u] is %llu", bp, i,
-                           (unsigned long long)p->sector_id, jp, i, (unsigned long long)j.sector_ids[i]);
-        else if (memcmp(cr, j.comm_r[i], 32) != 0)
-            st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u (sector %llu): comm_r differs from %s: comm_r[%u]", bp,
-                           i, (unsigned long long)p->sector_id, jp, i);
-        for (uint32_t c = 0; c < p->n_inclusion && st == CZK_OK; c++) {
-            const size_t ci = (size_t)i * s->sector_challenges + c;
-            if (p->inclusion[c].index != j.challenges[ci])
-                st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u (sector %llu), challenge %u: proves leaf %llu; %s: "
-                               "challenges[%zu] is %llu", bp, i, (unsigned long long)p->sector_id, c,
-                               (unsigned long long)p->inclusion[c].index, jp, ci, (unsigned long long)j.challenges[ci]);
-        }
-    }
-    if (st == CZK_OK) {
-        st = czk_post_vanilla_check(v);
-        if (st != CZK_OK) st = czk_error_context(st, "%s: the native check", bp);
-    }
-out:
-    if (st != CZK_OK) czk_post_vanilla_free(v);
-    free(bin);
-    free(ptr);
-    free(len);
-    czk_post_json_free(&j);
-    return st;
-}
-
 /* The partition for the digest pass. */
 typedef struct post_synth_ctx {
     const czk_post_shape *s;
@@ -177,8 +74,11 @@ int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com)
     double t0 = czk_now();
     czk_status st;
     if (b->vanilla_dir) {
-        st = load_vanilla(&v, &shape, b->vanilla_dir, kind);
+        czk_post_json j;
+        st = czk_post_dir_read(&v, &j, kind, b->vanilla_dir);
         if (st != CZK_OK) return czk_cli_fail(cmd, st, "reading the vanilla proofs");
+        shape = j.shape;
+        czk_post_json_free(&j);
     } else {
         shape = *b->shape;
         st = czk_post_gen_vanilla(&v, &shape, b->seed, NULL);

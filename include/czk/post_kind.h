@@ -82,12 +82,15 @@ czk_status czk_post_verify(const czk_groth16_vk *vk, const czk_post_vanilla *v,
  * when its proof type is not of kind k. Free m with czk_post_json_free. */
 czk_status czk_post_dir_json(czk_post_json *m, czk_post_kind k, const char *dir) CZK_WUR;
 
-/* Read both files strictly (czk_post_vanilla_read: the file's length must be
- * n_sectors whole proofs), then check that each proof is of the JSON's
- * sector id and comm_r and that the JSON's challenges are the ones its
- * randomness derives, then czk_post_vanilla_check. Errors name the file and
- * the field (CZK_ERR_VERIFY for a proof that does not check); v and m are
- * then empty. Free v with czk_post_vanilla_free, m with czk_post_json_free. */
+/* Read both files strictly: the .bin must be a regular file of exactly
+ * n_sectors x czk_post_sector_proof_bytes, decoded by czk_post_vanilla_read
+ * (partition 0); each proof must be of the JSON's sector id and comm_r and
+ * prove the JSON's challenged leaves; then czk_post_vanilla_check (the
+ * challenges the randomness derives, the paths, comm_r). Errors
+ * (CZK_ERR_IO, CZK_ERR_FORMAT, CZK_ERR_NOT_CANONICAL, CZK_ERR_VERIFY) name
+ * the file and the field; v and m are then empty. Free v with
+ * czk_post_vanilla_free, m with czk_post_json_free. (Shared with czk bench
+ * synth-only --vanilla.) */
 czk_status czk_post_dir_read(czk_post_vanilla *v, czk_post_json *m, czk_post_kind k, const char *dir) CZK_WUR;
 
 /* Verify one proof against m's public data (comm_r from the JSON, the

@@ -1,10 +1,12 @@
 /* A vanilla PoSt directory as `czk-oracle vanilla-post -o DIR` writes it
  * (czk/post_kind.h): DIR/post-KIND.json (the public data) and
- * DIR/vanilla-KIND.bin (the sector proofs, bincode, one after another). */
-#include <errno.h>
+ * DIR/vanilla-KIND.bin (the sector proofs, bincode, one after another). The
+ * loader was bench_synth_post.c's; czk prove --post and czk bench
+ * synth-only --vanilla share it now. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "czk/czk.h"
 #include "czk/post_kind.h"
@@ -19,101 +21,114 @@ czk_status czk_post_dir_json(czk_post_json *m, czk_post_kind k, const char *dir)
     if (n < 0 || (size_t)n >= sizeof path) return czk_error(CZK_ERR_INVALID_ARG, "vanilla directory %s: path too long", dir);
     CZK_TRY(czk_post_json_read(m, path));
     if (m->shape.kind != k) {
-        czk_status s = czk_error(CZK_ERR_FORMAT, "%s: registered_post_proof %s is not a %s proof", path, m->proof,
-                                 czk_post_kind_name(k));
+        czk_status s = czk_error(CZK_ERR_FORMAT, "%s: registered_post_proof %s is a %s proof, not %s", path, m->proof,
+                                 czk_post_kind_name(m->shape.kind), czk_post_kind_name(k));
         czk_post_json_free(m);
         return s;
     }
     return CZK_OK;
 }
 
-static czk_status slurp(uint8_t **out, size_t *len, const char *path, size_t max)
+/* The whole of a regular file, which must be `want` bytes (`why` says
+ * why); CZK_ERR_IO / CZK_ERR_FORMAT naming it. */
+static czk_status slurp(uint8_t **out, const char *path, size_t want, const char *why)
 {
+    *out = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
-    uint8_t *buf = malloc(max + 1);
-    if (!buf) {
+    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(f);
-        return czk_error(CZK_ERR_NOMEM, "%s: %zu bytes", path, max);
+        return czk_error(CZK_ERR_IO, "%s: not a regular file", path);
     }
-    size_t n = fread(buf, 1, max + 1, f);
-    int bad = ferror(f);
+    if ((unsigned long long)st.st_size != want) {
+        fclose(f);
+        return czk_error(CZK_ERR_FORMAT, "%s: %llu bytes, want %zu (%s)", path, (unsigned long long)st.st_size, want,
+                         why);
+    }
+    uint8_t *d = malloc(want ? want : 1);
+    if (!d) {
+        fclose(f);
+        return czk_error(CZK_ERR_NOMEM, "%s: %zu bytes", path, want);
+    }
+    size_t got = fread(d, 1, want, f);
     fclose(f);
-    if (bad) {
-        free(buf);
-        return czk_error(CZK_ERR_IO, "%s: read error", path);
+    if (got != want) {
+        free(d);
+        return czk_error(CZK_ERR_IO, "%s: read %zu of %zu bytes", path, got, want);
     }
-    *out = buf;
-    *len = n;
+    *out = d;
     return CZK_OK;
 }
 
-czk_status czk_post_dir_read(czk_post_vanilla *v, czk_post_json *m, czk_post_kind k, const char *dir)
+czk_status czk_post_dir_read(czk_post_vanilla *v, czk_post_json *out, czk_post_kind k, const char *dir)
 {
+    const char *kn = k == CZK_POST_WINNING ? "winning" : "window";
+    char jp[4096], bp[4096];
+    snprintf(jp, sizeof jp, "%s/post-%s.json", dir, kn);
+    snprintf(bp, sizeof bp, "%s/vanilla-%s.bin", dir, kn);
     memset(v, 0, sizeof *v);
-    CZK_TRY(czk_post_dir_json(m, k, dir));
-    const czk_post_shape *s = &m->shape;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/vanilla-%s.bin", dir, short_name(k));
+    memset(out, 0, sizeof *out);
+    czk_post_json j;
+    CZK_TRY(czk_post_json_read(&j, jp));
+    czk_post_shape shape;
+    czk_post_shape *s = &shape;
     czk_status st = CZK_OK;
-    uint32_t per = czk_post_vanilla_sectors(s);
-    if (m->n_sectors > per)
-        st = czk_error(CZK_ERR_FORMAT, "%s/post-%s.json: %u sectors, a %s partition holds at most %u", dir,
-                       short_name(k), m->n_sectors, m->proof, per);
-    size_t one = czk_post_sector_proof_bytes(&s->tree, s->sector_challenges);
-    uint8_t *bytes = NULL;
-    size_t len = 0;
-    const uint8_t **ptrs = NULL;
-    size_t *lens = NULL;
-    if (st == CZK_OK) st = slurp(&bytes, &len, path, (size_t)m->n_sectors * one);
-    if (st == CZK_OK && len != (size_t)m->n_sectors * one)
-        st = czk_error(CZK_ERR_FORMAT, "%s: %s%zu bytes, %u sector proof%s of %s take %zu each", path,
-                       len > (size_t)m->n_sectors * one ? "more than " : "", len, m->n_sectors,
-                       m->n_sectors > 1 ? "s" : "", m->proof, one);
-    if (st == CZK_OK) {
-        ptrs = malloc(m->n_sectors * sizeof *ptrs);
-        lens = malloc(m->n_sectors * sizeof *lens);
-        if (!ptrs || !lens) st = czk_error(CZK_ERR_NOMEM, "%s: %u sector proofs", path, m->n_sectors);
+    uint8_t *bin = NULL;
+    const uint8_t **ptr = NULL;
+    size_t *len = NULL;
+    if (j.shape.kind != k) {
+        st = czk_error(CZK_ERR_FORMAT, "%s: registered_post_proof %s is a %s proof, not %s", jp, j.proof,
+                       czk_post_kind_name(j.shape.kind), czk_post_kind_name(k));
+        goto out;
     }
-    for (uint32_t i = 0; st == CZK_OK && i < m->n_sectors; i++) {
-        ptrs[i] = bytes + (size_t)i * one;
-        lens[i] = one;
+    *s = j.shape;
+    const size_t one = czk_post_sector_proof_bytes(&s->tree, s->sector_challenges);
+    char why[4400];
+    snprintf(why, sizeof why, "%u sector proof(s) of %zu bytes for %s's %s", j.n_sectors, one, jp, j.proof);
+    st = slurp(&bin, bp, one * j.n_sectors, why);
+    if (st != CZK_OK) goto out;
+    ptr = malloc(j.n_sectors * sizeof *ptr);
+    len = malloc(j.n_sectors * sizeof *len);
+    if (!ptr || !len) {
+        st = czk_error(CZK_ERR_NOMEM, "%s: %u sector proofs", bp, j.n_sectors);
+        goto out;
     }
-    /* the strict reader; partition 0: the files hold one partition */
-    if (st == CZK_OK) {
-        st = czk_post_vanilla_read(v, s, ptrs, lens, m->n_sectors, m->randomness, m->prover_id, 0);
-        if (st != CZK_OK) st = czk_error_context(st, "%s", path);
+    for (uint32_t i = 0; i < j.n_sectors; i++) ptr[i] = bin + (size_t)i * one, len[i] = one;
+    st = czk_post_vanilla_read(v, s, ptr, len, j.n_sectors, j.randomness, j.prover_id, 0);
+    if (st != CZK_OK) {
+        st = czk_error_context(st, "%s", bp);
+        goto out;
     }
-    free(ptrs);
-    free(lens);
-    free(bytes);
-    /* the proofs must be of the JSON's sectors and answer its challenges */
-    for (uint32_t i = 0; st == CZK_OK && i < v->n; i++) {
+    for (uint32_t i = 0; i < v->n && st == CZK_OK; i++) {
+        const czk_post_sector_proof *p = &v->proofs[i];
         uint8_t cr[32];
-        czk_fr_to_bytes(cr, &v->proofs[i].comm_r);
-        if (v->proofs[i].sector_id != m->sector_ids[i])
-            st = czk_error(CZK_ERR_VERIFY, "%s: sector proof %u is of sector %llu, post-%s.json sector_ids[%u] is %llu",
-                           path, i, (unsigned long long)v->proofs[i].sector_id, short_name(k), i,
-                           (unsigned long long)m->sector_ids[i]);
-        else if (memcmp(cr, m->comm_r[i], 32))
-            st = czk_error(CZK_ERR_VERIFY, "%s: sector proof %u (sector %llu): comm_r differs from post-%s.json comm_r[%u]",
-                           path, i, (unsigned long long)v->proofs[i].sector_id, short_name(k), i);
-        for (uint32_t j = 0; st == CZK_OK && j < s->sector_challenges; j++) {
-            uint64_t want = czk_post_vanilla_challenge(v, i, j), listed = m->challenges[(size_t)i * s->sector_challenges + j];
-            if (want != listed)
-                st = czk_error(CZK_ERR_VERIFY, "%s/post-%s.json: challenges[%zu] is leaf %llu, the randomness derives %llu",
-                               dir, short_name(k), (size_t)i * s->sector_challenges + j, (unsigned long long)listed,
-                               (unsigned long long)want);
+        czk_fr_to_bytes(cr, &p->comm_r);
+        if (p->sector_id != j.sector_ids[i])
+            st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u is of sector %llu; %s: sector_ids[%u] is %llu", bp, i,
+                           (unsigned long long)p->sector_id, jp, i, (unsigned long long)j.sector_ids[i]);
+        else if (memcmp(cr, j.comm_r[i], 32) != 0)
+            st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u (sector %llu): comm_r differs from %s: comm_r[%u]", bp,
+                           i, (unsigned long long)p->sector_id, jp, i);
+        for (uint32_t c = 0; c < p->n_inclusion && st == CZK_OK; c++) {
+            const size_t ci = (size_t)i * s->sector_challenges + c;
+            if (p->inclusion[c].index != j.challenges[ci])
+                st = czk_error(CZK_ERR_FORMAT, "%s: sector proof %u (sector %llu), challenge %u: proves leaf %llu; %s: "
+                               "challenges[%zu] is %llu", bp, i, (unsigned long long)p->sector_id, c,
+                               (unsigned long long)p->inclusion[c].index, jp, ci, (unsigned long long)j.challenges[ci]);
         }
     }
     if (st == CZK_OK) {
         st = czk_post_vanilla_check(v);
-        if (st != CZK_OK) st = czk_error_context(st, "%s: the vanilla proof does not check", path);
+        if (st != CZK_OK) st = czk_error_context(st, "%s: the native check", bp);
     }
-    if (st != CZK_OK) {
-        czk_post_vanilla_free(v);
-        czk_post_json_free(m);
-    }
+out:
+    if (st != CZK_OK) czk_post_vanilla_free(v);
+    free(bin);
+    free(ptr);
+    free(len);
+    if (st == CZK_OK) *out = j;
+    else czk_post_json_free(&j);
     return st;
 }
 
