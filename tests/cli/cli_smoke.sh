@@ -45,6 +45,21 @@ expect_out "--pce wants up to 3 of off, on, auto" "bad --pce mode named"
 expect 2 "bench pipeline --pce with too many runs" -- bench pipeline --pce off,on --batch 1,2,3,4,5
 expect 2 "prove --pce with a bad mode" -- prove --c1 x.json -o y.bin --pce sometimes
 expect_out "--pce wants on, off or auto" "prove names the bad --pce mode"
+# prove / verify --post, setup of the PoSt circuits (tests/cli/test_cli_post.sh runs them)
+expect 2 "prove --post with a bad kind" -- prove --post daily --vanilla d -o y.bin
+expect_out "--post wants window or winning, got 'daily'" "prove names the bad --post kind"
+expect 2 "prove --post without -o" -- prove --post window --vanilla d
+expect_out "--post, --vanilla and -o are required together" "prove --post names what is missing"
+expect 2 "prove --vanilla without --post" -- prove --vanilla d -o y.bin
+expect 2 "prove --post with --partition" -- prove --post window --vanilla d -o y.bin --partition 1
+expect_out "are PoRep's, not --post's" "prove --post refuses PoRep options"
+expect 2 "verify --post with a bad kind" -- verify --post daily --vanilla d --proof p.bin
+expect 2 "verify --post with --c1" -- verify --post window --vanilla d --proof p.bin --c1 c.json
+expect_out "--c1 and --partition are PoRep's, not --post's" "verify --post refuses PoRep options"
+expect 2 "setup with an unknown circuit" -- setup --circuit snap --sector-size 2KiB -o p --vk v
+expect_out "--circuit wants porep, window-post or winning-post, got 'snap'" "setup names the bad circuit"
+expect 2 "setup window-post with a PoRep option" -- setup --circuit window-post --sector-size 2KiB --layers 2 -o p --vk v
+expect 2 "setup porep with --sectors" -- setup --circuit porep --sector-size 2KiB --sectors 2 -o p --vk v
 
 # bench synth-only --circuit window-post|winning-post: one generated PoSt
 # partition, checked; exact counts (2KiB Window: 2 x (313 + 10 x 1,062)
