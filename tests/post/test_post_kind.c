@@ -218,10 +218,6 @@ CZK_TEST(window_post_2kib_proves_and_verifies)
 
 CZK_TEST(winning_post_2kib_proves_and_verifies)
 {
-    if (getenv("CZK_TEST_ASAN")) {
-        printf("  note: ASan: the 2KiB WinningPoSt setup is left to the Release run\n");
-        return;
-    }
     czk_post_shape s;
     REQUIRE_OK(czk_post_shape_of(&s, CZK_POST_WINNING, 2048));
     prove_and_refuse(&s, 13, "2KiB winning-post");
