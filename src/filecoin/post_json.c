@@ -109,7 +109,7 @@ static czk_status walk(czk_post_json *m, const json_t *j, const char *path)
     if (!m->sector_ids || !m->comm_r || !m->challenges) return czk_error(CZK_ERR_NOMEM, "%s: %u sectors", path, m->n_sectors);
     for (uint32_t i = 0; i < m->n_sectors; i++) {
         char key[32];
-        CZK_TRY(get_u64(&m->sector_ids[i], json_array_get(ids, i), UINT64_MAX, path, "sector_ids", (long)i));
+        CZK_TRY(get_u64(&m->sector_ids[i], json_array_get(ids, i), INT64_MAX, path, "sector_ids", (long)i));
         snprintf(key, sizeof key, "comm_r[%u]", i);
         CZK_TRY(get_bytes32(m->comm_r[i], json_array_get(cr, i), path, key));
     }
