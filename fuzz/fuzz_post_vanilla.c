@@ -215,7 +215,7 @@ int czk__fuzz_seeds_post_json(czk_fuzz_emit_fn emit, void *ctx)
 #endif
     /* a 64GiB Window proof of one sector, written compactly */
     static const char top[] =
-        "{\"registered_post_proof\":\"StackedDrgWindow64GiBV1_1\",\"randomness\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,"
+        "{\"registered_post_proof\":\"StackedDrgWindow64GiBV1_2\",\"randomness\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,"
         "15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32],\"prover_id\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
         "0,0,0,0,0,0,0,0,0,0,0,0],\"sector_ids\":[9223372036854775807],\"comm_r\":[[255,255,255,255,255,255,255,255,"
         "255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255]],"
