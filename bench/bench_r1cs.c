@@ -25,7 +25,6 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-
 /* One synthesis of the partition through the streaming digester, WITNESS
  * values (the witness synth fills in), names kept or not. */
 static czk_status r1cs_pass(czk_r1cs_digest *out, uint8_t asg[32], czk_r1cs_diff *diff, const czk__r1cs_opts *o,

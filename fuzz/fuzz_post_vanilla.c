@@ -195,3 +195,31 @@ int czk__fuzz_seeds_post_vanilla(czk_fuzz_emit_fn emit, void *ctx)
     pv_synthetic(emit, ctx, 4, 0x9057c, &count);
     return count;
 }
+
+int czk__fuzz_seeds_post_json(czk_fuzz_emit_fn emit, void *ctx)
+{
+    int count = 0;
+#ifdef CZK_SOURCE_DIR
+    static const char *const real[2] = {"post-window.json", "post-winning.json"};
+    for (unsigned i = 0; i < 2; i++) {
+        size_t n = 0;
+        uint8_t *d = pv_slurp(real[i], &n);
+        if (!d) {
+            czk_error(CZK_ERR_IO, "post_json seeds: cannot read %s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR, real[i]);
+            return -1;
+        }
+        emit(ctx, d, n);
+        count++;
+        free(d);
+    }
+#endif
+    /* a 64GiB Window proof of one sector, written compactly */
+    static const char top[] =
+        "{\"registered_post_proof\":\"StackedDrgWindow64GiBV1_2\",\"randomness\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,"
+        "15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32],\"prover_id\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+        "0,0,0,0,0,0,0,0,0,0,0,0],\"sector_ids\":[9223372036854775807],\"comm_r\":[[255,255,255,255,255,255,255,255,"
+        "255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255]],"
+        "\"challenges\":[0,1,2,3,4,5,6,7,8,2147483647]}";
+    emit(ctx, (const uint8_t *)top, sizeof top - 1);
+    return count + 1;
+}

@@ -16,6 +16,7 @@
 #include "czk/filecoin.h"
 #include "czk/groth16.h"
 #include "czk/pce.h"
+#include "czk/post_vanilla.h"
 #include "fuzz_targets.h"
 
 #define CZK_FUZZ_CHECK(c)                                                                 \
@@ -518,6 +519,30 @@ int czk_fuzz_snarkjs_public_json(const uint8_t *d, size_t n)
     return 0;
 }
 
+/* post-KIND.json (czk_post_json_read): on acceptance one sector id and
+ * comm_r per sector, sector_challenges challenges per sector, each a leaf
+ * of the tree. */
+int czk_fuzz_post_json(const uint8_t *d, size_t n)
+{
+    memfile m;
+    if (!memfile_open(&m, d, n)) return 0;
+    czk_post_json j;
+    czk_error_clear();
+    czk_status s = czk_post_json_read(&j, m.path);
+    check_status(s);
+    czk_fuzz_status = s;
+    if (s == CZK_OK) {
+        CZK_FUZZ_CHECK(j.n_sectors >= 1 && j.sector_ids && j.comm_r && j.challenges);
+        CZK_FUZZ_CHECK((uint64_t)j.n_challenges == (uint64_t)j.n_sectors * j.shape.sector_challenges);
+        for (uint32_t i = 0; i < j.n_challenges; i++) CZK_FUZZ_CHECK(j.challenges[i] < j.shape.tree.nodes);
+        czk_post_json_free(&j);
+    } else {
+        CZK_FUZZ_CHECK(j.sector_ids == NULL && j.comm_r == NULL && j.challenges == NULL);
+    }
+    memfile_close(&m);
+    return 0;
+}
+
 int czk_fuzz_snarkjs_vk_json(const uint8_t *d, size_t n)
 {
     memfile m;
@@ -560,6 +585,7 @@ const czk_fuzz_target czk_fuzz_targets[] = {
     T(snarkjs_public_json),
     T(snarkjs_vk_json),
     T(post_vanilla),
+    T(post_json),
 };
 #undef T
 const size_t czk_fuzz_n_targets = sizeof czk_fuzz_targets / sizeof czk_fuzz_targets[0];

@@ -52,6 +52,7 @@ CZK_FUZZ_DECL(snarkjs_proof_json);
 CZK_FUZZ_DECL(snarkjs_public_json);
 CZK_FUZZ_DECL(snarkjs_vk_json);
 CZK_FUZZ_DECL(post_vanilla); /* fuzz/fuzz_post_vanilla.c */
+CZK_FUZZ_DECL(post_json);
 
 /* Seed inputs of a target: calls emit(ctx, data, size) once per seed.
  * Returns the number of seeds, or -1 when a seed could not be built. */
@@ -59,5 +60,8 @@ typedef void (*czk_fuzz_emit_fn)(void *ctx, const uint8_t *data, size_t size);
 int czk_fuzz_seeds(const char *target, czk_fuzz_emit_fn emit, void *ctx);
 /* The post_vanilla target's seeds (fuzz/fuzz_post_vanilla.c). */
 int czk__fuzz_seeds_post_vanilla(czk_fuzz_emit_fn emit, void *ctx);
+/* The post_json target's seeds: the vectors' post-window.json and
+ * post-winning.json (fuzz/fuzz_post_vanilla.c). */
+int czk__fuzz_seeds_post_json(czk_fuzz_emit_fn emit, void *ctx);
 
 #endif

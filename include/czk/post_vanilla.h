@@ -136,8 +136,9 @@ czk_status czk_post_proof_shape(czk_post_shape *s, const char *proof) CZK_WUR;
 
 /* Read post-KIND.json at path into out (any contents; overwritten). Required:
  * registered_post_proof (a known type), randomness and prover_id (32 numbers
- * 0..255 each), sector_ids (1..65,535 non-negative integers), comm_r (as
- * many 32-number arrays), challenges (n_sectors * sector_challenges
+ * 0..255 each), sector_ids (1..65,535 integers 0..2^63 - 1, the range of
+ * JSON integers the reader takes), comm_r (as many 32-number arrays),
+ * challenges (n_sectors * sector_challenges
  * non-negative integers, each < the sector's nodes); other keys are ignored.
  * Errors (CZK_ERR_IO, CZK_ERR_FORMAT) name the file, the JSON path and what
  * is wrong; out is then empty. Free with czk_post_json_free. */

@@ -24,9 +24,12 @@ czk_status czk_post_proof_shape(czk_post_shape *s, const char *proof)
         if (!strncmp(p, sizes[i].name, n)) size = sizes[i].size, p += n;
     }
     if (!size) return czk_error(CZK_ERR_INVALID_ARG, "unknown PoSt proof type '%s' (sector size)", proof);
+    /* filecoin-proofs-api's registered PoSt proofs: Winning*V1 and
+     * Window*V1 (API V1_0_0: challenge indices mix in the sector's
+     * position), Window*V1_2 (API V1_2_0: they do not) */
     czk_post_api api;
     if (!strcmp(p, "V1")) api = CZK_POST_API_V1_1;
-    else if (!strcmp(p, "V1_1") || !strcmp(p, "V1_2")) api = CZK_POST_API_V1_2;
+    else if (!strcmp(p, "V1_2") && k == CZK_POST_WINDOW) api = CZK_POST_API_V1_2;
     else return czk_error(CZK_ERR_INVALID_ARG, "unknown PoSt proof type '%s' (version '%s')", proof, p);
     CZK_TRY(czk_post_shape_of(s, k, size));
     if (k == CZK_POST_WINDOW) s->api = api;
@@ -109,7 +112,7 @@ static czk_status walk(czk_post_json *m, const json_t *j, const char *path)
     if (!m->sector_ids || !m->comm_r || !m->challenges) return czk_error(CZK_ERR_NOMEM, "%s: %u sectors", path, m->n_sectors);
     for (uint32_t i = 0; i < m->n_sectors; i++) {
         char key[32];
-        CZK_TRY(get_u64(&m->sector_ids[i], json_array_get(ids, i), UINT64_MAX, path, "sector_ids", (long)i));
+        CZK_TRY(get_u64(&m->sector_ids[i], json_array_get(ids, i), INT64_MAX, path, "sector_ids", (long)i));
         snprintf(key, sizeof key, "comm_r[%u]", i);
         CZK_TRY(get_bytes32(m->comm_r[i], json_array_get(cr, i), path, key));
     }

@@ -281,9 +281,12 @@ CZK_TEST(post_json_read)
     REQUIRE_OK(czk_post_proof_shape(&s, "StackedDrgWindow32GiBV1"));
     CHECK(s.api == CZK_POST_API_V1_1);
     CHECK_EQ_U64(s.sectors, 2349);
-    REQUIRE_OK(czk_post_proof_shape(&s, "StackedDrgWindow64GiBV1_1"));
+    REQUIRE_OK(czk_post_proof_shape(&s, "StackedDrgWindow64GiBV1_2"));
     CHECK(s.api == CZK_POST_API_V1_2);
     CHECK_EQ_U64(s.sectors, 2300);
+    /* no such registered proofs */
+    CHECK_ERR(czk_post_proof_shape(&s, "StackedDrgWindow64GiBV1_1"), CZK_ERR_INVALID_ARG, "(version 'V1_1')");
+    CHECK_ERR(czk_post_proof_shape(&s, "StackedDrgWinning2KiBV1_2"), CZK_ERR_INVALID_ARG, "(version 'V1_2')");
     REQUIRE_OK(czk_post_proof_shape(&s, "StackedDrgWinning2KiBV1"));
     CHECK(s.kind == CZK_POST_WINNING);
     CHECK_EQ_U64(s.sectors, 66);

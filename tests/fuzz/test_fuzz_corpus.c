@@ -232,11 +232,12 @@ FUZZ_TEST(snarkjs_proof_json)
 FUZZ_TEST(snarkjs_public_json)
 FUZZ_TEST(snarkjs_vk_json)
 FUZZ_TEST(post_vanilla)
+FUZZ_TEST(post_json)
 
 /* Every target has a test above. */
 CZK_TEST(fuzz_corpus_all_targets_listed)
 {
-    CHECK_EQ_U64(czk_fuzz_n_targets, 21);
+    CHECK_EQ_U64(czk_fuzz_n_targets, 22);
 }
 
 /* fuzz/regressions/<target>-<n>.bin: inputs that once crashed a parser. */

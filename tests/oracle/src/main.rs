@@ -46,6 +46,8 @@ const USAGE: &str = "usage: czk-oracle <command> [options]
   params --sector-size S --cache DIR [--circuit porep]
         the v28 parameter and verifying-key files filecoin-proofs uses, generated
         with random toxic waste (its test path) where missing; prints their names
+  params --circuit window-post|winning-post --sector-size S --cache DIR
+        filecoin-proofs' FallbackPoSt parameters, generated where missing
   params --sector-size S --cache DIR --from FILE.params --from-vk FILE.vk
         the same files from parameters made elsewhere (czk setup): bellperson
         reads them and writes them back with its own writer
@@ -70,6 +72,15 @@ const USAGE: &str = "usage: czk-oracle <command> [options]
         synthesize partition K with bellpepper and print the R1CS and assignment
         digests (docs/r1cs-digest.md); --show prints constraint C's terms and
         namespace path
+  post-digest --kind window|winning --vanilla DIR [--partition K] [--dump FILE] [--show C]
+        the FallbackPoSt partition circuit filecoin-proofs builds from DIR's
+        vanilla proof (a vanilla-post output), synthesized like r1cs-digest;
+        also prints the v28 name of its parameter files
+  prove-post --kind window|winning --vanilla DIR [--cache DIR] -o PROOF
+        bellperson's proof of DIR's vanilla proof (generate_*_post_with_vanilla)
+  verify-post --kind window|winning --vanilla DIR [--cache DIR] PROOF
+        verify_window_post / verify_winning_post of PROOF's bytes for DIR's
+        sector; exit 0 only when valid
   synth-bench --c1 FILE [--partition K] [-i N]
         time the synthesis of one partition into a constraint system that does
         bellperson's prover work (a, b, c evaluations and densities)
@@ -328,6 +339,37 @@ fn import_porep_params<Tree: 'static + MerkleTreeTrait>(
     Ok(())
 }
 
+/// filecoin-proofs' own FallbackPoSt parameters for a registered PoSt proof,
+/// generated with random toxic waste where missing (its test path).
+fn gen_post_params<Tree: 'static + MerkleTreeTrait>(proof: filecoin_proofs_api::RegisteredPoStProof) -> Result<()> {
+    use filecoin_proofs::types::PoStType;
+    use storage_proofs_core::parameter_cache::CacheableParameters;
+    use storage_proofs_post::fallback::{FallbackPoSt, FallbackPoStCircuit, FallbackPoStCompound};
+    let config = proof.as_v1_config();
+    let pp = match config.typ {
+        PoStType::Window => filecoin_proofs::parameters::window_post_public_params::<Tree>(&config)?,
+        PoStType::Winning => filecoin_proofs::parameters::winning_post_public_params::<Tree>(&config)?,
+    };
+    let mut rng = rand::rngs::OsRng;
+    step("post params", || {
+        <FallbackPoStCompound<Tree> as CompoundProof<FallbackPoSt<'_, Tree>, FallbackPoStCircuit<Tree>>>::groth_params(
+            Some(&mut rng),
+            &pp,
+        )?;
+        Ok(())
+    })?;
+    step("post vk", || {
+        <FallbackPoStCompound<Tree> as CompoundProof<FallbackPoSt<'_, Tree>, FallbackPoStCircuit<Tree>>>::verifying_key(
+            Some(&mut rng),
+            &pp,
+        )?;
+        Ok(())
+    })?;
+    let id = <FallbackPoStCompound<Tree> as CacheableParameters<FallbackPoStCircuit<Tree>, _>>::cache_identifier(&pp);
+    println!("post {}", util::param_file_name(&id));
+    Ok(())
+}
+
 fn cmd_params(args: &[String]) -> Result<()> {
     let size = parse_size(arg_value(args, "--sector-size").context("--sector-size is required")?)?;
     ensure!(arg_value(args, "--cache").is_some(), "--cache DIR is required");
@@ -345,7 +387,9 @@ fn cmd_params(args: &[String]) -> Result<()> {
             let proof = seal_proof_of_size(size)?;
             with_tree!(size, gen_porep_params, proof)
         }
-        (c, _) => bail!("--circuit: only porep so far, got '{}'", c),
+        ("window-post", None) => with_tree!(size, gen_post_params, post_proof_of("window", size)?),
+        ("winning-post", None) => with_tree!(size, gen_post_params, post_proof_of("winning", size)?),
+        (c, _) => bail!("--circuit: porep, window-post or winning-post (--from: porep only), got '{}'", c),
     }
 }
 
@@ -631,11 +675,17 @@ fn read_c1_any(path: &Path) -> Result<SealCommitPhase1Output> {
 
 fn digest_tree<Tree: 'static + MerkleTreeTrait>(c1: SealCommitPhase1Output, args: &[String]) -> Result<bool> {
     let k: usize = arg_value(args, "--partition").unwrap_or("0").parse().context("--partition wants a number")?;
+    let circuit = step("circuit", || porep_circuit::<Tree>(c1, k))?;
+    digest_circuit(circuit, args)
+}
+
+/// Synthesize a circuit into the digest recorder and print its counts and
+/// digests (and --dump / --show as asked); false when it is unsatisfied.
+fn digest_circuit<C: Circuit<Fr>>(circuit: C, args: &[String]) -> Result<bool> {
     let show: Option<u64> = match arg_value(args, "--show") {
         Some(s) => Some(s.parse().context("--show wants a constraint index")?),
         None => None,
     };
-    let circuit = step("circuit", || porep_circuit::<Tree>(c1, k))?;
     let mut cs = digest::DigestCs::new(arg_value(args, "--dump").is_some(), show);
     let t = Instant::now();
     cs.alloc_input(|| "one", || Ok(Fr::ONE))?;
@@ -668,6 +718,143 @@ fn digest_tree<Tree: 'static + MerkleTreeTrait>(c1: SealCommitPhase1Output, args
         println!("UNSATISFIED constraint {}", d.unsatisfied.unwrap());
         false
     })
+}
+
+/// What `vanilla-post` writes beside the proof bytes (post-KIND.json).
+#[derive(Deserialize)]
+struct PostMeta {
+    registered_post_proof: filecoin_proofs_api::RegisteredPoStProof,
+    randomness: [u8; 32],
+    prover_id: [u8; 32],
+    sector_ids: Vec<u64>,
+    comm_r: Vec<[u8; 32]>,
+}
+
+fn read_post(args: &[String]) -> Result<(PostMeta, Vec<u8>, String)> {
+    let dir = PathBuf::from(arg_value(args, "--vanilla").context("--vanilla DIR (a vanilla-post output) is required")?);
+    let kind = arg_value(args, "--kind").context("--kind window|winning is required")?;
+    ensure!(kind == "window" || kind == "winning", "--kind: window or winning, got '{}'", kind);
+    let meta: PostMeta = read_json(&dir.join(format!("post-{}.json", kind)))?;
+    let path = dir.join(format!("vanilla-{}.bin", kind));
+    let bytes = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    Ok((meta, bytes, kind.to_string()))
+}
+
+/// The partition circuit filecoin-proofs builds from one sector's vanilla
+/// proof (generate_{window,winning}_post_with_vanilla), and the v28 stem of
+/// its parameter files.
+fn post_circuit<Tree: 'static + MerkleTreeTrait>(
+    meta: &PostMeta,
+    vanilla: &[u8],
+    k: usize,
+) -> Result<(storage_proofs_post::fallback::FallbackPoStCircuit<Tree>, String)> {
+    use filecoin_proofs::types::{FallbackPoStSectorProof, PoStType};
+    use storage_proofs_core::compound_proof::SetupParams;
+    use storage_proofs_core::parameter_cache::CacheableParameters;
+    use storage_proofs_post::fallback::{self, FallbackPoSt, FallbackPoStCircuit, FallbackPoStCompound, PublicSector};
+    let config = meta.registered_post_proof.as_v1_config();
+    let proof: FallbackPoStSectorProof<Tree> =
+        bincode::deserialize(vanilla).context("bincode FallbackPoStSectorProof")?;
+    ensure!(
+        meta.sector_ids.first() == Some(&u64::from(proof.sector_id)),
+        "the vanilla proof is of sector {}, the json names {:?}",
+        u64::from(proof.sector_id),
+        meta.sector_ids
+    );
+    let proofs = vec![proof];
+    let (vanilla_params, partitions) = match config.typ {
+        PoStType::Window => {
+            let n = proofs.len().div_ceil(config.sector_count);
+            (filecoin_proofs::parameters::window_post_setup_params(&config), if n > 1 { Some(n) } else { None })
+        }
+        PoStType::Winning => (filecoin_proofs::parameters::winning_post_setup_params(&config)?, None),
+    };
+    let setup = SetupParams { vanilla_params, partitions, priority: false };
+    let pp = <FallbackPoStCompound<Tree> as CompoundProof<FallbackPoSt<'_, Tree>, FallbackPoStCircuit<Tree>>>::setup(
+        &setup,
+    )?;
+    let pub_inputs = fallback::PublicInputs {
+        randomness: filecoin_proofs::as_safe_commitment(&meta.randomness, "randomness")?,
+        prover_id: filecoin_proofs::as_safe_commitment(&meta.prover_id, "prover_id")?,
+        sectors: proofs.iter().map(|p| PublicSector { id: p.sector_id, comm_r: p.comm_r }).collect(),
+        k: None,
+    };
+    let parts = filecoin_proofs::partition_vanilla_proofs(
+        &config,
+        &pp.vanilla_params,
+        &pub_inputs,
+        pp.partitions.unwrap_or(1),
+        &proofs,
+    )?;
+    ensure!(k < parts.len(), "partition {} out of range ({} partitions)", k, parts.len());
+    let circuit = <FallbackPoStCompound<Tree> as CompoundProof<FallbackPoSt<'_, Tree>, FallbackPoStCircuit<Tree>>>::circuit(
+        &pub_inputs,
+        Default::default(),
+        &parts[k],
+        &pp.vanilla_params,
+        Some(k),
+    )?;
+    let id = <FallbackPoStCompound<Tree> as CacheableParameters<FallbackPoStCircuit<Tree>, _>>::cache_identifier(
+        &pp.vanilla_params,
+    );
+    Ok((circuit, util::param_file_name(&id)))
+}
+
+fn post_digest_tree<Tree: 'static + MerkleTreeTrait>(meta: PostMeta, vanilla: Vec<u8>, args: &[String]) -> Result<bool> {
+    let k: usize = arg_value(args, "--partition").unwrap_or("0").parse().context("--partition wants a number")?;
+    let (circuit, params) = step("circuit", || post_circuit::<Tree>(&meta, &vanilla, k))?;
+    println!("params {}", params);
+    digest_circuit(circuit, args)
+}
+
+fn cmd_post_digest(args: &[String]) -> Result<bool> {
+    let (meta, bytes, _) = read_post(args)?;
+    let size = u64::from(meta.registered_post_proof.sector_size());
+    with_tree!(size, post_digest_tree, meta, bytes, args)
+}
+
+/// bellperson's proof of DIR's vanilla PoSt proof through filecoin-proofs-api
+/// (generate_{window,winning}_post_with_vanilla); parameters from the cache.
+fn cmd_prove_post(args: &[String]) -> Result<()> {
+    use filecoin_proofs_api::post;
+    set_cache(args);
+    let (meta, bytes, kind) = read_post(args)?;
+    let out = PathBuf::from(arg_value(args, "-o").context("-o PROOF is required")?);
+    let proofs = step("prove", || {
+        if kind == "window" {
+            post::generate_window_post_with_vanilla(meta.registered_post_proof, &meta.randomness, meta.prover_id, &[bytes])
+        } else {
+            post::generate_winning_post_with_vanilla(meta.registered_post_proof, &meta.randomness, meta.prover_id, &[bytes])
+        }
+    })?;
+    ensure!(proofs.len() == 1, "{} proofs, wanted one", proofs.len());
+    write_atomic(&out, &proofs[0].1)?;
+    println!("proof {} ({} bytes)", out.display(), proofs[0].1.len());
+    Ok(())
+}
+
+/// verify_window_post / verify_winning_post of PROOF's bytes for the sector
+/// of a vanilla-post output DIR; parameters from the cache.
+fn cmd_verify_post(args: &[String]) -> Result<bool> {
+    use filecoin_proofs_api::{post, PublicReplicaInfo};
+    use std::collections::BTreeMap;
+    set_cache(args);
+    let (meta, _, kind) = read_post(args)?;
+    let proof_path = PathBuf::from(args.last().context("verify-post ... PROOF")?);
+    let proof = fs::read(&proof_path).with_context(|| format!("reading {}", proof_path.display()))?;
+    let mut replicas = BTreeMap::new();
+    for (id, comm_r) in meta.sector_ids.iter().zip(meta.comm_r.iter()) {
+        replicas.insert(SectorId::from(*id), PublicReplicaInfo::new(meta.registered_post_proof, *comm_r));
+    }
+    let ok = step("verify", || {
+        if kind == "window" {
+            post::verify_window_post(&meta.randomness, &[(meta.registered_post_proof, &proof)], &replicas, meta.prover_id)
+        } else {
+            post::verify_winning_post(&meta.randomness, &proof, &replicas, meta.prover_id)
+        }
+    })?;
+    println!("valid {}", ok);
+    Ok(ok)
 }
 
 fn cmd_r1cs_digest(args: &[String]) -> Result<bool> {
@@ -732,6 +919,9 @@ fn main() {
         "vanilla-snap" => cmd_vanilla_snap(rest).map(|_| true),
         "verify-seal" => cmd_verify_seal(rest),
         "r1cs-digest" => cmd_r1cs_digest(rest),
+        "post-digest" => cmd_post_digest(rest),
+        "verify-post" => cmd_verify_post(rest),
+        "prove-post" => cmd_prove_post(rest).map(|_| true),
         "synth-bench" => cmd_synth_bench(rest).map(|_| true),
         c => {
             eprintln!("czk-oracle: unknown command '{}'\n{}", c, USAGE);
