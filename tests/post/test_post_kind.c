@@ -268,6 +268,14 @@ CZK_TEST(post_cached_params_are_made_once)
     CHECK(czk_g1_affine_eq(&p.vk.delta_g1, &q.vk.delta_g1));
     czk_groth16_params_clear(&p);
     czk_groth16_params_clear(&q);
+    /* a production shape is cached by kind and sector size */
+    REQUIRE_OK(czk_post_shape_of(&s, CZK_POST_WINDOW, 2048));
+    REQUIRE_OK(czk_post_cached_params(&p, &s, NULL, NULL, path, &gen));
+    CHECK(gen == 1);
+    snprintf(want, sizeof want, "%s/window-post-2048B-czk%s.params", dir, CZK_VERSION_STRING);
+    CHECK_MSG(!strcmp(path, want), "path %s", path);
+    CHECK_EQ_U64(p.vk.n_ic, 23);
+    czk_groth16_params_clear(&p);
     unsetenv("CZK_CACHE_DIR");
 }
 
