@@ -63,26 +63,19 @@ static czk_status slurp(uint8_t **out, const char *path, size_t want, const char
 
 czk_status czk_post_dir_read(czk_post_vanilla *v, czk_post_json *out, czk_post_kind k, const char *dir)
 {
-    const char *kn = k == CZK_POST_WINNING ? "winning" : "window";
     char jp[4096], bp[4096];
-    snprintf(jp, sizeof jp, "%s/post-%s.json", dir, kn);
-    snprintf(bp, sizeof bp, "%s/vanilla-%s.bin", dir, kn);
+    snprintf(jp, sizeof jp, "%s/post-%s.json", dir, short_name(k));
+    snprintf(bp, sizeof bp, "%s/vanilla-%s.bin", dir, short_name(k));
     memset(v, 0, sizeof *v);
     memset(out, 0, sizeof *out);
     czk_post_json j;
-    CZK_TRY(czk_post_json_read(&j, jp));
-    czk_post_shape shape;
-    czk_post_shape *s = &shape;
+    CZK_TRY(czk_post_dir_json(&j, k, dir));
+    czk_post_shape shape = j.shape;
+    const czk_post_shape *s = &shape;
     czk_status st = CZK_OK;
     uint8_t *bin = NULL;
     const uint8_t **ptr = NULL;
     size_t *len = NULL;
-    if (j.shape.kind != k) {
-        st = czk_error(CZK_ERR_FORMAT, "%s: registered_post_proof %s is a %s proof, not %s", jp, j.proof,
-                       czk_post_kind_name(j.shape.kind), czk_post_kind_name(k));
-        goto out;
-    }
-    *s = j.shape;
     const size_t one = czk_post_sector_proof_bytes(&s->tree, s->sector_challenges);
     char why[4400];
     snprintf(why, sizeof why, "%u sector proof(s) of %zu bytes for %s's %s", j.n_sectors, one, jp, j.proof);
