@@ -5,9 +5,11 @@
 #   oracle.sh CZK params           2KiB and 8MiB PoRep parameters: czk setup's,
 #                                  rewritten by bellperson (CZK_ORACLE_FIL_PARAMS=1:
 #                                  filecoin-proofs generates its own)
-#   oracle.sh CZK porep SIZE       real seal -> czk prove with filecoin-proofs'
-#                                  parameters -> verify_seal; bellperson's proof
-#                                  -> czk verify; R1CS and assignment digests
+#   oracle.sh CZK porep SIZE       real seal -> czk prove with those parameters
+#                                  -> verify_seal; bellperson's proof -> czk
+#                                  verify; R1CS and assignment digests; at 2KiB
+#                                  real vanilla PoSt proofs: czk reads and checks
+#                                  them, FallbackPoSt digests equal
 #   oracle.sh CZK czk-params       czk setup's parameters -> bellperson proves
 #                                  with them -> both verifiers accept
 #   oracle.sh CZK digest SIZE      digests only, of a C1 from czk gen-c1 (512MiB, 32GiB;
@@ -94,6 +96,23 @@ porep_param() { # porep_param SIZE -> the v28 stem
     esac
 }
 
+post_param() { # post_param KIND SIZE -> the v28 stem of filecoin-proofs' FallbackPoSt parameters
+    case "$1:$2" in
+    window:2KiB) echo "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0" ;;
+    winning:2KiB) echo "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e" ;;
+    esac
+}
+
+ensure_post_params() { # ensure_post_params KIND SIZE: filecoin-proofs' own, generated (a minute or two at 2KiB)
+    stem=$(post_param "$1" "$2")
+    if [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]; then return 0; fi
+    mkdir -p "$FILPARAMS"
+    run "czk-oracle params --circuit $1-post --sector-size $2 (filecoin-proofs' generator, random toxic waste)" \
+        "$ORACLE" params --circuit "$1-post" --sector-size "$2" --cache "$FILPARAMS" || return 1
+    grep '^step\|^post' "$T/out" | sed 's/^/    /'
+    [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]
+}
+
 ensure_params() { # ensure_params SIZE: PoRep parameters under their v28 names in $FILPARAMS
     stem=$(porep_param "$1")
     if [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]; then return 0; fi
@@ -120,19 +139,31 @@ ensure_params() { # ensure_params SIZE: PoRep parameters under their v28 names i
     [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]
 }
 
-# digests_equal DESC C1 [PARTITION]: czk's and the reference's digests agree;
-# on a difference czk names the first differing constraint
+# digests_equal DESC C1 [PARTITION]: czk's and the reference's digests agree
+# for a PoRep partition
 digests_equal() {
-    desc="$1"; c1="$2"; k="${3:-0}"
-    if ! run "czk-oracle r1cs-digest ($desc)" "$ORACLE" r1cs-digest --c1 "$c1" --partition "$k" --dump "$T/ref.dump"; then
-        bad "$desc: the reference could not synthesize the C1"
+    k="${3:-0}"
+    REF_CMD="r1cs-digest --c1 $2 --partition $k"
+    CZK_CMD="bench synth-only --c1 $2 --partition $k"
+    circuit_digests_equal "$1"
+}
+
+# circuit_digests_equal DESC: the same for any circuit, with the oracle's
+# command in $REF_CMD and czk's in $CZK_CMD (word-split: no spaces in paths);
+# on a difference czk names the first differing constraint
+circuit_digests_equal() {
+    desc="$1"
+    # shellcheck disable=SC2086
+    if ! run "czk-oracle ${REF_CMD%% *} ($desc)" "$ORACLE" $REF_CMD --dump "$T/ref.dump"; then
+        bad "$desc: the reference could not synthesize the circuit"
         return
     fi
     grep '^inputs\|^aux\|^constraints\|digest' "$T/out" | sed 's/^/    ref: /'
     ref_r1cs=$(sed -n 's/^r1cs digest //p' "$T/out")
     ref_asg=$(sed -n 's/^assignment digest //p' "$T/out")
-    run "czk bench synth-only --r1cs-digest ($desc)" "$CZK" bench synth-only --c1 "$c1" --partition "$k" -i 1 \
-        --no-nnz --r1cs-digest --r1cs-compare "$T/ref.dump"
+    # shellcheck disable=SC2086
+    run "czk bench synth-only --r1cs-digest ($desc)" "$CZK" $CZK_CMD -i 1 --no-nnz --r1cs-digest \
+        --r1cs-compare "$T/ref.dump"
     rc=$?
     grep -i 'digest\|differ\|identical' "$T/out" "$T/err" | sed 's/^[^:]*:/    czk: /' | head -12
     czk_r1cs=$(sed -n 's/.*r1cs digest \([0-9a-f]\{64\}\).*/\1/p' "$T/out" | head -1)
@@ -141,7 +172,8 @@ digests_equal() {
     if [ -n "$first" ]; then
         # the reference's side of the first difference, with its namespace path
         cp "$T/out" "$T/czk.out"
-        "$ORACLE" r1cs-digest --c1 "$c1" --partition "$k" --show "$first" 2>&1 | sed -n '/^constraint /,$p' | sed 's/^/    ref: /' | head -40
+        # shellcheck disable=SC2086
+        "$ORACLE" $REF_CMD --show "$first" 2>&1 | sed -n '/^constraint /,$p' | sed 's/^/    ref: /' | head -40
         sed -n '/first differing constraint/,$p' "$T/czk.out" | sed 's/^/    czk: /' | head -40
     fi
     if [ "$rc" -eq 0 ] && [ -n "$ref_r1cs" ] && [ "$czk_r1cs" = "$ref_r1cs" ]; then
@@ -185,6 +217,9 @@ params)
     for s in 2KiB 8MiB; do
         if ensure_params "$s"; then ok "the $s PoRep parameters (v28 names) in $FILPARAMS"; else bad "$s parameters"; fi
     done
+    for k in window winning; do
+        if ensure_post_params "$k" 2KiB; then ok "filecoin-proofs' 2KiB ${k}PoSt parameters in $FILPARAMS"; else bad "2KiB $k PoSt parameters"; fi
+    done
     finish
     ;;
 porep)
@@ -198,18 +233,27 @@ porep)
     ok "sealed a $SIZE sector with filecoin-proofs"
     digests_equal "$SIZE real C1 (envelope)" "$D/c1.json"
     stem=$(porep_param "$SIZE")
+    # real vanilla PoSt proofs of the sealed sector; 2KiB bincode sizes: a
+    # Single Merkle proof is 4 + 32 + 32 + 8 + 2 x (8 + 7 x 32 + 8) = 556
+    # bytes, a sector proof 8 + 32 + 8 + 8 + n x 556 + 32 + 32
+    for kind in window:10 winning:66; do
+        k=${kind%:*}; n=${kind#*:}
+        expect_rc 0 "czk-oracle vanilla-post --kind $k" "$ORACLE" vanilla-post --kind "$k" -o "$T/vanilla" "$D"
+        [ "$SIZE" = 2KiB ] || continue
+        got=$(wc -c <"$T/vanilla/vanilla-$k.bin" 2>/dev/null || echo 0)
+        want=$((8 + 32 + 8 + 8 + n * 556 + 32 + 32))
+        if [ "$got" -eq "$want" ]; then ok "vanilla $k proof is $want bytes"; else bad "vanilla $k proof: $got bytes, wanted $want"; fi
+    done
+    # the FallbackPoSt partition circuit of each real vanilla proof, as
+    # filecoin-proofs builds it for proving: czk reads and checks the proof
+    # (challenges, paths), and its R1CS and assignment digests are the
+    # reference's
+    for k in window winning; do
+        REF_CMD="post-digest --kind $k --vanilla $T/vanilla"
+        CZK_CMD="bench synth-only --circuit $k-post --vanilla $T/vanilla"
+        circuit_digests_equal "$SIZE $k PoSt partition of the real vanilla proof"
+    done
     if [ "$SIZE" = 2KiB ]; then
-        # real vanilla PoSt and SnapDeals proofs of the sealed sector (for the
-        # PoSt and SnapDeals work); 2KiB bincode sizes: a Single Merkle proof
-        # is 4 + 32 + 32 + 8 + 2 x (8 + 7 x 32 + 8) = 556 bytes, a sector proof
-        # 8 + 32 + 8 + 8 + n x 556 + 32 + 32
-        for kind in window:10 winning:66; do
-            k=${kind%:*}; n=${kind#*:}
-            expect_rc 0 "czk-oracle vanilla-post --kind $k" "$ORACLE" vanilla-post --kind "$k" -o "$T/vanilla" "$D"
-            got=$(wc -c <"$T/vanilla/vanilla-$k.bin" 2>/dev/null || echo 0)
-            want=$((8 + 32 + 8 + 8 + n * 556 + 32 + 32))
-            if [ "$got" -eq "$want" ]; then ok "vanilla $k proof is $want bytes"; else bad "vanilla $k proof: $got bytes, wanted $want"; fi
-        done
         # czk reads both proofs, derives their challenges from the json's
         # randomness and sector id (they must be filecoin-proofs' challenges),
         # checks them natively and writes the bytes back
