@@ -293,6 +293,32 @@ porep)
         echo "  (ASan build: czk's proving is left to the Release run)"
         finish
     fi
+    if [ "$SIZE" = 2KiB ]; then
+        # WindowPoSt and WinningPoSt of the sealed sector, proven from the
+        # real vanilla proofs with filecoin-proofs' own PoSt parameters: by
+        # bellperson and by czk; each verifier accepts the other's proof
+        for k in window winning; do
+            run "czk-oracle prove-post --kind $k (bellperson)" "$ORACLE" prove-post --kind "$k" --vanilla "$T/vanilla" \
+                -o "$T/bp-$k.proof"
+            expect_rc 0 "filecoin-proofs verify_${k}_post accepts bellperson's proof" "$ORACLE" verify-post --kind "$k" \
+                --vanilla "$T/vanilla" "$T/bp-$k.proof"
+            run "czk prove --post $k --param-cache (filecoin-proofs' $k PoSt parameters)" "$CZK" prove --post "$k" \
+                --vanilla "$T/vanilla" --param-cache "$FILPARAMS" --params-check curve -o "$T/czk-$k.proof" --quiet
+            if [ $? -eq 0 ]; then ok "czk proved the real 2KiB $k PoSt"; else bad "czk prove --post $k"; fi
+            expect_rc 0 "filecoin-proofs verify_${k}_post accepts czk's proof" "$ORACLE" verify-post --kind "$k" \
+                --vanilla "$T/vanilla" "$T/czk-$k.proof"
+            for off in 0 150; do
+                flip_byte "$T/czk-$k.proof" "$T/flip.proof" "$off"
+                expect_rc 1 "verify_${k}_post rejects czk's proof with byte $off flipped" "$ORACLE" verify-post \
+                    --kind "$k" --vanilla "$T/vanilla" "$T/flip.proof"
+            done
+            expect_rc 0 "czk verify --post $k accepts bellperson's proof" "$CZK" verify --post "$k" --vanilla "$T/vanilla" \
+                --param-cache "$FILPARAMS" --proof "$T/bp-$k.proof"
+            flip_byte "$T/bp-$k.proof" "$T/flip.proof" 150
+            expect_rc 1 "czk verify --post $k rejects bellperson's proof with a flipped byte" "$CZK" verify --post "$k" \
+                --vanilla "$T/vanilla" --param-cache "$FILPARAMS" --proof "$T/flip.proof"
+        done
+    fi
     if [ "$SIZE" != 2KiB ]; then
         # bellperson's C2 is checked once, at 2KiB (czk verify takes the same
         # path for every size); bench/vs-reference.sh c2-8m runs it at 8MiB

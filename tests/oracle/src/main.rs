@@ -846,15 +846,29 @@ fn cmd_verify_post(args: &[String]) -> Result<bool> {
     for (id, comm_r) in meta.sector_ids.iter().zip(meta.comm_r.iter()) {
         replicas.insert(SectorId::from(*id), PublicReplicaInfo::new(meta.registered_post_proof, *comm_r));
     }
-    let ok = step("verify", || {
-        if kind == "window" {
-            post::verify_window_post(&meta.randomness, &[(meta.registered_post_proof, &proof)], &replicas, meta.prover_id)
-        } else {
-            post::verify_winning_post(&meta.randomness, &proof, &replicas, meta.prover_id)
+    let t = Instant::now();
+    let r = if kind == "window" {
+        post::verify_window_post(&meta.randomness, &[(meta.registered_post_proof, &proof)], &replicas, meta.prover_id)
+    } else {
+        post::verify_winning_post(&meta.randomness, &proof, &replicas, meta.prover_id)
+    };
+    println!("step verify {:.3}", t.elapsed().as_secs_f64());
+    match r {
+        Ok(true) => {
+            println!("valid {}", proof_path.display());
+            Ok(true)
         }
-    })?;
-    println!("valid {}", ok);
-    Ok(ok)
+        Ok(false) => {
+            println!("INVALID {}", proof_path.display());
+            Ok(false)
+        }
+        // a proof whose points do not decode is refused with an error: not
+        // accepted either way
+        Err(e) => {
+            println!("INVALID {}: {:#}", proof_path.display(), e);
+            Ok(false)
+        }
+    }
 }
 
 fn cmd_r1cs_digest(args: &[String]) -> Result<bool> {
