@@ -615,20 +615,25 @@ fn cmd_verify_seal(args: &[String]) -> Result<bool> {
             &proof,
         )
     });
-    match ok {
+    Ok(verdict(ok, &proof_path))
+}
+
+/// A verifier's answer as a line and a result: filecoin-proofs refuses some
+/// malformed proofs (points that do not decode) with an error rather than
+/// `false`; either way the proof is not accepted.
+fn verdict(r: Result<bool>, proof_path: &Path) -> bool {
+    match r {
         Ok(true) => {
             println!("valid {}", proof_path.display());
-            Ok(true)
+            true
         }
         Ok(false) => {
             println!("INVALID {}", proof_path.display());
-            Ok(false)
+            false
         }
         Err(e) => {
-            // filecoin-proofs refuses some malformed proofs with an error
-            // rather than `false`: either way the proof is not accepted.
             println!("INVALID {}: {:#}", proof_path.display(), e);
-            Ok(false)
+            false
         }
     }
 }
@@ -853,22 +858,7 @@ fn cmd_verify_post(args: &[String]) -> Result<bool> {
         post::verify_winning_post(&meta.randomness, &proof, &replicas, meta.prover_id)
     };
     println!("step verify {:.3}", t.elapsed().as_secs_f64());
-    match r {
-        Ok(true) => {
-            println!("valid {}", proof_path.display());
-            Ok(true)
-        }
-        Ok(false) => {
-            println!("INVALID {}", proof_path.display());
-            Ok(false)
-        }
-        // a proof whose points do not decode is refused with an error: not
-        // accepted either way
-        Err(e) => {
-            println!("INVALID {}: {:#}", proof_path.display(), e);
-            Ok(false)
-        }
-    }
+    Ok(verdict(r, &proof_path))
 }
 
 fn cmd_r1cs_digest(args: &[String]) -> Result<bool> {
