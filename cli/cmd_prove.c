@@ -123,6 +123,29 @@ static czk_status write_proofs(const char *path, const czk_groth16_proof *proofs
     return czk__write_atomic(path, chunks, &len, 1);
 }
 
+/* Run a prepared job through the engine with the settings every kind takes
+ * from the command line (LC storage, --no-verify, progress); CZK_EXIT_OK,
+ * or the failure's exit code once its message is out. */
+static int run_job(czk_groth16_proof *proofs, czk_kind_job *job, const args *a, czk_progress *pg,
+                   czk_kind_report *rep, czk_kind_partition_times *times)
+{
+    job->source.lc = a->lc;
+    job->engine.lc = a->lc;
+    job->engine.no_verify = a->no_verify;
+    if (pg->enabled) {
+        job->progress = czk_progress_cb;
+        job->progress_ctx = pg;
+    }
+    memset(rep, 0, sizeof *rep);
+    rep->parts = times;
+    czk_status s = czk_kind_prove(proofs, job, rep);
+    czk_progress_done(pg);
+    if (s != CZK_OK)
+        return czk_cli_fail("prove", s,
+                            s == CZK_ERR_VERIFY ? "the new proof does not verify (not written)" : "proving failed");
+    return CZK_EXIT_OK;
+}
+
 static int prove_post(const args *a, const czk_cli_common *c)
 {
     czk_post_kind k = (czk_post_kind)(a->post - 1);
@@ -161,23 +184,9 @@ static int prove_post(const args *a, const czk_cli_common *c)
     job.data = &v;
     job.params = &p;
     job.n = 1;
-    job.source.lc = a->lc;
-    job.engine.lc = a->lc;
-    job.engine.no_verify = a->no_verify;
-    if (pg.enabled) {
-        job.progress = czk_progress_cb;
-        job.progress_ctx = &pg;
-    }
     czk_kind_report rep;
-    memset(&rep, 0, sizeof rep);
-    rep.parts = times;
-    s = czk_kind_prove(proof, &job, &rep);
-    czk_progress_done(&pg);
-    if (s != CZK_OK) {
-        exit_code = czk_cli_fail("prove", s, s == CZK_ERR_VERIFY ? "the new proof does not verify (not written)"
-                                                                 : "proving failed");
-        goto out;
-    }
+    exit_code = run_job(proof, &job, a, &pg, &rep, times);
+    if (exit_code != CZK_EXIT_OK) goto out;
     s = write_proofs(a->out, proof, 1, bytes);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "writing the proof failed");
@@ -291,25 +300,11 @@ static int run(int argc, char **argv)
     job.n = count;
     job.source.pce = a.pce;
     job.source.parallel = a.parallel;
-    job.source.lc = a.lc;
     job.source.progress = czk_progress_cb;
     job.source.progress_ctx = &pg;
-    job.engine.lc = a.lc;
-    job.engine.no_verify = a.no_verify;
-    if (pg.enabled) {
-        job.progress = czk_progress_cb;
-        job.progress_ctx = &pg;
-    }
     czk_kind_report rep;
-    memset(&rep, 0, sizeof rep);
-    rep.parts = times;
-    s = czk_kind_prove(proofs, &job, &rep);
-    czk_progress_done(&pg);
-    if (s != CZK_OK) {
-        exit_code = czk_cli_fail("prove", s, s == CZK_ERR_VERIFY ? "the new proof does not verify (not written)"
-                                                                 : "proving failed");
-        goto out;
-    }
+    exit_code = run_job(proofs, &job, &a, &pg, &rep, times);
+    if (exit_code != CZK_EXIT_OK) goto out;
     double t_prove = rep.wall_s;
     int verified = rep.verified;
     size_t len = (size_t)count * CZK_GROTH16_PROOF_BYTES;
