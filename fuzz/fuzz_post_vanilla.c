@@ -18,21 +18,11 @@
 #include "czk/rand.h"
 #include "fuzz_targets.h"
 
-/* As CZK_FUZZ_CHECK in fuzz_targets.c (this file is its own translation unit
- * in the libFuzzer build). */
-#define PV_CHECK(c)                                                                            \
-    do {                                                                                       \
-        if (!(c)) {                                                                            \
-            fprintf(stderr, "czk fuzz: invariant failed: %s (%s:%d)\n", #c, __FILE__, __LINE__); \
-            abort();                                                                           \
-        }                                                                                      \
-    } while (0)
-
 static void pv_check_status(czk_status s)
 {
-    PV_CHECK((int)s >= 0 && s < CZK_STATUS_COUNT);
-    PV_CHECK(s != CZK_ERR_INTERNAL);
-    if (s != CZK_OK) PV_CHECK(czk_last_error()[0] != 0);
+    CZK_FUZZ_CHECK((int)s >= 0 && s < CZK_STATUS_COUNT);
+    CZK_FUZZ_CHECK(s != CZK_ERR_INTERNAL);
+    if (s != CZK_OK) CZK_FUZZ_CHECK(czk_last_error()[0] != 0);
 }
 
 #define PV_SHAPES 5
@@ -71,20 +61,20 @@ int czk_fuzz_post_vanilla(const uint8_t *d, size_t n)
     pv_check_status(st);
     czk_fuzz_status = st;
     if (st != CZK_OK) {
-        PV_CHECK(v.arena == NULL);
+        CZK_FUZZ_CHECK(v.arena == NULL);
         return 0;
     }
-    PV_CHECK(v.n == 1 && v.proofs[0].n_inclusion == s.sector_challenges);
-    PV_CHECK(n - 1 == czk_post_sector_proof_bytes(&s.tree, s.sector_challenges));
+    CZK_FUZZ_CHECK(v.n == 1 && v.proofs[0].n_inclusion == s.sector_challenges);
+    CZK_FUZZ_CHECK(n - 1 == czk_post_sector_proof_bytes(&s.tree, s.sector_challenges));
     czk_error_clear();
     czk_status c = czk_post_vanilla_check(&v);
     pv_check_status(c);
-    PV_CHECK(c == CZK_OK || c == CZK_ERR_VERIFY);
+    CZK_FUZZ_CHECK(c == CZK_OK || c == CZK_ERR_VERIFY);
     uint8_t *out = malloc(n);
     if (out) {
         size_t w = 0;
         czk_status e = czk_post_sector_proof_encode(out, n, &w, &v.proofs[0], &s.tree);
-        PV_CHECK(e == CZK_OK && w == n - 1 && memcmp(out, d + 1, w) == 0);
+        CZK_FUZZ_CHECK(e == CZK_OK && w == n - 1 && memcmp(out, d + 1, w) == 0);
         free(out);
     }
     czk_post_vanilla_free(&v);

@@ -19,13 +19,6 @@
 #include "czk/post_vanilla.h"
 #include "fuzz_targets.h"
 
-#define CZK_FUZZ_CHECK(c)                                                                 \
-    do {                                                                                  \
-        if (!(c)) {                                                                       \
-            fprintf(stderr, "czk fuzz: invariant failed: %s (%s:%d)\n", #c, __FILE__, __LINE__); \
-            abort();                                                                      \
-        }                                                                                 \
-    } while (0)
 
 int czk_fuzz_status;
 

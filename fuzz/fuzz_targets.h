@@ -14,6 +14,17 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* An invariant a harness asserts: a violation is a finding (abort). */
+#define CZK_FUZZ_CHECK(c)                                                                 \
+    do {                                                                                  \
+        if (!(c)) {                                                                       \
+            fprintf(stderr, "czk fuzz: invariant failed: %s (%s:%d)\n", #c, __FILE__, __LINE__); \
+            abort();                                                                      \
+        }                                                                                 \
+    } while (0)
 
 typedef int (*czk_fuzz_fn)(const uint8_t *data, size_t size);
 

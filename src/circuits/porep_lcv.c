@@ -22,15 +22,6 @@ __attribute__((format(printf, 2, 3))) static void porep_ns_pushf(czk_cs *cs, con
     czk_cs_ns_push(cs, buf, CZK_NOIDX);
 }
 
-/* AllocatedNum::alloc(cs.namespace(|| ns), value) */
-static czk_status porep_alloc_num(czk_cs *cs, czk_anum *out, const czk_fr *value, const char *ns)
-{
-    czk_cs_ns_push(cs, ns, CZK_NOIDX);
-    czk_status s = czk_anum_alloc(cs, out, value);
-    czk_cs_ns_pop(cs);
-    return s;
-}
-
 /* AllocatedNum::inputize(cs.namespace(|| ns)) */
 static czk_status porep_inputize(czk_cs *cs, const czk_anum *a, const char *ns)
 {
@@ -83,7 +74,7 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
     const int vals = x->vals;
     const uint32_t L = x->layers;
     czk_anum data_leaf;
-    CZK_TRY(porep_alloc_num(cs, &data_leaf, vals ? &p->comm_d.leaf : NULL, "data_leaf"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &data_leaf, vals ? &p->comm_d.leaf : NULL, "data_leaf"));
     czk_cs_ns_push(cs, "comm_d_inclusion", CZK_NOIDX);
     CZK_TRY(porep_inclusion(cs, &x->tree_d, data_leaf.var, comm_d->var, vals ? &p->comm_d : NULL));
     czk_cs_ns_pop(cs);
@@ -188,7 +179,7 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
     {
         czk_fr v;
         czk_fr_add(&v, &labelv[L - 1], &data_leaf.value);
-        czk_status s = porep_alloc_num(cs, &enc, &v, "add_num");
+        czk_status s = czk__anum_alloc_ns(cs, &enc, &v, "add_num");
         if (s == CZK_OK && czk_cs_needs_constraints(cs)) {
             czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
             czk_lc_add_var(a, label[L - 1]);
@@ -225,19 +216,19 @@ czk_status czk__porep_top(czk_cs *cs, const porep_ctx *x, porep_common *cm)
     const czk_fc_c1 *c1 = x->c1;
     const czk_fc_challenge_proof *p0 = vals ? czk_fc_c1_proof(c1, x->k, 0) : NULL;
 
-    CZK_TRY(porep_alloc_num(cs, &cm->replica_id, vals ? &c1->replica_id : NULL, "replica_id"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &cm->replica_id, vals ? &c1->replica_id : NULL, "replica_id"));
     CZK_TRY(porep_inputize(cs, &cm->replica_id, "replica_id_input"));
     czk_cs_ns_push(cs, "replica_id_bits", CZK_NOIDX);
     czk_status s = porep_bits_reversed(cs, cm->replica_bits, cm->replica_id.var,
                                        vals ? &cm->replica_id.value : NULL);
     czk_cs_ns_pop(cs);
     CZK_TRY(s);
-    CZK_TRY(porep_alloc_num(cs, &cm->comm_d, vals ? &c1->comm_d : NULL, "comm_d"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_d, vals ? &c1->comm_d : NULL, "comm_d"));
     CZK_TRY(porep_inputize(cs, &cm->comm_d, "comm_d_input"));
-    CZK_TRY(porep_alloc_num(cs, &cm->comm_r, vals ? &c1->comm_r : NULL, "comm_r"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_r, vals ? &c1->comm_r : NULL, "comm_r"));
     CZK_TRY(porep_inputize(cs, &cm->comm_r, "comm_r_input"));
-    CZK_TRY(porep_alloc_num(cs, &cm->comm_r_last, vals ? &p0->comm_r_last.root : NULL, "comm_r_last"));
-    CZK_TRY(porep_alloc_num(cs, &cm->comm_c, vals ? &p0->c_x.proof.root : NULL, "comm_c"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_r_last, vals ? &p0->comm_r_last.root : NULL, "comm_r_last"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_c, vals ? &p0->c_x.proof.root : NULL, "comm_c"));
 
     czk_var in[2] = {cm->comm_c.var, cm->comm_r_last.var}, h;
     czk_fr inv[2] = {cm->comm_c.value, cm->comm_r_last.value}, hv;

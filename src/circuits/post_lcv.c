@@ -17,24 +17,15 @@ static void post_ns_push_idx(czk_cs *cs, const char *prefix, uint32_t i)
     czk_cs_ns_push(cs, buf, CZK_NOIDX);
 }
 
-/* AllocatedNum::alloc(cs.namespace(|| ns), value) */
-static czk_status post_alloc_num(czk_cs *cs, czk_anum *out, const czk_fr *value, const char *ns)
-{
-    czk_cs_ns_push(cs, ns, CZK_NOIDX);
-    czk_status s = czk_anum_alloc(cs, out, value);
-    czk_cs_ns_pop(cs);
-    return s;
-}
-
 /* One circuit sector (namespace "sector_i" pushed by the caller). */
 static czk_status post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
 {
     const int vals = x->v != NULL;
     const czk_post_sector_proof *p = vals ? &x->v->proofs[czk__post_vanilla_sector(x, x->v->n, i, 0)] : NULL;
     czk_anum comm_r_last, comm_c, comm_r;
-    CZK_TRY(post_alloc_num(cs, &comm_r_last, vals ? &p->comm_r_last : NULL, "comm_r_last"));
-    CZK_TRY(post_alloc_num(cs, &comm_c, vals ? &p->comm_c : NULL, "comm_c"));
-    CZK_TRY(post_alloc_num(cs, &comm_r, vals ? &p->comm_r : NULL, "comm_r"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &comm_r_last, vals ? &p->comm_r_last : NULL, "comm_r_last"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &comm_c, vals ? &p->comm_c : NULL, "comm_c"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &comm_r, vals ? &p->comm_r : NULL, "comm_r"));
     czk_cs_ns_push(cs, "comm_r_input", CZK_NOIDX);
     czk_status s = czk_anum_inputize(cs, &comm_r);
     czk_cs_ns_pop(cs);

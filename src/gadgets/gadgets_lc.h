@@ -184,4 +184,17 @@ CZK__GADGET_TYPES(czk_num_inline4, czk_multieq_inline4, czk_lc_inline4)
 static inline const czk_fr *czk__fr_pow2(unsigned i) { return &czk__pow2_table[i & 255]; }
 static inline const czk_fr *czk__fr_pow2_neg(unsigned i) { return &czk__pow2_neg_table[i & 255]; }
 
+#ifdef CZK_LCV
+/* AllocatedNum::alloc(cs.namespace(|| ns), value): one variable in a
+ * namespace of its own (the circuits allocate their commitments so); in
+ * the variant files only. */
+static inline czk_status czk__anum_alloc_ns(czk_cs *cs, czk_anum *out, const czk_fr *value, const char *ns)
+{
+    czk_cs_ns_push(cs, ns, CZK_NOIDX);
+    czk_status s = czk_anum_alloc(cs, out, value);
+    czk_cs_ns_pop(cs);
+    return s;
+}
+#endif
+
 #endif
