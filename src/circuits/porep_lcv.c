@@ -23,14 +23,6 @@ __attribute__((format(printf, 2, 3))) static void porep_ns_pushf(czk_cs *cs, con
 }
 
 /* AllocatedNum::inputize(cs.namespace(|| ns)) */
-static czk_status porep_inputize(czk_cs *cs, const czk_anum *a, const char *ns)
-{
-    czk_cs_ns_push(cs, ns, CZK_NOIDX);
-    czk_status s = czk_anum_inputize(cs, a);
-    czk_cs_ns_pop(cs);
-    return s;
-}
-
 /* to_bits_le (255 bits + "unpacking constraint") followed by
  * reverse_bit_numbering: padded with a constant false to 256 bits, then the
  * bits of every byte reversed. */
@@ -217,32 +209,21 @@ czk_status czk__porep_top(czk_cs *cs, const porep_ctx *x, porep_common *cm)
     const czk_fc_challenge_proof *p0 = vals ? czk_fc_c1_proof(c1, x->k, 0) : NULL;
 
     CZK_TRY(czk__anum_alloc_ns(cs, &cm->replica_id, vals ? &c1->replica_id : NULL, "replica_id"));
-    CZK_TRY(porep_inputize(cs, &cm->replica_id, "replica_id_input"));
+    CZK_TRY(czk__anum_inputize_ns(cs, &cm->replica_id, "replica_id_input"));
     czk_cs_ns_push(cs, "replica_id_bits", CZK_NOIDX);
     czk_status s = porep_bits_reversed(cs, cm->replica_bits, cm->replica_id.var,
                                        vals ? &cm->replica_id.value : NULL);
     czk_cs_ns_pop(cs);
     CZK_TRY(s);
     CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_d, vals ? &c1->comm_d : NULL, "comm_d"));
-    CZK_TRY(porep_inputize(cs, &cm->comm_d, "comm_d_input"));
+    CZK_TRY(czk__anum_inputize_ns(cs, &cm->comm_d, "comm_d_input"));
     CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_r, vals ? &c1->comm_r : NULL, "comm_r"));
-    CZK_TRY(porep_inputize(cs, &cm->comm_r, "comm_r_input"));
+    CZK_TRY(czk__anum_inputize_ns(cs, &cm->comm_r, "comm_r_input"));
     CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_r_last, vals ? &p0->comm_r_last.root : NULL, "comm_r_last"));
     CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_c, vals ? &p0->c_x.proof.root : NULL, "comm_c"));
 
-    czk_var in[2] = {cm->comm_c.var, cm->comm_r_last.var}, h;
-    czk_fr inv[2] = {cm->comm_c.value, cm->comm_r_last.value}, hv;
-    czk_cs_ns_push(cs, "H_comm_c_comm_r_last", CZK_NOIDX);
-    s = czk_poseidon_circuit(cs, &h, &hv, in, vals ? inv : NULL, 2);
-    czk_cs_ns_pop(cs);
-    CZK_TRY(s);
-    if (czk_cs_needs_constraints(cs)) {
-        czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
-        czk_lc_add_var(a, cm->comm_r.var);
-        czk_lc_add_var(b, CZK_VAR_ONE);
-        czk_lc_add_var(c, h);
-        CZK_TRY(czk_enforce(cs, a, b, c, "enforce comm_r = H(comm_c || comm_r_last)", CZK_NOIDX));
-    }
+    CZK_TRY(czk__comm_r_check(cs, &cm->comm_r, &cm->comm_c, &cm->comm_r_last, vals,
+                              "enforce comm_r = H(comm_c || comm_r_last)"));
     return CZK_OK;
 }
 

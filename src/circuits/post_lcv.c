@@ -26,25 +26,8 @@ static czk_status post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
     CZK_TRY(czk__anum_alloc_ns(cs, &comm_r_last, vals ? &p->comm_r_last : NULL, "comm_r_last"));
     CZK_TRY(czk__anum_alloc_ns(cs, &comm_c, vals ? &p->comm_c : NULL, "comm_c"));
     CZK_TRY(czk__anum_alloc_ns(cs, &comm_r, vals ? &p->comm_r : NULL, "comm_r"));
-    czk_cs_ns_push(cs, "comm_r_input", CZK_NOIDX);
-    czk_status s = czk_anum_inputize(cs, &comm_r);
-    czk_cs_ns_pop(cs);
-    CZK_TRY(s);
-
-    /* comm_r = Poseidon2(comm_c, comm_r_last), Merkle tag (constraint::equal) */
-    czk_var in[2] = {comm_c.var, comm_r_last.var}, h;
-    czk_fr inv[2] = {comm_c.value, comm_r_last.value}, hv;
-    czk_cs_ns_push(cs, "H_comm_c_comm_r_last", CZK_NOIDX);
-    s = czk_poseidon_circuit(cs, &h, &hv, in, vals ? inv : NULL, 2);
-    czk_cs_ns_pop(cs);
-    CZK_TRY(s);
-    if (czk_cs_needs_constraints(cs)) {
-        czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
-        czk_lc_add_var(a, comm_r.var);
-        czk_lc_add_var(b, CZK_VAR_ONE);
-        czk_lc_add_var(c, h);
-        CZK_TRY(czk_enforce(cs, a, b, c, "enforce_comm_c_comm_r_last_hash_comm_r", CZK_NOIDX));
-    }
+    CZK_TRY(czk__anum_inputize_ns(cs, &comm_r, "comm_r_input"));
+    CZK_TRY(czk__comm_r_check(cs, &comm_r, &comm_c, &comm_r_last, vals, "enforce_comm_c_comm_r_last_hash_comm_r"));
 
     /* PoRCircuit per challenge: private leaf ("value"), existing private
      * root comm_r_last, the index bits packed into one public input */
@@ -52,7 +35,7 @@ static czk_status post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
         const czk_fc_merkle *m = NULL;
         if (vals) m = &x->v->proofs[czk__post_vanilla_sector(x, x->v->n, i, j)].inclusion[czk__post_inclusion(x, i, j)];
         post_ns_push_idx(cs, "challenge_inclusion_", j);
-        s = czk_merkle_por_circuit(cs, &x->tree, NULL, vals ? &m->leaf : NULL, vals ? m->siblings : NULL,
+        czk_status s = czk_merkle_por_circuit(cs, &x->tree, NULL, vals ? &m->leaf : NULL, vals ? m->siblings : NULL,
                                    vals ? m->index : 0, &comm_r_last.var, NULL, 1);
         czk_cs_ns_pop(cs);
         CZK_TRY(s);

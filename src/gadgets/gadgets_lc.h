@@ -195,6 +195,35 @@ static inline czk_status czk__anum_alloc_ns(czk_cs *cs, czk_anum *out, const czk
     czk_cs_ns_pop(cs);
     return s;
 }
+
+/* a.inputize(cs.namespace(|| ns)) */
+static inline czk_status czk__anum_inputize_ns(czk_cs *cs, const czk_anum *a, const char *ns)
+{
+    czk_cs_ns_push(cs, ns, CZK_NOIDX);
+    czk_status s = czk_anum_inputize(cs, a);
+    czk_cs_ns_pop(cs);
+    return s;
+}
+
+/* comm_r = Poseidon2(comm_c, comm_r_last) with the Merkle tag, hashed in
+ * namespace "H_comm_c_comm_r_last" and enforced as comm_r * 1 = h under
+ * the annotation `enforce` (PoRep and PoSt name it differently). */
+static inline czk_status czk__comm_r_check(czk_cs *cs, const czk_anum *comm_r, const czk_anum *comm_c,
+                                           const czk_anum *comm_r_last, int vals, const char *enforce)
+{
+    czk_var in[2] = {comm_c->var, comm_r_last->var}, h;
+    czk_fr inv[2] = {comm_c->value, comm_r_last->value}, hv;
+    czk_cs_ns_push(cs, "H_comm_c_comm_r_last", CZK_NOIDX);
+    czk_status s = czk_poseidon_circuit(cs, &h, &hv, in, vals ? inv : NULL, 2);
+    czk_cs_ns_pop(cs);
+    CZK_TRY(s);
+    if (!czk_cs_needs_constraints(cs)) return CZK_OK;
+    czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
+    czk_lc_add_var(a, comm_r->var);
+    czk_lc_add_var(b, CZK_VAR_ONE);
+    czk_lc_add_var(c, h);
+    return czk_enforce(cs, a, b, c, enforce, CZK_NOIDX);
+}
 #endif
 
 #endif
