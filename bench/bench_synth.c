@@ -157,9 +157,10 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_C1: o->c1 = arg; return 0;
     case OPT_VANILLA: o->vanilla = arg; return 0;
     case OPT_CIRCUIT:
+        czk_post_kind k;
         if (!strcmp(arg, "porep")) o->circuit = CIRCUIT_POREP;
-        else if (!strcmp(arg, czk_post_kind_name(CZK_POST_WINDOW))) o->circuit = CIRCUIT_WINDOW_POST;
-        else if (!strcmp(arg, czk_post_kind_name(CZK_POST_WINNING))) o->circuit = CIRCUIT_WINNING_POST;
+        else if (strstr(arg, "-post") && czk_post_kind_parse(&k, arg) == CZK_OK)
+            o->circuit = k == CZK_POST_WINDOW ? CIRCUIT_WINDOW_POST : CIRCUIT_WINNING_POST;
         else return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post or winning-post, got '%s'", arg);
         return 0;
     case OPT_SEED:

@@ -75,10 +75,13 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_PARALLEL: a->parallel = 1; return 0;
     case OPT_VANILLA: a->vanilla = arg; return 0;
     case OPT_POST:
-        if (!strcmp(arg, "window")) a->post = 1 + CZK_POST_WINDOW;
-        else if (!strcmp(arg, "winning")) a->post = 1 + CZK_POST_WINNING;
-        else return czk_cli_usage_error("prove", usage, "--post wants window or winning, got '%s'", arg);
+    {
+        czk_post_kind k;
+        if (czk_post_kind_parse(&k, arg) != CZK_OK)
+            return czk_cli_usage_error("prove", usage, "--post wants window or winning, got '%s'", arg);
+        a->post = 1 + (int)k;
         return 0;
+    }
     case OPT_LC:
         if (czk_lc_kind_parse(&a->lc, arg) != CZK_OK)
             return czk_cli_usage_error("prove", usage, "--lc wants vec, inline1, inline2 or inline4, got '%s'", arg);

@@ -62,7 +62,8 @@ static int run(int argc, char **argv)
     czk_cli_common c;
     int rc = czk_cli_parse(argc, argv, "setup", usage, opts, &a, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
-    int post = a.circuit && (!strcmp(a.circuit, "window-post") || !strcmp(a.circuit, "winning-post"));
+    czk_post_kind pk = CZK_POST_WINDOW;
+    int post = a.circuit && strstr(a.circuit, "-post") && czk_post_kind_parse(&pk, a.circuit) == CZK_OK;
     if (!a.circuit || (!post && strcmp(a.circuit, "porep") != 0))
         return czk_cli_usage_error("setup", usage, "--circuit wants porep, window-post or winning-post, got '%s'",
                                    a.circuit ? a.circuit : "nothing");
@@ -71,7 +72,7 @@ static int run(int argc, char **argv)
     czk_post_shape ps;
     char name[64];
     if (post) {
-        rc = czk_post_shape_resolve(&ps, !strcmp(a.circuit, "window-post") ? CZK_POST_WINDOW : CZK_POST_WINNING,
+        rc = czk_post_shape_resolve(&ps, pk,
                                     &a.shape, "setup", usage);
         if (rc) return rc;
         if (ps.tree.proof == CZK_FC_PROOF_CUSTOM)

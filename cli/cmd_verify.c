@@ -41,10 +41,13 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_PROOF: a->proof = arg; return 0;
     case OPT_VANILLA: a->vanilla = arg; return 0;
     case OPT_POST:
-        if (!strcmp(arg, "window")) a->post = 1 + CZK_POST_WINDOW;
-        else if (!strcmp(arg, "winning")) a->post = 1 + CZK_POST_WINNING;
-        else return czk_cli_usage_error("verify", usage, "--post wants window or winning, got '%s'", arg);
+    {
+        czk_post_kind k;
+        if (czk_post_kind_parse(&k, arg) != CZK_OK)
+            return czk_cli_usage_error("verify", usage, "--post wants window or winning, got '%s'", arg);
+        a->post = 1 + (int)k;
         return 0;
+    }
     case OPT_PARTITION:
         if (czk_cli_parse_int(arg, 0, 1000, &a->partition))
             return czk_cli_usage_error("verify", usage, "--partition wants a partition number, got '%s'", arg);

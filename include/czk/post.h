@@ -50,6 +50,9 @@ czk_status czk_post_shape_custom(czk_post_shape *s, czk_post_kind k, uint64_t no
                                  uint32_t challenges) CZK_WUR;
 /* "window-post" / "winning-post". */
 const char *czk_post_kind_name(czk_post_kind k);
+/* "window" / "window-post" and "winning" / "winning-post"; CZK_ERR_INVALID_ARG
+ * naming s otherwise. */
+czk_status czk_post_kind_parse(czk_post_kind *out, const char *s) CZK_WUR;
 
 /* ---- parameter files ------------------------------------------------------ */
 

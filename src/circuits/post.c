@@ -25,6 +25,19 @@ const char *czk_post_kind_name(czk_post_kind k)
     return "?";
 }
 
+czk_status czk_post_kind_parse(czk_post_kind *out, const char *s)
+{
+    for (int k = CZK_POST_WINDOW; k <= CZK_POST_WINNING; k++) {
+        const char *name = czk_post_kind_name((czk_post_kind)k);
+        size_t n = strlen(name) - strlen("-post");
+        if (s && (!strcmp(s, name) || (strlen(s) == n && !strncmp(s, name, n)))) {
+            *out = (czk_post_kind)k;
+            return CZK_OK;
+        }
+    }
+    return czk_error(CZK_ERR_INVALID_ARG, "PoSt kind '%s': window or winning", s ? s : "");
+}
+
 /* Window: every vanilla sector is one circuit sector. Winning: one vanilla
  * sector whose inclusion proofs are spread over all circuit sectors. */
 static czk_status post_shape_fill(czk_post_shape *s, czk_post_kind k, const czk_fc_shape *tree, uint32_t sectors,

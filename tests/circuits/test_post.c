@@ -486,6 +486,27 @@ CZK_TEST(post_gen_vanilla_paths_only)
 }
 
 /* Bad shapes, vanilla proofs and arguments are errors that say what. */
+CZK_TEST(post_kind_parse)
+{
+    static const struct { const char *s; czk_post_kind k; } ok[] = {
+        {"window", CZK_POST_WINDOW}, {"window-post", CZK_POST_WINDOW},
+        {"winning", CZK_POST_WINNING}, {"winning-post", CZK_POST_WINNING},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        czk_post_kind k = (czk_post_kind)-1;
+        CHECK_OK(czk_post_kind_parse(&k, ok[i].s));
+        CHECK_MSG(k == ok[i].k, "%s", ok[i].s);
+    }
+    static const char *const bad[] = {"", "win", "windows", "window-", "window-postx", "porep", "WINDOW"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        czk_post_kind k;
+        CHECK_MSG(czk_post_kind_parse(&k, bad[i]) == CZK_ERR_INVALID_ARG, "'%s' accepted", bad[i]);
+        CHECK(strstr(czk_last_error(), "window or winning") != NULL);
+    }
+    czk_post_kind k;
+    CHECK(czk_post_kind_parse(&k, NULL) == CZK_ERR_INVALID_ARG);
+}
+
 CZK_TEST(post_bad_arguments)
 {
     czk_post_shape s;
