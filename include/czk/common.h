@@ -44,6 +44,10 @@ typedef enum czk_status {
     CZK_ERR_VERIFY,        /* a proof did not verify */
     CZK_ERR_UNSUPPORTED,   /* a feature, curve or shape czk does not handle */
     CZK_ERR_INTERNAL,      /* an invariant failed; a bug */
+    CZK_ERR_CANCELLED,     /* the work was cancelled before it finished */
+    CZK_ERR_NOT_FOUND,     /* a named job or entry does not exist */
+    CZK_ERR_BUSY,          /* refused while in use */
+    CZK_ERR_UNAVAILABLE,   /* a service that is shutting down */
     CZK_STATUS_COUNT
 } czk_status;
 

@@ -25,6 +25,10 @@ static const char *const names[CZK_STATUS_COUNT] = {
     [CZK_ERR_VERIFY] = "proof did not verify",
     [CZK_ERR_UNSUPPORTED] = "unsupported",
     [CZK_ERR_INTERNAL] = "internal error",
+    [CZK_ERR_CANCELLED] = "cancelled",
+    [CZK_ERR_NOT_FOUND] = "not found",
+    [CZK_ERR_BUSY] = "busy",
+    [CZK_ERR_UNAVAILABLE] = "unavailable",
 };
 
 const char *czk_status_str(czk_status s)
