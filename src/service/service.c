@@ -170,7 +170,7 @@ static czk_status resident_load(czk_service *s, svc_resident *r)
     czk_groth16_read_info info;
     czk_groth16_read_opts ro;
     memset(&ro, 0, sizeof ro);
-    ro.check = CZK_GROTH16_CHECK_PINNED;
+    ro.check = s->o.params_check_set ? s->o.params_check : CZK_GROTH16_CHECK_DEFAULT;
     ro.threads = s->o.threads;
     double t0 = czk_now();
     czk_status st = czk_groth16_params_read_ex(&r->params, r->path, &ro, &info);
