@@ -271,10 +271,14 @@ static void job_times(czk_service *s, svc_job *j, uint64_t eid)
 {
     czk_engine_event *ev = NULL;
     size_t n = 0;
-    if (czk_engine_events(s->engine, &ev, &n) != CZK_OK) return;
+    czk_status st = czk_engine_job_events(s->engine, eid, &ev, &n);
+    czk_engine_forget(s->engine, eid); /* the daemon's timeline holds live work only */
+    if (st != CZK_OK) {
+        czk_error_clear();
+        return;
+    }
     double synth = 0, prove = 0, last_pass = -1;
     for (size_t i = 0; i < n; i++) {
-        if (ev[i].job != eid) continue;
         if (ev[i].synth_start >= 0 && ev[i].synth_end >= ev[i].synth_start) synth += ev[i].synth_end - ev[i].synth_start;
         if (ev[i].prove_start >= 0 && ev[i].prove_end >= ev[i].prove_start && ev[i].prove_start != last_pass) {
             prove += ev[i].prove_end - ev[i].prove_start;
