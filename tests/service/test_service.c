@@ -554,7 +554,7 @@ CZK_TEST(budget_and_shutdown)
     /* shutdown with cancel: queued work is cancelled, waiters learn it, then no submits */
     s = make_service(0, 0);
     for (int i = 0; i < 3; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "s%d", i);
         r = window_request(id, CZK_SVC_NORMAL);
         REQUIRE_OK(czk_service_submit(s, &r, &sub));
