@@ -100,7 +100,8 @@ bool parse_duration(const std::string &s, double *out)
             size_t u0 = i;
             while (i < s.size() && std::isalpha((unsigned char)s[i])) i++;
             std::string unit = s.substr(u0, i - u0);
-            const auto *u = std::find_if(std::begin(units), std::end(units), [&](const auto &x) { return unit == x.unit; });
+            const auto *u =
+                std::find_if(std::begin(units), std::end(units), [&](const auto &x) { return unit == x.unit; });
             if (u == std::end(units)) return false;
             total += v * u->secs;
             while (i < s.size() && s[i] == ' ') i++;
@@ -341,56 +342,57 @@ czk_status set_batch_wait(const loader &L, const std::string &key, const toml::n
     return CZK_OK;
 }
 
-const char *const NO_GPU = "czk proves on the CPU: it has no GPUs; [synthesis] threads and [memory] total_budget size it";
+const char *const NO_GPU =
+    "czk proves on the CPU: it has no GPUs; [synthesis] threads and [memory] total_budget size it";
+
+// Setters of one field of the configuration being filled, by kind of value.
+template <char *czk_serve_config::*F> czk_status path_key(const loader &L, const std::string &k, const toml::node &v)
+{
+    return get_path(L, k, v, &(L.c->*F));
+}
+template <double czk_serve_config::*F>
+czk_status duration_key(const loader &L, const std::string &k, const toml::node &v)
+{
+    return get_duration(L, k, v, &(L.c->*F));
+}
+template <uint64_t czk_serve_config::*F> czk_status size_key(const loader &L, const std::string &k, const toml::node &v)
+{
+    return get_size(L, k, v, &(L.c->*F));
+}
+template <int czk_serve_config::*F> czk_status bool_key(const loader &L, const std::string &k, const toml::node &v)
+{
+    return get_bool(L, k, v, &(L.c->*F));
+}
+template <int czk_serve_config::*F, int LO, int HI>
+czk_status int_key(const loader &L, const std::string &k, const toml::node &v)
+{
+    return get_int(L, k, v, LO, HI, &(L.c->*F));
+}
+
+using C = czk_serve_config;
 
 const key_spec KEYS[] = {
     {"daemon", "listen", set_listen, nullptr},
     {"daemon", "status_listen", set_status_listen, nullptr},
-    {"daemon", "result_retention",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_duration(L, k, v, &L.c->retention_s); },
-     nullptr},
-    {"daemon", "cancel_on_shutdown",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_bool(L, k, v, &L.c->cancel_on_shutdown); },
-     nullptr},
-    {"daemon", "tls_cert",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_path(L, k, v, &L.c->tls_cert); },
-     nullptr},
-    {"daemon", "tls_key",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_path(L, k, v, &L.c->tls_key); },
-     nullptr},
-    {"daemon", "tls_client_ca",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_path(L, k, v, &L.c->tls_client_ca); },
-     nullptr},
+    {"daemon", "result_retention", duration_key<&C::retention_s>, nullptr},
+    {"daemon", "cancel_on_shutdown", bool_key<&C::cancel_on_shutdown>, nullptr},
+    {"daemon", "tls_cert", path_key<&C::tls_cert>, nullptr},
+    {"daemon", "tls_key", path_key<&C::tls_key>, nullptr},
+    {"daemon", "tls_client_ca", path_key<&C::tls_client_ca>, nullptr},
     {"memory", "total_budget", set_total_budget, nullptr},
-    {"memory", "safety_margin",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_size(L, k, v, &L.c->safety_margin); },
-     nullptr},
-    {"memory", "eviction_min_idle",
-     [](const loader &L, const std::string &k, const toml::node &v) {
-         return get_duration(L, k, v, &L.c->eviction_min_idle_s);
-     },
-     nullptr},
-    {"scheduler", "max_batch_size",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_int(L, k, v, 1, 1024, &L.c->batch); },
-     nullptr},
+    {"memory", "safety_margin", size_key<&C::safety_margin>, nullptr},
+    {"memory", "eviction_min_idle", duration_key<&C::eviction_min_idle_s>, nullptr},
+    {"scheduler", "max_batch_size", int_key<&C::batch, 1, CZK_ENGINE_MAX_BATCH>, nullptr},
     {"scheduler", "max_batch_wait_ms", set_batch_wait, nullptr},
-    {"synthesis", "threads",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_int(L, k, v, 0, 65536, &L.c->threads); },
-     nullptr},
-    {"pipeline", "synthesis_concurrency",
-     [](const loader &L, const std::string &k, const toml::node &v) {
-         return get_int(L, k, v, 0, 4096, &L.c->synth_workers);
-     },
-     nullptr},
+    {"synthesis", "threads", int_key<&C::threads, 0, 65536>, nullptr},
+    {"pipeline", "synthesis_concurrency", int_key<&C::synth_workers, 0, 4096>, nullptr},
     {"pipeline", "pce", set_pce, nullptr},
     {"pipeline", "enabled", nullptr, "czk always pipelines synthesis and proving, under [memory] total_budget"},
     {"pipeline", "synthesis_lookahead", nullptr,
      "czk starts synthesis when the memory budget has room, not by a lookahead count"},
     {"pipeline", "max_parallel_synthesis", nullptr,
      "czk bounds parallel synthesis by [pipeline] synthesis_concurrency and the memory budget"},
-    {"srs", "param_cache",
-     [](const loader &L, const std::string &k, const toml::node &v) { return get_path(L, k, v, &L.c->param_cache); },
-     nullptr},
+    {"srs", "param_cache", path_key<&C::param_cache>, nullptr},
     {"logging", "level", set_log_level, nullptr},
     {"logging", "format", set_log_format, nullptr},
     {"gpus", "devices", nullptr, NO_GPU},
@@ -482,8 +484,9 @@ czk_status apply(const loader &L, const toml::table &doc)
         unsigned line = k->source().begin.line;
         if (!known_section(section)) {
             if (!n->is_table())
-                return czk_error(CZK_ERR_FORMAT, "%s:%u: unknown key '%s' (every key belongs to a section such as [daemon])",
-                                 L.path, line, section.c_str());
+                return czk_error(CZK_ERR_FORMAT,
+                                 "%s:%u: unknown key '%s' (every key belongs to a section such as [daemon])", L.path,
+                                 line, section.c_str());
             return czk_error(CZK_ERR_FORMAT, "%s:%u: unknown section '[%s]'%s", L.path, line, section.c_str(),
                              suggestion("", section).c_str());
         }

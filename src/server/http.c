@@ -39,7 +39,8 @@ static czk_status parse_listen(struct sockaddr_storage *ss, socklen_t *len, cons
 {
     const char *colon = listen ? strrchr(listen, ':') : NULL;
     if (!colon || colon == listen)
-        return czk_error(CZK_ERR_INVALID_ARG, "HTTP status address '%s': expected host:port", listen ? listen : "(null)");
+        return czk_error(CZK_ERR_INVALID_ARG, "HTTP status address '%s': expected host:port",
+                         listen ? listen : "(null)");
     char *end;
     errno = 0;
     unsigned long port = strtoul(colon + 1, &end, 10);
@@ -94,7 +95,8 @@ static czk_status listen_socket(int *fd_out, int *port, const char *addr)
         close(fd);
         return czk_error(CZK_ERR_IO, "HTTP status server: getsockname on %s: %s", addr, strerror(e));
     }
-    *port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port : ((struct sockaddr_in *)&ss)->sin_port);
+    *port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                           : ((struct sockaddr_in *)&ss)->sin_port);
     *fd_out = fd;
     return CZK_OK;
 }
@@ -149,7 +151,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
     struct czk_http *h = cls;
     int is_status = !strcmp(url, "/status"), is_metrics = !strcmp(url, "/metrics");
-    if (!is_status && !is_metrics) return respond_text(conn, MHD_HTTP_NOT_FOUND, "not found: GET /status or /metrics", NULL);
+    if (!is_status && !is_metrics)
+        return respond_text(conn, MHD_HTTP_NOT_FOUND, "not found: GET /status or /metrics", NULL);
     if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
         return respond_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: GET only", "GET, HEAD");
     if (is_status) return serve_doc(conn, czk_service_status_json, h->svc, "application/json");

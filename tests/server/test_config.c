@@ -291,9 +291,9 @@ CZK_TEST(unknown_keys_and_sections)
 CZK_TEST(wrong_types_and_ranges)
 {
     CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_size = \"4\"\n",
-                "czk.toml:2: scheduler.max_batch_size = \"4\": expected an integer from 1 to 1024");
+                "czk.toml:2: scheduler.max_batch_size = \"4\": expected an integer from 1 to 64");
     CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_size = 0\n", "scheduler.max_batch_size = 0", "from 1 to");
-    CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_size = 1025\n", "scheduler.max_batch_size = 1025");
+    CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_size = 65\n", "scheduler.max_batch_size = 65");
     CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_wait_ms = -1\n", "scheduler.max_batch_wait_ms = -1");
     CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_wait_ms = 1.5\n", "scheduler.max_batch_wait_ms = 1.5");
     CHECK_FAILS(CZK_ERR_FORMAT, "[synthesis]\nthreads = -2\n", "czk.toml:2: synthesis.threads = -2");
@@ -320,7 +320,8 @@ CZK_TEST(wrong_types_and_ranges)
 
 CZK_TEST(syntax_error_and_missing_file)
 {
-    CHECK_FAILS(CZK_ERR_FORMAT, "[daemon]\nlisten = \"127.0.0.1:1\"\nstatus_listen = \n", "czk.toml:3:", "TOML syntax error");
+    CHECK_FAILS(CZK_ERR_FORMAT, "[daemon]\nlisten = \"127.0.0.1:1\"\nstatus_listen = \n", "czk.toml:3:",
+                "TOML syntax error");
     CHECK_FAILS(CZK_ERR_FORMAT, "[memory\n", "czk.toml:1:", "TOML syntax error");
     CHECK_FAILS(CZK_ERR_FORMAT, "[daemon]\nlisten = \"a:1\"\nlisten = \"b:2\"\n", "czk.toml:3:", "TOML syntax error");
     czk_serve_config c;
