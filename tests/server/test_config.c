@@ -452,3 +452,32 @@ CZK_TEST(example_file_loads)
     CHECK(c.status_listen != NULL);
     czk_serve_config_clear(&c);
 }
+
+/* The whole of a file, malloc'd and NUL-terminated; NULL if unreadable. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *s = malloc(cap + 1);
+    size_t got;
+    while (s && (got = fread(s + n, 1, cap - n, f)) > 0)
+        if ((n += got) == cap) s = realloc(s, (cap *= 2) + 1);
+    fclose(f);
+    if (s) s[n] = 0;
+    return s;
+}
+
+CZK_TEST(serve_md_quotes_the_examples)
+{
+    char *page = slurp(CZK_SOURCE_DIR "/docs/serve.md");
+    REQUIRE(page);
+    static const char *const files[] = {CZK_SOURCE_DIR "/docs/examples/czk.toml",
+                                        CZK_SOURCE_DIR "/docs/examples/czk.service"};
+    for (size_t i = 0; i < 2; i++) {
+        char *text = slurp(files[i]);
+        CHECK_MSG(text && strstr(page, text), "docs/serve.md does not quote %s as it is", files[i]);
+        free(text);
+    }
+    free(page);
+}
