@@ -171,6 +171,14 @@ czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *
  * czk_last_error() of the calling thread. Each id may be waited once. */
 czk_status czk_engine_wait(czk_engine *e, uint64_t id, czk_groth16_proof *proofs, size_t n) CZK_WUR;
 
+/* Cancel job `id`: its queued tasks are dropped at once, a task being
+ * synthesized or proven is dropped when that stage ends; each releases its
+ * memory reservation. czk_engine_wait then returns CZK_ERR_CANCELLED.
+ * *running (may be NULL): 1 when some task of it had started. A job that
+ * already finished (or failed) is left as it is (*running 0, CZK_OK);
+ * an unknown id is CZK_ERR_NOT_FOUND. */
+czk_status czk_engine_cancel(czk_engine *e, uint64_t id, int *running) CZK_WUR;
+
 /* Finish every submitted job (their results are dropped unless waited
  * before), stop the workers, write the trace, free everything. NULL is
  * fine. */

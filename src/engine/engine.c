@@ -498,6 +498,9 @@ static void *synth_main(void *arg)
         if (st != CZK_OK) {
             job_fail_locked(t->job, st, what, t->partition, msg);
             task_finished_locked(e, t);
+        } else if (t->job->failed) { /* cancelled (or failed) meanwhile: not worth proving */
+            ev->status = t->job->status;
+            task_finished_locked(e, t);
         } else {
             e->prog.tasks_synthesized++;
             insert_sorted(&e->ready, t);
@@ -999,6 +1002,56 @@ czk_status czk_engine_wait(czk_engine *e, uint64_t id, czk_groth16_proof *proofs
     }
     free_job(j);
     return st;
+}
+
+/* Unlink and finish every task of j in *list; returns how many. */
+static uint32_t drop_tasks_locked(czk_engine *e, task **list, const job *j, size_t *count)
+{
+    uint32_t n = 0;
+    for (task **pp = list; *pp;) {
+        task *t = *pp;
+        if (t->job == j) {
+            *pp = t->next;
+            if (count) (*count)--;
+            e->events[t->ev].status = j->status;
+            task_finished_locked(e, t);
+            n++;
+        } else {
+            pp = &t->next;
+        }
+    }
+    return n;
+}
+
+czk_status czk_engine_cancel(czk_engine *e, uint64_t id, int *running)
+{
+    if (running) *running = 0;
+    pthread_mutex_lock(&e->mu);
+    job *j = e->jobs;
+    while (j && j->id != id) j = j->next;
+    if (!j) {
+        pthread_mutex_unlock(&e->mu);
+        return czk_error(CZK_ERR_NOT_FOUND, "engine: no job %llu", (unsigned long long)id);
+    }
+    if (j->done || j->failed || j->n_finished == j->spec.n_partitions) {
+        pthread_mutex_unlock(&e->mu);
+        return CZK_OK;
+    }
+    j->failed = 1;
+    j->status = CZK_ERR_CANCELLED;
+    snprintf(j->msg, sizeof j->msg, "job %llu%s%s%s: cancelled", (unsigned long long)j->id,
+             j->spec.name ? " (" : "", j->spec.name ? j->spec.name : "", j->spec.name ? ")" : "");
+    uint32_t queued = drop_tasks_locked(e, &e->pending, j, NULL);
+    drop_tasks_locked(e, &e->ready, j, &e->n_ready);
+    /* it had started unless every task was still queued */
+    if (running) *running = queued < j->spec.n_partitions;
+    pthread_cond_broadcast(&e->cv_synth);
+    pthread_cond_broadcast(&e->cv_prove);
+    czk_engine_progress snap;
+    uint64_t seq = progress_snapshot_locked(e, &snap);
+    pthread_mutex_unlock(&e->mu);
+    progress_deliver(e, &snap, seq);
+    return CZK_OK;
 }
 
 void czk_engine_destroy(czk_engine *e)

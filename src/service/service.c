@@ -1,14 +1,18 @@
-/* The proving service (czk/service.h). Placeholder while it is written:
- * every call fails with CZK_ERR_UNSUPPORTED. */
+/* The proving service (czk/service.h): the job table, one thread per job
+ * (prepare: parameters and witness source; run: the engine), residency of
+ * parameter sets, cancel, retention and idle eviction (the reaper). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "czk/czk.h"
-#include "czk/service.h"
-
-struct czk_service {
-    czk_service_opts o;
-};
+#include "czk/filecoin.h"
+#include "service/service_internal.h"
 
 const char *czk_svc_kind_label(czk_svc_kind k)
 {
@@ -26,59 +30,783 @@ czk_svc_priority czk_svc_default_priority(czk_svc_kind k)
     return k == CZK_SVC_WINNING_POST ? CZK_SVC_CRITICAL : k == CZK_SVC_WINDOW_POST ? CZK_SVC_HIGH : CZK_SVC_NORMAL;
 }
 
+void czk__svc_log(czk_service *s, czk_log_level lv, const char *job, const char *fmt, ...)
+{
+    if (!s->o.log || lv > s->o.log_level) return;
+    char msg[1536];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->o.log(s->o.log_ctx, lv, job, msg);
+}
+
+static double ms_between(double a, double b) { return b > a ? (b - a) * 1e3 : 0; }
+
+/* ---- jobs ---------------------------------------------------------------------------- */
+
+static svc_job *find_locked(czk_service *s, const char *id)
+{
+    for (svc_job *j = s->jobs; j; j = j->next)
+        if (!strcmp(j->id, id)) return j;
+    return NULL;
+}
+
+static void job_unref_locked(svc_job *j)
+{
+    if (--j->refs) return;
+    czk__svc_payload_free(&j->pay);
+    free(j->proof);
+    free(j);
+}
+
+static void unlink_locked(czk_service *s, svc_job *j)
+{
+    for (svc_job **pp = &s->jobs; *pp; pp = &(*pp)->next)
+        if (*pp == j) {
+            *pp = j->next;
+            j->in_table = 0;
+            job_unref_locked(j);
+            return;
+        }
+}
+
+/* The job reaches its end (once): counters, histograms, a log line. */
+static void finish_locked(czk_service *s, svc_job *j, czk_svc_outcome oc, const char *msg)
+{
+    if (j->state == SVC_DONE) return;
+    j->state = SVC_DONE;
+    j->outcome = oc;
+    j->t_done = czk_now();
+    if (msg) snprintf(j->error, sizeof j->error, "%s", msg);
+    int k = j->pay.kind;
+    if (oc == CZK_SVC_COMPLETED) {
+        s->completed++;
+        s->completed_by_kind[k]++;
+        double tp = j->t_prep > 0 ? j->t_prep : j->t_done, tr = j->t_run > 0 ? j->t_run : tp;
+        czk__svc_hist_add(&s->stage[SVC_STAGE_QUEUE][k], tp - j->t_submit);
+        czk__svc_hist_add(&s->stage[SVC_STAGE_SRS][k], tr - tp);
+        czk__svc_hist_add(&s->stage[SVC_STAGE_SYNTH][k], (double)j->synth_ms / 1e3);
+        czk__svc_hist_add(&s->stage[SVC_STAGE_PROVE][k], (double)j->prove_ms / 1e3);
+        czk__svc_hist_add(&s->stage[SVC_STAGE_TOTAL][k], j->t_done - j->t_submit);
+        czk__svc_log(s, CZK_LOG_INFO, j->id, "completed: %s, %zu-byte proof in %.2f s", j->pay.what, j->proof_len,
+                     j->t_done - j->t_submit);
+    } else if (oc == CZK_SVC_CANCELLED) {
+        s->cancelled++;
+        czk__svc_log(s, CZK_LOG_INFO, j->id, "cancelled: %s", j->pay.what);
+    } else {
+        s->failed++;
+        s->failed_by_kind[k]++;
+        czk__svc_log(s, CZK_LOG_ERROR, j->id, "failed: %s: %s", j->pay.what, j->error);
+    }
+    pthread_cond_broadcast(&s->cv);
+}
+
+/* ---- residency ------------------------------------------------------------------------- */
+
+static uint64_t resident_bytes_locked(const czk_service *s)
+{
+    uint64_t b = 0;
+    for (const svc_resident *r = s->res; r; r = r->next) b += r->bytes + r->src_bytes;
+    return b;
+}
+
+static void resident_drop(svc_resident *r)
+{
+    if (r->have_src) czk_witness_source_close(&r->src);
+    if (r->loaded) czk_groth16_params_clear(&r->params);
+    r->have_src = r->loaded = 0;
+    r->bytes = r->src_bytes = 0;
+}
+
+static void resident_unlink_locked(czk_service *s, svc_resident *r)
+{
+    for (svc_resident **pp = &s->res; *pp; pp = &(*pp)->next)
+        if (*pp == r) {
+            *pp = r->next;
+            break;
+        }
+    resident_drop(r);
+    free(r);
+}
+
+/* Drop idle resident sets, least recently used first, until `need` more
+ * bytes fit in the budget beside what stays. */
+static void make_room_locked(czk_service *s, uint64_t need, const svc_resident *keep)
+{
+    uint64_t budget = s->o.memory_budget;
+    for (;;) {
+        czk_engine_progress p;
+        czk_engine_progress_get(s->engine, &p);
+        if (resident_bytes_locked(s) + need + p.memory_used <= budget) return;
+        svc_resident *lru = NULL;
+        for (svc_resident *r = s->res; r; r = r->next)
+            if (r != keep && !r->refs && !r->loading && r->loaded && (!lru || r->last_used < lru->last_used)) lru = r;
+        if (!lru) return; /* the engine's budget decides the rest */
+        czk__svc_log(s, CZK_LOG_INFO, NULL, "evicting %s (%llu bytes, idle %.0f s) to make room", lru->circuit_id,
+                     (unsigned long long)(lru->bytes + lru->src_bytes), czk_now() - lru->last_used);
+        resident_unlink_locked(s, lru);
+    }
+}
+
+static svc_resident *resident_get_locked(czk_service *s, const char *path, const char *circuit_id)
+{
+    for (svc_resident *r = s->res; r; r = r->next)
+        if (!strcmp(r->path, path)) return r;
+    svc_resident *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    snprintf(r->circuit_id, sizeof r->circuit_id, "%s", circuit_id && *circuit_id ? circuit_id : "custom");
+    r->last_used = czk_now();
+    r->next = s->res;
+    s->res = r;
+    return r;
+}
+
+/* Load r's parameters (the caller set r->loading and holds a reference);
+ * called without the lock. */
+static czk_status resident_load(czk_service *s, svc_resident *r)
+{
+    czk_groth16_read_info info;
+    czk_groth16_read_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.check = CZK_GROTH16_CHECK_PINNED;
+    ro.threads = s->o.threads;
+    double t0 = czk_now();
+    czk_status st = czk_groth16_params_read_ex(&r->params, r->path, &ro, &info);
+    if (st != CZK_OK) return czk_error_context(st, "parameters %s", r->path);
+    char desc[600];
+    czk_groth16_read_info_describe(desc, sizeof desc, &info);
+    czk__svc_log(s, CZK_LOG_INFO, NULL, "loaded %s from %s in %.2f s (%s)", r->circuit_id, r->path, czk_now() - t0,
+                 desc);
+    return CZK_OK;
+}
+
+static uint64_t file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
+/* Take a reference on the resident set at path with its parameters loaded
+ * and (data != NULL) its witness source open, loading what is missing. */
+static czk_status resident_acquire(czk_service *s, svc_resident **out, const char *path, const char *circuit_id,
+                                   const czk_proof_kind *pk, const void *data)
+{
+    *out = NULL;
+    pthread_mutex_lock(&s->mu);
+    svc_resident *r = resident_get_locked(s, path, circuit_id);
+    if (!r) {
+        pthread_mutex_unlock(&s->mu);
+        return czk_error(CZK_ERR_NOMEM, "resident entry");
+    }
+    r->refs++;
+    czk_status st = CZK_OK;
+    for (;;) {
+        if (r->loading) {
+            pthread_cond_wait(&s->cv, &s->mu);
+            continue;
+        }
+        if (!r->loaded) {
+            r->loading = 1;
+            make_room_locked(s, file_size(path), r);
+            pthread_mutex_unlock(&s->mu);
+            st = resident_load(s, r);
+            pthread_mutex_lock(&s->mu);
+            r->loading = 0;
+            pthread_cond_broadcast(&s->cv);
+            if (st != CZK_OK) break;
+            r->loaded = 1;
+            r->bytes = czk_engine_params_bytes(&r->params);
+            continue;
+        }
+        if (data && !r->have_src) {
+            r->loading = 1;
+            pthread_mutex_unlock(&s->mu);
+            czk_source_opts so;
+            memset(&so, 0, sizeof so);
+            so.pce = s->o.pce;
+            so.lc = CZK_LC_DEFAULT;
+            czk_witness_source src;
+            st = pk->source_open(&src, data, &so);
+            pthread_mutex_lock(&s->mu);
+            r->loading = 0;
+            pthread_cond_broadcast(&s->cv);
+            if (st != CZK_OK) {
+                st = czk_error_context(st, "witness source of %s", r->circuit_id);
+                break;
+            }
+            r->src = src;
+            r->have_src = 1;
+            r->src_bytes = src.shared_bytes;
+            czk__svc_log(s, CZK_LOG_INFO, NULL, "%s: witness source '%s' open (%llu shared bytes)", r->circuit_id,
+                         src.ops->name, (unsigned long long)src.shared_bytes);
+        }
+        break;
+    }
+    if (st != CZK_OK) {
+        r->refs--;
+        pthread_mutex_unlock(&s->mu);
+        return st;
+    }
+    pthread_mutex_unlock(&s->mu);
+    *out = r;
+    return CZK_OK;
+}
+
+static void resident_release(czk_service *s, svc_resident *r)
+{
+    pthread_mutex_lock(&s->mu);
+    r->refs--;
+    r->last_used = czk_now();
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- the job thread ---------------------------------------------------------------------- */
+
+/* Synthesis and prover time of engine job eid, from the engine's timeline
+ * (a batched pass is counted once). */
+static void job_times(czk_service *s, svc_job *j, uint64_t eid)
+{
+    czk_engine_event *ev = NULL;
+    size_t n = 0;
+    if (czk_engine_events(s->engine, &ev, &n) != CZK_OK) return;
+    double synth = 0, prove = 0, last_pass = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i].job != eid) continue;
+        if (ev[i].synth_start >= 0 && ev[i].synth_end >= ev[i].synth_start) synth += ev[i].synth_end - ev[i].synth_start;
+        if (ev[i].prove_start >= 0 && ev[i].prove_end >= ev[i].prove_start && ev[i].prove_start != last_pass) {
+            prove += ev[i].prove_end - ev[i].prove_start;
+            last_pass = ev[i].prove_start;
+        }
+    }
+    free(ev);
+    j->synth_ms = (uint64_t)(synth * 1e3);
+    j->prove_ms = (uint64_t)(prove * 1e3);
+}
+
+/* Prepare and run one job; `msg` receives why it failed. */
+static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap)
+{
+    const czk_proof_kind *pk = j->pay.pk;
+    if (!pk) {
+        snprintf(msg, cap, "%s", j->pay.unsupported);
+        return CZK_SVC_FAILED;
+    }
+    char path[1024];
+    czk_status st = pk->param_path(path, sizeof path, s->param_cache, j->pay.data, ".params");
+    if (st != CZK_OK) {
+        snprintf(msg, cap, "no parameter file for %s: %s", j->pay.what, czk_last_error());
+        return CZK_SVC_FAILED;
+    }
+    svc_resident *r;
+    st = resident_acquire(s, &r, path, j->pay.circuit_id, pk, j->pay.data);
+    if (st != CZK_OK) {
+        snprintf(msg, cap, "%s", czk_last_error());
+        return CZK_SVC_FAILED;
+    }
+    uint32_t np = j->pay.partitions;
+    czk_groth16_proof *proofs = calloc(np, sizeof *proofs);
+    uint8_t *bytes = malloc((size_t)np * CZK_GROTH16_PROOF_BYTES);
+    if (!proofs || !bytes) {
+        free(proofs);
+        free(bytes);
+        resident_release(s, r);
+        snprintf(msg, cap, "out of memory for %u proofs", np);
+        return CZK_SVC_FAILED;
+    }
+    czk_engine_job ej;
+    memset(&ej, 0, sizeof ej);
+    ej.circuit = pk->circuit;
+    ej.source = &r->src;
+    ej.data = j->pay.data;
+    ej.params = &r->params;
+    ej.n_partitions = np;
+    ej.priority = j->priority;
+    ej.name = j->id;
+    uint64_t eid = 0;
+    st = czk_engine_submit(s->engine, &eid, &ej);
+    czk_svc_outcome oc = CZK_SVC_COMPLETED;
+    if (st != CZK_OK) {
+        snprintf(msg, cap, "%s", czk_last_error());
+        oc = CZK_SVC_FAILED;
+    } else {
+        pthread_mutex_lock(&s->mu);
+        j->engine_id = eid;
+        j->in_engine = 1;
+        if (j->state != SVC_DONE) j->state = SVC_RUNNING;
+        j->t_run = czk_now();
+        int cancel = j->cancel;
+        pthread_mutex_unlock(&s->mu);
+        if (cancel && czk_engine_cancel(s->engine, eid, NULL) != CZK_OK) czk_error_clear();
+        st = czk_engine_wait(s->engine, eid, proofs, np);
+        if (st == CZK_ERR_CANCELLED) {
+            snprintf(msg, cap, "cancelled");
+            oc = CZK_SVC_CANCELLED;
+        } else if (st != CZK_OK) {
+            snprintf(msg, cap, "%s", czk_last_error());
+            oc = CZK_SVC_FAILED;
+        }
+        job_times(s, j, eid);
+    }
+    resident_release(s, r);
+    pthread_mutex_lock(&s->mu);
+    j->in_engine = 0;
+    if (oc == CZK_SVC_COMPLETED) {
+        for (uint32_t i = 0; i < np; i++) czk_groth16_proof_encode(bytes + (size_t)i * CZK_GROTH16_PROOF_BYTES, &proofs[i]);
+        j->proof = bytes;
+        j->proof_len = (size_t)np * CZK_GROTH16_PROOF_BYTES;
+        bytes = NULL;
+    }
+    pthread_mutex_unlock(&s->mu);
+    free(bytes);
+    free(proofs);
+    return oc;
+}
+
+static void *job_main(void *arg)
+{
+    svc_job *j = arg;
+    czk_service *s = j->svc;
+    pthread_mutex_lock(&s->mu);
+    if (j->state == SVC_PENDING) {
+        j->state = SVC_PREPARING;
+        j->t_prep = czk_now();
+        pthread_mutex_unlock(&s->mu);
+        char msg[1024] = "";
+        czk_svc_outcome oc = job_run(s, j, msg, sizeof msg);
+        pthread_mutex_lock(&s->mu);
+        finish_locked(s, j, j->cancel ? CZK_SVC_CANCELLED : oc, j->cancel ? "cancelled" : msg);
+    }
+    job_unref_locked(j);
+    s->threads_live--;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    czk_lc_pool_trim();
+    return NULL;
+}
+
+/* ---- the reaper ------------------------------------------------------------------------------ */
+
+static void reap_locked(czk_service *s)
+{
+    double now = czk_now();
+    for (svc_job *j = s->jobs, *next; j; j = next) {
+        next = j->next;
+        if (j->state == SVC_DONE && now - j->t_done > s->o.retention_s) unlink_locked(s, j);
+    }
+    for (svc_resident *r = s->res, *next; r; r = next) {
+        next = r->next;
+        if (!r->refs && !r->loading && now - r->last_used > s->o.eviction_min_idle_s) {
+            if (r->loaded)
+                czk__svc_log(s, CZK_LOG_INFO, NULL, "evicting %s: idle %.0f s", r->circuit_id, now - r->last_used);
+            resident_unlink_locked(s, r);
+        }
+    }
+}
+
+static void *reaper_main(void *arg)
+{
+    czk_service *s = arg;
+    pthread_mutex_lock(&s->mu);
+    while (!s->stopped) {
+        reap_locked(s);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += 1;
+        pthread_cond_timedwait(&s->cv_reaper, &s->mu, &ts);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* ---- lifecycle ------------------------------------------------------------------------------- */
+
 czk_status czk_service_create(czk_service **out, const czk_service_opts *opts)
 {
     *out = NULL;
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
+    czk_service *s = calloc(1, sizeof *s);
+    if (!s) return czk_error(CZK_ERR_NOMEM, "service");
+    if (opts) s->o = *opts;
+    else s->o.log_level = CZK_LOG_INFO;
+    if (s->o.retention_s <= 0) s->o.retention_s = 600;
+    if (s->o.eviction_min_idle_s <= 0) s->o.eviction_min_idle_s = 300;
+    if (!s->o.memory_budget) s->o.memory_budget = czk_engine_default_budget();
+    if (s->o.threads <= 0) s->o.threads = czk_threads();
+    s->param_cache = strdup(s->o.param_cache ? s->o.param_cache : czk_fc_param_cache_dir());
+    s->o.param_cache = s->param_cache;
+    s->o.log = opts ? opts->log : NULL;
+    s->t0 = czk_now();
+    czk_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.synth_workers = s->o.synth_workers > 0 ? s->o.synth_workers : (s->o.threads / 2 > 1 ? s->o.threads / 2 : 1);
+    eo.synth_threads = s->o.threads;
+    eo.prove_threads = s->o.threads;
+    eo.batch = s->o.batch;
+    eo.batch_timeout_s = s->o.batch_timeout_s;
+    eo.memory_budget = s->o.memory_budget;
+    eo.lc = CZK_LC_DEFAULT;
+    eo.no_verify = s->o.no_verify;
+    czk_status st = s->param_cache ? czk_engine_create(&s->engine, &eo) : czk_error(CZK_ERR_NOMEM, "service");
+    if (st != CZK_OK) {
+        free(s->param_cache);
+        free(s);
+        return st;
+    }
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    pthread_cond_init(&s->cv_reaper, NULL);
+    if (pthread_create(&s->reaper, NULL, reaper_main, s) != 0) {
+        czk_engine_destroy(s->engine);
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
+        pthread_cond_destroy(&s->cv_reaper);
+        free(s->param_cache);
+        free(s);
+        return czk_error(CZK_ERR_INTERNAL, "service: starting the reaper thread: %s", strerror(errno));
+    }
+    s->reaper_started = 1;
+    czk__svc_log(s, CZK_LOG_INFO, NULL, "service up: %d threads, %d synthesis workers, budget %llu bytes, params %s",
+                 s->o.threads, eo.synth_workers, (unsigned long long)s->o.memory_budget, s->param_cache);
+    *out = s;
+    return CZK_OK;
 }
-void czk_service_shutdown(czk_service *s, int cancel_running) { (void)s, (void)cancel_running; }
-void czk_service_destroy(czk_service *s) { free(s); }
+
+/* Cancel a job (the lock held); *was_running: it had started. */
+static void cancel_locked(czk_service *s, svc_job *j, int *was_running)
+{
+    *was_running = 0;
+    if (j->state == SVC_DONE) return;
+    j->cancel = 1;
+    *was_running = j->state != SVC_PENDING;
+    if (j->in_engine) {
+        uint64_t eid = j->engine_id;
+        /* the engine's lock is never taken before ours elsewhere */
+        if (czk_engine_cancel(s->engine, eid, NULL) != CZK_OK) czk_error_clear();
+        return; /* the job thread finishes it at the stage boundary */
+    }
+    finish_locked(s, j, CZK_SVC_CANCELLED, j->state == SVC_PENDING ? "cancelled before it started" : "cancelled");
+}
+
+void czk_service_shutdown(czk_service *s, int cancel_running)
+{
+    if (!s) return;
+    pthread_mutex_lock(&s->mu);
+    if (!s->stopping) czk__svc_log(s, CZK_LOG_INFO, NULL, "shutting down (%s running jobs)",
+                                   cancel_running ? "cancelling" : "finishing");
+    s->stopping = 1;
+    if (cancel_running)
+        for (svc_job *j = s->jobs; j; j = j->next) {
+            int was;
+            cancel_locked(s, j, &was);
+        }
+    while (s->threads_live > 0) pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void czk_service_destroy(czk_service *s)
+{
+    if (!s) return;
+    czk_service_shutdown(s, 1);
+    pthread_mutex_lock(&s->mu);
+    s->stopped = 1;
+    pthread_cond_broadcast(&s->cv_reaper);
+    pthread_mutex_unlock(&s->mu);
+    if (s->reaper_started) pthread_join(s->reaper, NULL);
+    pthread_mutex_lock(&s->mu);
+    while (s->jobs) unlink_locked(s, s->jobs);
+    pthread_mutex_unlock(&s->mu);
+    czk_engine_destroy(s->engine);
+    while (s->res) resident_unlink_locked(s, s->res);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    pthread_cond_destroy(&s->cv_reaper);
+    free(s->param_cache);
+    free(s);
+}
+
+/* ---- submit / await / cancel ------------------------------------------------------------------ */
+
+static czk_status check_request_id(const char *id)
+{
+    size_t n = id ? strlen(id) : 0;
+    if (n >= CZK_SVC_ID_MAX)
+        return czk_error(CZK_ERR_INVALID_ARG, "request_id: %zu bytes, at most %d", n, CZK_SVC_ID_MAX - 1);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
+            return czk_error(CZK_ERR_INVALID_ARG, "request_id: control character 0x%02x at byte %zu",
+                             (unsigned char)id[i], i);
+    return CZK_OK;
+}
+
+static void uuid4(char out[37])
+{
+    uint8_t b[16];
+    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+        uint64_t t = (uint64_t)(czk_now() * 1e9);
+        for (int i = 0; i < 16; i++) b[i] = (uint8_t)(t >> (8 * (i % 8))) ^ (uint8_t)(i * 131);
+    }
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
+             b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+static uint32_t queue_position_locked(const czk_service *s, const svc_job *j)
+{
+    uint32_t n = 0;
+    for (const svc_job *x = s->jobs; x; x = x->next)
+        if (x != j && x->state != SVC_DONE && x->priority >= j->priority && x->t_submit <= j->t_submit) n++;
+    return n;
+}
+
+/* An existing job a request_id attaches to: one not finished, or completed
+ * (its result); a failed or cancelled one is replaced by a new job. */
+static int attach_locked(czk_service *s, const char *id, czk_svc_submitted *out)
+{
+    svc_job *j = find_locked(s, id);
+    if (!j) return 0;
+    if (j->state == SVC_DONE && j->outcome != CZK_SVC_COMPLETED) {
+        unlink_locked(s, j);
+        return 0;
+    }
+    snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
+    out->queue_position = j->state == SVC_PENDING || j->state == SVC_PREPARING ? queue_position_locked(s, j) : 0;
+    out->attached = 1;
+    return 1;
+}
+
 czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_submitted *out)
 {
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
+    memset(out, 0, sizeof *out);
+    if (!s || !r) return czk_error(CZK_ERR_INVALID_ARG, "submit: service and request are required");
+    CZK_TRY(check_request_id(r->request_id));
+    int named = r->request_id && *r->request_id;
+    pthread_mutex_lock(&s->mu);
+    if (s->stopping) {
+        pthread_mutex_unlock(&s->mu);
+        return czk_error(CZK_ERR_UNAVAILABLE, "the service is shutting down");
+    }
+    int attached = named && attach_locked(s, r->request_id, out);
+    pthread_mutex_unlock(&s->mu);
+    if (attached) return CZK_OK;
+
+    svc_job *j = calloc(1, sizeof *j);
+    if (!j) return czk_error(CZK_ERR_NOMEM, "job");
+    j->t_submit = czk_now();
+    czk_status st = czk__svc_payload_decode(&j->pay, r);
+    if (st != CZK_OK) {
+        free(j);
+        return st;
+    }
+    j->svc = s;
+    j->priority = r->priority >= CZK_SVC_LOW && r->priority <= CZK_SVC_CRITICAL ? (int)r->priority
+                                                                              : (int)czk_svc_default_priority(r->kind);
+    if (named) snprintf(j->id, sizeof j->id, "%s", r->request_id);
+    else uuid4(j->id);
+    /* a job that cannot fit even alone: its parameter file plus one witness */
+    if (j->pay.pk) {
+        char path[1024];
+        czk_cs_sizes z;
+        if (j->pay.pk->param_path(path, sizeof path, s->param_cache, j->pay.data, ".params") == CZK_OK &&
+            j->pay.pk->circuit->sizes(&z, j->pay.data, 0) == CZK_OK) {
+            uint64_t need = file_size(path) + czk_witness_cs_bytes(&z);
+            if (need > s->o.memory_budget) {
+                czk__svc_payload_free(&j->pay);
+                free(j);
+                return czk_error(CZK_ERR_NOMEM,
+                                 "the job needs at least %llu bytes (parameters + one partition's witness), more "
+                                 "than the memory budget of %llu bytes",
+                                 (unsigned long long)need, (unsigned long long)s->o.memory_budget);
+            }
+        }
+        czk_error_clear();
+    }
+    pthread_mutex_lock(&s->mu);
+    if (s->stopping || (named && attach_locked(s, r->request_id, out))) {
+        int stopping = s->stopping;
+        pthread_mutex_unlock(&s->mu);
+        czk__svc_payload_free(&j->pay);
+        free(j);
+        return stopping ? czk_error(CZK_ERR_UNAVAILABLE, "the service is shutting down") : CZK_OK;
+    }
+    j->refs = 2; /* the table, the thread */
+    j->in_table = 1;
+    j->next = s->jobs;
+    s->jobs = j;
+    s->threads_live++;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t th;
+    int rc = pthread_create(&th, &attr, job_main, j);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        s->threads_live--;
+        j->refs--;
+        unlink_locked(s, j);
+        pthread_mutex_unlock(&s->mu);
+        return czk_error(CZK_ERR_NOMEM, "job thread: %s", strerror(rc));
+    }
+    snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
+    out->queue_position = queue_position_locked(s, j);
+    czk__svc_log(s, CZK_LOG_INFO, j->id, "queued: %s, priority %d, %u partition%s", j->pay.what, j->priority,
+                 j->pay.partitions, j->pay.partitions == 1 ? "" : "s");
+    pthread_mutex_unlock(&s->mu);
+    return CZK_OK;
 }
+
 void czk_svc_result_clear(czk_svc_result *r)
 {
+    if (!r) return;
     free(r->proof);
     r->proof = NULL;
     r->proof_len = 0;
 }
+
+static void fill_result_locked(const svc_job *j, czk_svc_result *out)
+{
+    snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
+    out->status = j->state == SVC_DONE ? j->outcome : CZK_SVC_TIMEOUT;
+    double now = czk_now(), end = j->state == SVC_DONE ? j->t_done : now;
+    double tp = j->t_prep > 0 ? j->t_prep : end, tr = j->t_run > 0 ? j->t_run : (j->t_prep > 0 ? end : tp);
+    out->queue_wait_ms = (uint64_t)ms_between(j->t_submit, tp);
+    out->srs_load_ms = (uint64_t)ms_between(tp, tr);
+    out->synthesis_ms = j->synth_ms;
+    out->prove_ms = j->prove_ms;
+    out->total_ms = (uint64_t)ms_between(j->t_submit, end);
+    if (j->state == SVC_DONE && j->outcome != CZK_SVC_COMPLETED) snprintf(out->error, sizeof out->error, "%s", j->error);
+    if (j->state == SVC_DONE && j->outcome == CZK_SVC_COMPLETED && j->proof) {
+        out->proof = malloc(j->proof_len);
+        if (out->proof) {
+            memcpy(out->proof, j->proof, j->proof_len);
+            out->proof_len = j->proof_len;
+        } else {
+            out->status = CZK_SVC_FAILED;
+            snprintf(out->error, sizeof out->error, "out of memory copying the proof");
+        }
+    }
+}
+
 czk_status czk_service_await(czk_service *s, const char *job_id, int64_t timeout_ms, czk_svc_result *out)
 {
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
+    memset(out, 0, sizeof *out);
+    if (!s || !job_id) return czk_error(CZK_ERR_INVALID_ARG, "await: service and job id are required");
+    pthread_mutex_lock(&s->mu);
+    svc_job *j = find_locked(s, job_id);
+    if (!j) {
+        pthread_mutex_unlock(&s->mu);
+        return czk_error(CZK_ERR_NOT_FOUND, "no job '%s' (never submitted, or its result expired)", job_id);
+    }
+    j->refs++;
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    if (timeout_ms > 0) {
+        long long ns = dl.tv_nsec + (timeout_ms % 1000) * 1000000LL;
+        dl.tv_sec += (time_t)(timeout_ms / 1000) + (time_t)(ns / 1000000000LL);
+        dl.tv_nsec = (long)(ns % 1000000000LL);
+    }
+    while (j->state != SVC_DONE && timeout_ms != 0) {
+        if (timeout_ms < 0) {
+            pthread_cond_wait(&s->cv, &s->mu);
+        } else if (pthread_cond_timedwait(&s->cv, &s->mu, &dl) == ETIMEDOUT) {
+            break;
+        }
+    }
+    fill_result_locked(j, out);
+    job_unref_locked(j);
+    pthread_mutex_unlock(&s->mu);
+    return CZK_OK;
 }
+
 czk_status czk_service_cancel(czk_service *s, const char *job_id, int *was_running)
 {
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
+    int dummy;
+    if (!was_running) was_running = &dummy;
+    *was_running = 0;
+    if (!s || !job_id) return czk_error(CZK_ERR_INVALID_ARG, "cancel: service and job id are required");
+    pthread_mutex_lock(&s->mu);
+    svc_job *j = find_locked(s, job_id);
+    if (!j) {
+        pthread_mutex_unlock(&s->mu);
+        return czk_error(CZK_ERR_NOT_FOUND, "no job '%s' (never submitted, or its result expired)", job_id);
+    }
+    cancel_locked(s, j, was_running);
+    pthread_mutex_unlock(&s->mu);
+    return CZK_OK;
 }
+
+/* ---- preload / evict -------------------------------------------------------------------------- */
+
+static czk_status circuit_path(char *path, size_t cap, czk_service *s, const char *circuit_id, const svc_circuit **c)
+{
+    *c = czk__svc_circuit_find(circuit_id);
+    if (!*c) {
+        size_t n;
+        const svc_circuit *all = czk__svc_circuits(&n);
+        char list[512] = "";
+        for (size_t i = 0; i < n; i++) {
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", all[i].id);
+        }
+        return czk_error(CZK_ERR_INVALID_ARG, "circuit id '%s': not one of %s", circuit_id ? circuit_id : "", list);
+    }
+    return czk__svc_circuit_path(path, cap, s->param_cache, *c);
+}
+
 czk_status czk_service_preload(czk_service *s, const char *circuit_id, int *already, uint64_t *ms)
 {
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
+    if (already) *already = 0;
+    if (ms) *ms = 0;
+    char path[1024];
+    const svc_circuit *c;
+    CZK_TRY(circuit_path(path, sizeof path, s, circuit_id, &c));
+    pthread_mutex_lock(&s->mu);
+    int was = 0;
+    for (svc_resident *r = s->res; r; r = r->next)
+        if (!strcmp(r->path, path) && r->loaded) was = 1;
+    pthread_mutex_unlock(&s->mu);
+    double t0 = czk_now();
+    svc_resident *r;
+    CZK_TRY(resident_acquire(s, &r, path, c->id, NULL, NULL));
+    resident_release(s, r);
+    if (already) *already = was;
+    if (ms) *ms = (uint64_t)ms_between(t0, czk_now());
+    return CZK_OK;
 }
+
 czk_status czk_service_evict(czk_service *s, const char *circuit_id, int *was_loaded, uint64_t *freed)
 {
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
+    if (was_loaded) *was_loaded = 0;
+    if (freed) *freed = 0;
+    char path[1024];
+    const svc_circuit *c;
+    CZK_TRY(circuit_path(path, sizeof path, s, circuit_id, &c));
+    pthread_mutex_lock(&s->mu);
+    for (svc_resident *r = s->res; r; r = r->next) {
+        if (strcmp(r->path, path)) continue;
+        if (r->refs || r->loading) {
+            uint32_t n = r->refs;
+            pthread_mutex_unlock(&s->mu);
+            return czk_error(CZK_ERR_BUSY, "%s is in use by %u job%s: evict it when they are done", circuit_id, n,
+                             n == 1 ? "" : "s");
+        }
+        if (was_loaded) *was_loaded = r->loaded;
+        if (freed) *freed = r->bytes + r->src_bytes;
+        czk__svc_log(s, CZK_LOG_INFO, NULL, "evicting %s on request (%llu bytes)", circuit_id,
+                     (unsigned long long)(r->bytes + r->src_bytes));
+        resident_unlink_locked(s, r);
+        break;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return CZK_OK;
 }
-czk_status czk_service_status(czk_service *s, czk_svc_status *out)
-{
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
-}
-void czk_svc_status_clear(czk_svc_status *st)
-{
-    free(st->srs);
-    st->srs = NULL;
-    st->n_srs = 0;
-}
-czk_status czk_service_status_json(czk_service *s, char **out)
-{
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
-}
-czk_status czk_service_metrics(czk_service *s, char **out)
-{
-    return czk_error(CZK_ERR_UNSUPPORTED, "service: not yet");
-}
+
 int czk_service_grpc_code(czk_status st)
 {
+    /* google.rpc.Code: OK 0, CANCELLED 1, INVALID_ARGUMENT 3, NOT_FOUND 5,
+     * RESOURCE_EXHAUSTED 8, FAILED_PRECONDITION 9, INTERNAL 13, UNAVAILABLE 14 */
     switch (st) {
     case CZK_OK: return 0;
     case CZK_ERR_CANCELLED: return 1;
@@ -88,6 +816,8 @@ int czk_service_grpc_code(czk_status st)
     case CZK_ERR_NOT_ON_CURVE:
     case CZK_ERR_NOT_IN_SUBGROUP:
     case CZK_ERR_IDENTITY:
+    case CZK_ERR_UNSATISFIED:
+    case CZK_ERR_VERIFY:
     case CZK_ERR_UNSUPPORTED: return 3;
     case CZK_ERR_NOT_FOUND: return 5;
     case CZK_ERR_NOMEM: return 8;

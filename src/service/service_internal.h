@@ -1,0 +1,119 @@
+/* The proving service's parts (czk/service.h): jobs and residency
+ * (service.c), request payloads and circuit ids (payload.c), status and
+ * metrics (report.c). One mutex, czk_service.mu, guards every field below
+ * unless a comment says otherwise. */
+#ifndef CZK_SERVICE_INTERNAL_H
+#define CZK_SERVICE_INTERNAL_H
+
+#include <pthread.h>
+
+#include "czk/engine.h"
+#include "czk/kind.h"
+#include "czk/service.h"
+
+/* ---- circuit ids and payloads (payload.c) ------------------------------------------ */
+
+/* A circuit id's identity: its proof kind, sector size, and for PoSt the
+ * API version that names its file (V1 and V1_2 share one parameter set). */
+typedef struct svc_circuit {
+    const char *id;      /* "porep-32g" */
+    czk_svc_kind kind;
+    uint64_t sector_size;
+} svc_circuit;
+
+/* The circuit ids czk knows (svc_circuits()[i], n entries). */
+const svc_circuit *czk__svc_circuits(size_t *n);
+const svc_circuit *czk__svc_circuit_find(const char *id);
+/* The id of kind k at sector_size; NULL when there is none. */
+const char *czk__svc_circuit_id(czk_svc_kind k, uint64_t sector_size);
+/* The .params path of circuit c under dir. */
+czk_status czk__svc_circuit_path(char *out, size_t cap, const char *dir, const svc_circuit *c) CZK_WUR;
+
+/* A decoded request: what a job proves. */
+typedef struct svc_payload {
+    czk_svc_kind kind;
+    const czk_proof_kind *pk; /* NULL: a kind czk has no circuit for (the job fails) */
+    void *data;               /* the kind's job data (czk_fc_c1 *, czk_post_vanilla *) */
+    uint32_t partitions;
+    char circuit_id[32];      /* "" when unknown */
+    char what[96];            /* "PoRep 32GiB sector 12", for logs */
+    char unsupported[256];    /* pk NULL: why */
+} svc_payload;
+
+/* Decode and check r's payload (errors name the field and offset). */
+czk_status czk__svc_payload_decode(svc_payload *out, const czk_svc_request *r) CZK_WUR;
+void czk__svc_payload_free(svc_payload *p);
+
+/* ---- jobs and residency (service.c) ------------------------------------------------ */
+
+typedef enum svc_state { SVC_PENDING = 0, SVC_PREPARING, SVC_RUNNING, SVC_DONE } svc_state;
+
+/* A parameter set kept loaded, with the witness source its jobs share. */
+typedef struct svc_resident {
+    char circuit_id[32];
+    char path[1024];
+    int loading;              /* a job thread is reading it (others wait on cv) */
+    int loaded;
+    czk_groth16_params params;
+    czk_witness_source src;   /* opened by the first job (needs its data) */
+    int have_src;
+    uint64_t bytes, src_bytes;
+    uint32_t refs;            /* jobs holding it */
+    double last_used;         /* czk_now() when the last job released it */
+    struct svc_resident *next;
+} svc_resident;
+
+typedef struct svc_job {
+    struct czk_service *svc;
+    char id[CZK_SVC_ID_MAX];
+    svc_payload pay;
+    int priority;             /* the wire's 1..4, after the kind's default */
+    svc_state state;
+    czk_svc_outcome outcome;  /* DONE: COMPLETED, FAILED or CANCELLED */
+    char error[1024];
+    uint8_t *proof;
+    size_t proof_len;
+    double t_submit, t_prep, t_run, t_done;
+    uint64_t synth_ms, prove_ms;
+    int cancel;               /* cancel asked */
+    int in_engine;            /* engine_id is live in the engine */
+    uint64_t engine_id;
+    uint32_t refs;            /* the table, the job thread, each waiter */
+    int in_table;
+    struct svc_job *next;
+} svc_job;
+
+/* Log a line through the service's log function (service.c). */
+void czk__svc_log(struct czk_service *s, czk_log_level lv, const char *job, const char *fmt, ...) CZK_PRINTF(4, 5);
+
+/* Histogram of durations in seconds, fixed buckets (report.c). */
+#define SVC_HIST_BUCKETS 14
+typedef struct svc_hist {
+    uint64_t count[SVC_HIST_BUCKETS + 1]; /* per bucket, last: above the largest */
+    uint64_t n;
+    double sum;
+} svc_hist;
+extern const double czk__svc_hist_bounds[SVC_HIST_BUCKETS];
+void czk__svc_hist_add(svc_hist *h, double s);
+
+enum { SVC_STAGE_QUEUE, SVC_STAGE_SRS, SVC_STAGE_SYNTH, SVC_STAGE_PROVE, SVC_STAGE_TOTAL, SVC_N_STAGES };
+extern const char *const czk__svc_stage_names[SVC_N_STAGES];
+
+struct czk_service {
+    czk_service_opts o;
+    char *param_cache;
+    czk_engine *engine;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;        /* any job or resident changed state */
+    pthread_cond_t cv_reaper;
+    pthread_t reaper;
+    int reaper_started, stopping, stopped, threads_live;
+    double t0;
+    svc_job *jobs;            /* the table */
+    svc_resident *res;
+    uint64_t completed, failed, cancelled;
+    uint64_t completed_by_kind[CZK_SVC_N_KINDS], failed_by_kind[CZK_SVC_N_KINDS];
+    svc_hist stage[SVC_N_STAGES][CZK_SVC_N_KINDS];
+};
+
+#endif

@@ -1,0 +1,571 @@
+/* The proving service (czk/service.h) through its C API, on the real 2KiB
+ * WindowPoSt vanilla proof of tests/filecoin/vectors (filecoin-proofs'),
+ * with parameters made here under their v28 name in a temporary parameter
+ * cache: proofs that verify, request-id attachment, await timeouts,
+ * cancel, priorities, malformed payloads, unsupported kinds, missing
+ * parameters, residency (preload / evict), status and metrics, retention,
+ * the memory budget, shutdown. The gRPC front end is tested over the wire
+ * by tests/server/. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "runner.h"
+
+#include "czk/czk.h"
+#include "czk/post_kind.h"
+#include "czk/service.h"
+
+#define WINDOW_2K_V1_2 10 /* filecoin-proofs-api's StackedDrgWindow2KiBV1_2 */
+#define WINNING_2K 0
+#define MINER 1007        /* the vectors' prover id: LEB128(1007) */
+
+static uint8_t *slurp(const char *name, size_t *len)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *d = malloc(n > 0 ? (size_t)n : 1);
+    if (d && fread(d, 1, (size_t)n, f) != (size_t)n) free(d), d = NULL;
+    fclose(f);
+    *len = (size_t)n;
+    return d;
+}
+
+/* The Window vector: its bincode sector proof and JSON, read once. */
+static uint8_t *g_bin;
+static size_t g_bin_len;
+static czk_post_json g_meta;
+static char g_cache[4200];
+static czk_groth16_params g_params; /* kept for the process: its vk checks proofs */
+static int g_ready;
+
+static void remove_cache(void)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_cache);
+    if (system(cmd) != 0) fprintf(stderr, "test_service: could not remove %s\n", g_cache);
+}
+
+static void prepare(void)
+{
+    if (g_ready) return;
+    g_bin = slurp("vanilla-window.bin", &g_bin_len);
+    REQUIRE(g_bin);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/tests/filecoin/vectors/post-window.json", CZK_SOURCE_DIR);
+    REQUIRE_OK(czk_post_json_read(&g_meta, path));
+    /* the parameter cache: WindowPoSt 2KiB under its v28 name, nothing else */
+    /* one cache for the whole file (a test's scratch directory goes with it) */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(g_cache, sizeof g_cache, "%s/czk-service-params-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    REQUIRE(mkdtemp(g_cache) != NULL);
+    atexit(remove_cache);
+    char params[4400];
+    REQUIRE_OK(czk_post_param_path(params, sizeof params, g_cache, &g_meta.shape, ".params"));
+    if (access(params, R_OK) != 0) {
+        czk_groth16_params p;
+        uint64_t seed = 42;
+        REQUIRE_OK(czk_post_setup_params(&p, &g_meta.shape, &seed, NULL, NULL));
+        REQUIRE_OK(czk_groth16_params_write_pinned(params, &p));
+        czk_groth16_params_clear(&p);
+    }
+    REQUIRE_OK(czk_groth16_params_read(&g_params, params, CZK_GROTH16_CHECK_PINNED));
+    g_ready = 1;
+}
+
+static czk_svc_bytes g_one;
+
+/* A WindowPoSt request for the vector. */
+static czk_svc_request window_request(const char *id, czk_svc_priority prio)
+{
+    czk_svc_request r;
+    memset(&r, 0, sizeof r);
+    r.request_id = id;
+    r.kind = CZK_SVC_WINDOW_POST;
+    r.registered_proof = WINDOW_2K_V1_2;
+    r.priority = prio;
+    g_one.data = g_bin;
+    g_one.len = g_bin_len;
+    r.vanilla_proofs = &g_one;
+    r.n_vanilla_proofs = 1;
+    r.miner_id = MINER;
+    r.randomness.data = g_meta.randomness;
+    r.randomness.len = 32;
+    return r;
+}
+
+typedef struct logbuf {
+    pthread_mutex_t mu;
+    char text[16384];
+} logbuf;
+
+static void log_to(void *ctx, czk_log_level lv, const char *job, const char *msg)
+{
+    logbuf *b = ctx;
+    pthread_mutex_lock(&b->mu);
+    size_t n = strlen(b->text);
+    snprintf(b->text + n, sizeof b->text - n, "%d [%s] %s\n", (int)lv, job ? job : "-", msg);
+    pthread_mutex_unlock(&b->mu);
+}
+
+static logbuf g_log = {PTHREAD_MUTEX_INITIALIZER, ""};
+
+static czk_service *make_service(double retention_s, uint64_t budget)
+{
+    czk_service *s = NULL;
+    czk_service_opts o;
+    memset(&o, 0, sizeof o);
+    o.param_cache = g_cache;
+    o.threads = 2;
+    o.synth_workers = 1;
+    o.retention_s = retention_s;
+    o.memory_budget = budget;
+    o.log = log_to;
+    o.log_ctx = &g_log;
+    o.log_level = CZK_LOG_DEBUG;
+    if (czk_service_create(&s, &o) != CZK_OK) {
+        czk__test_fail(__FILE__, __LINE__, "czk_service_create: %s", czk_last_error());
+        return NULL;
+    }
+    return s;
+}
+
+/* The proof verifies against the vector's public data (comm_r, the
+ * challenges from its randomness). */
+static void check_proof(const czk_svc_result *res)
+{
+    REQUIRE(res->status == CZK_SVC_COMPLETED);
+    REQUIRE(res->proof_len == CZK_GROTH16_PROOF_BYTES);
+    czk_groth16_proof pr;
+    REQUIRE_OK(czk_groth16_proof_decode(&pr, res->proof));
+    CHECK_OK(czk_post_json_verify(&g_params.vk, &g_meta, &pr));
+    /* one flipped byte does not */
+    uint8_t bad[CZK_GROTH16_PROOF_BYTES];
+    memcpy(bad, res->proof, sizeof bad);
+    bad[100] ^= 1;
+    czk_groth16_proof bp;
+    if (czk_groth16_proof_decode(&bp, bad) == CZK_OK) CHECK(czk_post_json_verify(&g_params.vk, &g_meta, &bp) != CZK_OK);
+}
+
+CZK_TEST(window_post_proves_and_verifies)
+{
+    prepare();
+    czk_service *s = make_service(0, 0);
+    czk_svc_request r = window_request("wdpost-1007-0-[1]", CZK_SVC_PRIORITY_UNSPECIFIED);
+    czk_svc_submitted sub;
+    REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    CHECK(!strcmp(sub.job_id, "wdpost-1007-0-[1]"));
+    CHECK_EQ_U64((uint64_t)sub.attached, 0);
+    /* attached while pending or running */
+    czk_svc_submitted again;
+    REQUIRE_OK(czk_service_submit(s, &r, &again));
+    CHECK(!strcmp(again.job_id, sub.job_id));
+    CHECK_EQ_U64((uint64_t)again.attached, 1);
+    czk_svc_result res;
+    REQUIRE_OK(czk_service_await(s, sub.job_id, -1, &res));
+    check_proof(&res);
+    CHECK(res.total_ms >= res.synthesis_ms);
+    CHECK(res.prove_ms > 0 || res.synthesis_ms > 0);
+    czk_svc_result_clear(&res);
+    /* completed: the same id returns the same result, not a new job */
+    REQUIRE_OK(czk_service_submit(s, &r, &again));
+    CHECK_EQ_U64((uint64_t)again.attached, 1);
+    REQUIRE_OK(czk_service_await(s, sub.job_id, 0, &res));
+    CHECK(res.status == CZK_SVC_COMPLETED && res.proof_len == CZK_GROTH16_PROOF_BYTES);
+    czk_svc_result_clear(&res);
+    /* an empty request id gets a UUID */
+    czk_svc_request anon = window_request("", CZK_SVC_HIGH);
+    REQUIRE_OK(czk_service_submit(s, &anon, &sub));
+    CHECK(strlen(sub.job_id) == 36 && sub.job_id[14] == '4');
+    REQUIRE_OK(czk_service_await(s, sub.job_id, -1, &res));
+    check_proof(&res);
+    czk_svc_result_clear(&res);
+    czk_svc_status st;
+    REQUIRE_OK(czk_service_status(s, &st));
+    CHECK_EQ_U64(st.completed, 2);
+    CHECK_EQ_U64(st.completed_by_kind[CZK_SVC_WINDOW_POST], 2);
+    int hot = 0;
+    for (size_t i = 0; i < st.n_srs; i++)
+        if (!strcmp(st.srs[i].circuit_id, "wpost-2k") && st.srs[i].tier == CZK_SVC_HOT && st.srs[i].size_bytes > 0 &&
+            st.srs[i].ref_count == 0)
+            hot = 1;
+    CHECK_MSG(hot, "wpost-2k is resident after its jobs");
+    czk_svc_status_clear(&st);
+    czk_service_destroy(s);
+}
+
+CZK_TEST(await_timeout_unknown_and_retention)
+{
+    prepare();
+    czk_service *s = make_service(0.3, 0);
+    czk_svc_result res;
+    CHECK(czk_service_await(s, "nosuch", 0, &res) == CZK_ERR_NOT_FOUND);
+    CHECK(strstr(czk_last_error(), "nosuch") != NULL);
+    int was;
+    CHECK(czk_service_cancel(s, "nosuch", &was) == CZK_ERR_NOT_FOUND);
+    czk_svc_request r = window_request("t1", CZK_SVC_NORMAL);
+    czk_svc_submitted sub;
+    REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    /* the job loads parameters, synthesizes and proves: not done within 0 ms */
+    REQUIRE_OK(czk_service_await(s, "t1", 0, &res));
+    CHECK(res.status == CZK_SVC_TIMEOUT && res.proof == NULL);
+    REQUIRE_OK(czk_service_await(s, "t1", 1, &res));
+    CHECK(res.status == CZK_SVC_TIMEOUT || res.status == CZK_SVC_COMPLETED);
+    czk_svc_result_clear(&res);
+    REQUIRE_OK(czk_service_await(s, "t1", 600000, &res));
+    check_proof(&res);
+    czk_svc_result_clear(&res);
+    /* kept for retention_s (0.3 s), then forgotten by the reaper (every second) */
+    czk_status st = CZK_OK;
+    for (int i = 0; i < 50 && (st = czk_service_await(s, "t1", 0, &res)) == CZK_OK; i++) {
+        czk_svc_result_clear(&res);
+        usleep(100000);
+    }
+    CHECK(st == CZK_ERR_NOT_FOUND);
+    czk_service_destroy(s);
+}
+
+CZK_TEST(cancel_pending_and_running)
+{
+    prepare();
+    czk_service *s = make_service(0, 0);
+    enum { N = 4 };
+    char ids[N][16];
+    czk_svc_submitted sub;
+    for (int i = 0; i < N; i++) {
+        snprintf(ids[i], sizeof ids[i], "c%d", i);
+        czk_svc_request r = window_request(ids[i], CZK_SVC_LOW);
+        REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    }
+    /* the last is queued behind three (one synthesis worker): cancel it and the first */
+    int was_last = -1, was_first = -1;
+    REQUIRE_OK(czk_service_cancel(s, ids[N - 1], &was_last));
+    REQUIRE_OK(czk_service_cancel(s, ids[0], &was_first));
+    czk_svc_result res;
+    REQUIRE_OK(czk_service_await(s, ids[N - 1], -1, &res));
+    CHECK(res.status == CZK_SVC_CANCELLED && res.proof == NULL);
+    CHECK(strstr(res.error, "cancelled") != NULL);
+    REQUIRE_OK(czk_service_await(s, ids[0], -1, &res));
+    CHECK(res.status == CZK_SVC_CANCELLED);
+    for (int i = 1; i < N - 1; i++) {
+        REQUIRE_OK(czk_service_await(s, ids[i], -1, &res));
+        check_proof(&res);
+        czk_svc_result_clear(&res);
+    }
+    /* cancelling a finished job changes nothing */
+    REQUIRE_OK(czk_service_cancel(s, ids[1], &was_first));
+    CHECK_EQ_U64((uint64_t)was_first, 0);
+    REQUIRE_OK(czk_service_await(s, ids[1], 0, &res));
+    CHECK(res.status == CZK_SVC_COMPLETED);
+    czk_svc_result_clear(&res);
+    /* a cancelled id submitted again is a new job, proven */
+    czk_svc_request r = window_request(ids[0], CZK_SVC_NORMAL);
+    REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    CHECK_EQ_U64((uint64_t)sub.attached, 0);
+    REQUIRE_OK(czk_service_await(s, ids[0], -1, &res));
+    check_proof(&res);
+    czk_svc_result_clear(&res);
+    czk_svc_status st;
+    REQUIRE_OK(czk_service_status(s, &st));
+    CHECK_EQ_U64(st.cancelled, 2);
+    CHECK_EQ_U64(st.memory_reserved <= st.memory_limit, 1);
+    czk_svc_status_clear(&st);
+    czk_service_destroy(s);
+}
+
+/* CRITICAL work submitted after queued NORMAL work finishes before it. */
+CZK_TEST(critical_overtakes_normal)
+{
+    prepare();
+    czk_service *s = make_service(0, 0);
+    int already;
+    uint64_t ms;
+    REQUIRE_OK(czk_service_preload(s, "wpost-2k", &already, &ms));
+    enum { N = 4 };
+    char ids[N][16];
+    double t_sub[N + 1];
+    czk_svc_submitted sub;
+    for (int i = 0; i < N; i++) {
+        snprintf(ids[i], sizeof ids[i], "n%d", i);
+        czk_svc_request r = window_request(ids[i], CZK_SVC_NORMAL);
+        t_sub[i] = czk_now();
+        REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    }
+    /* every normal job is in the engine (running) before the critical one comes */
+    for (int k = 0; k < 2000; k++) {
+        czk_svc_status st;
+        REQUIRE_OK(czk_service_status(s, &st));
+        uint32_t in = st.queues[2].in_progress + (uint32_t)st.completed;
+        czk_svc_status_clear(&st);
+        if (in >= N) break;
+        usleep(2000);
+    }
+    czk_svc_request r = window_request("crit", CZK_SVC_CRITICAL);
+    t_sub[N] = czk_now();
+    REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    double done[N + 1];
+    czk_svc_result res;
+    for (int i = 0; i <= N; i++) {
+        REQUIRE_OK(czk_service_await(s, i < N ? ids[i] : "crit", -1, &res));
+        check_proof(&res);
+        done[i] = t_sub[i] + (double)res.total_ms / 1e3;
+        czk_svc_result_clear(&res);
+    }
+    CHECK_MSG(done[N] < done[N - 1], "critical done at %.3f s, the last normal at %.3f s", done[N] - t_sub[0],
+              done[N - 1] - t_sub[0]);
+    czk_service_destroy(s);
+}
+
+CZK_TEST(malformed_requests_are_refused)
+{
+    prepare();
+    czk_service *s = make_service(0, 0);
+    czk_svc_submitted sub;
+    czk_svc_request r = window_request("m", CZK_SVC_NORMAL);
+    r.kind = CZK_SVC_KIND_UNSPECIFIED;
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    CHECK(strstr(czk_last_error(), "proof_kind 0") != NULL);
+    r.kind = (czk_svc_kind)9;
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    r = window_request("m", CZK_SVC_NORMAL);
+    r.randomness.len = 31;
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    CHECK(strstr(czk_last_error(), "randomness") != NULL);
+    r = window_request("m", CZK_SVC_NORMAL);
+    r.registered_proof = WINNING_2K;
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    CHECK(strstr(czk_last_error(), "WinningPoSt") != NULL);
+    r = window_request("m", CZK_SVC_NORMAL);
+    r.sector_size = 8u << 20;
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    CHECK(strstr(czk_last_error(), "sector_size") != NULL);
+    r = window_request("m", CZK_SVC_NORMAL);
+    r.n_vanilla_proofs = 0;
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    /* a truncated bincode proof: the error names vanilla_proofs and an offset */
+    czk_svc_bytes cut = {g_bin, g_bin_len - 7};
+    r = window_request("m", CZK_SVC_NORMAL);
+    r.vanilla_proofs = &cut;
+    czk_status st = czk_service_submit(s, &r, &sub);
+    CHECK(st == CZK_ERR_FORMAT);
+    CHECK_MSG(strstr(czk_last_error(), "vanilla_proofs") != NULL, "%s", czk_last_error());
+    /* garbage bytes */
+    uint8_t junk[64];
+    memset(junk, 0xa5, sizeof junk);
+    czk_svc_bytes jb = {junk, sizeof junk};
+    r.vanilla_proofs = &jb;
+    st = czk_service_submit(s, &r, &sub);
+    CHECK_MSG(czk_service_grpc_code(st) == 3, "garbage vanilla: %s", czk_last_error());
+    /* a flipped byte inside a path: the native check refuses it */
+    uint8_t *bad = malloc(g_bin_len);
+    REQUIRE(bad);
+    memcpy(bad, g_bin, g_bin_len);
+    bad[g_bin_len / 2] ^= 0x01;
+    czk_svc_bytes bb = {bad, g_bin_len};
+    r.vanilla_proofs = &bb;
+    st = czk_service_submit(s, &r, &sub);
+    CHECK_MSG(czk_service_grpc_code(st) == 3, "flipped vanilla byte: %s", czk_last_error());
+    free(bad);
+    /* other randomness: the proven leaves are not the challenged ones */
+    uint8_t rnd[32];
+    memcpy(rnd, g_meta.randomness, 32);
+    rnd[0] ^= 1;
+    r = window_request("m", CZK_SVC_NORMAL);
+    r.randomness.data = rnd;
+    st = czk_service_submit(s, &r, &sub);
+    CHECK_MSG(czk_service_grpc_code(st) == 3, "other randomness: %s", czk_last_error());
+    /* PoRep: not a C1 */
+    czk_svc_request p;
+    memset(&p, 0, sizeof p);
+    p.kind = CZK_SVC_POREP;
+    const char *txt = "{\"SectorNum\": 1, \"Phase1Out\": \"@@not base64@@\", \"SectorSize\": 2048}";
+    p.vanilla_proof.data = (const uint8_t *)txt;
+    p.vanilla_proof.len = strlen(txt);
+    st = czk_service_submit(s, &p, &sub);
+    CHECK(czk_service_grpc_code(st) == 3);
+    CHECK_MSG(strstr(czk_last_error(), "Phase1Out") != NULL, "%s", czk_last_error());
+    p.vanilla_proof.len = 0;
+    CHECK(czk_service_submit(s, &p, &sub) == CZK_ERR_INVALID_ARG);
+    CHECK(strstr(czk_last_error(), "vanilla_proof") != NULL);
+    /* request ids: control characters, too long */
+    r = window_request("bad\nid", CZK_SVC_NORMAL);
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    char longid[CZK_SVC_ID_MAX + 8];
+    memset(longid, 'x', sizeof longid - 1);
+    longid[sizeof longid - 1] = 0;
+    r = window_request(longid, CZK_SVC_NORMAL);
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    czk_svc_status stt;
+    REQUIRE_OK(czk_service_status(s, &stt));
+    CHECK_EQ_U64(stt.completed + stt.failed, 0); /* nothing was queued */
+    czk_svc_status_clear(&stt);
+    czk_service_destroy(s);
+}
+
+CZK_TEST(unsupported_kind_and_missing_params_fail_as_jobs)
+{
+    prepare();
+    czk_service *s = make_service(0, 0);
+    uint8_t comm[32] = {1};
+    czk_svc_bytes part = {g_bin, 16};
+    czk_svc_request r;
+    memset(&r, 0, sizeof r);
+    r.request_id = "snap";
+    r.kind = CZK_SVC_SNAP;
+    r.registered_proof = 3;
+    r.vanilla_proofs = &part;
+    r.n_vanilla_proofs = 1;
+    r.comm_r_old = r.comm_r_new = r.comm_d_new = (czk_svc_bytes){comm, 32};
+    czk_svc_submitted sub;
+    REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    czk_svc_result res;
+    REQUIRE_OK(czk_service_await(s, "snap", -1, &res));
+    CHECK(res.status == CZK_SVC_FAILED);
+    CHECK_MSG(strstr(res.error, "SnapDeals") != NULL, "%s", res.error);
+    r.comm_d_new.len = 31;
+    r.request_id = "snap2";
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    CHECK(strstr(czk_last_error(), "comm_d_new") != NULL);
+    /* WinningPoSt: a valid request whose parameters are not in the cache */
+    size_t wl;
+    uint8_t *wbin = slurp("vanilla-winning.bin", &wl);
+    REQUIRE(wbin);
+    czk_post_json wm;
+    char path[4300];
+    snprintf(path, sizeof path, "%s/tests/filecoin/vectors/post-winning.json", CZK_SOURCE_DIR);
+    REQUIRE_OK(czk_post_json_read(&wm, path));
+    czk_svc_bytes wb = {wbin, wl};
+    memset(&r, 0, sizeof r);
+    r.request_id = "win";
+    r.kind = CZK_SVC_WINNING_POST;
+    r.registered_proof = WINNING_2K;
+    r.vanilla_proofs = &wb;
+    r.n_vanilla_proofs = 1;
+    r.miner_id = MINER;
+    r.randomness = (czk_svc_bytes){wm.randomness, 32};
+    REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    REQUIRE_OK(czk_service_await(s, "win", -1, &res));
+    CHECK(res.status == CZK_SVC_FAILED);
+    CHECK_MSG(strstr(res.error, "v28-proof-of-spacetime-fallback") != NULL && strstr(res.error, g_cache) != NULL,
+              "%s", res.error);
+    czk_post_json_free(&wm);
+    free(wbin);
+    czk_svc_status st;
+    REQUIRE_OK(czk_service_status(s, &st));
+    CHECK_EQ_U64(st.failed, 2);
+    CHECK_EQ_U64(st.failed_by_kind[CZK_SVC_SNAP], 1);
+    CHECK_EQ_U64(st.failed_by_kind[CZK_SVC_WINNING_POST], 1);
+    czk_svc_status_clear(&st);
+    czk_service_destroy(s);
+}
+
+CZK_TEST(preload_evict_status_metrics)
+{
+    prepare();
+    czk_service *s = make_service(0, 0);
+    int already = -1, was = -1;
+    uint64_t ms, freed;
+    REQUIRE_OK(czk_service_preload(s, "wpost-2k", &already, &ms));
+    CHECK_EQ_U64((uint64_t)already, 0);
+    REQUIRE_OK(czk_service_preload(s, "wpost-2k", &already, &ms));
+    CHECK_EQ_U64((uint64_t)already, 1);
+    CHECK(czk_service_preload(s, "porep-3k", &already, &ms) == CZK_ERR_INVALID_ARG);
+    CHECK(strstr(czk_last_error(), "porep-32g") != NULL); /* the list of known ids */
+    CHECK(czk_service_preload(s, "snap-32g", &already, &ms) == CZK_ERR_UNSUPPORTED);
+    /* a missing file names itself */
+    CHECK(czk_service_preload(s, "porep-2k", &already, &ms) == CZK_ERR_IO);
+    CHECK_MSG(strstr(czk_last_error(), g_cache) != NULL, "%s", czk_last_error());
+    char *json = NULL;
+    REQUIRE_OK(czk_service_status_json(s, &json));
+    json_error_t jerr;
+    json_t *doc = json_loads(json, 0, &jerr);
+    CHECK_MSG(doc != NULL, "status JSON: %s", jerr.text);
+    if (doc) {
+        CHECK(json_is_integer(json_object_get(doc, "uptime_secs")));
+        json_t *srs = json_object_get(json_object_get(doc, "allocations"), "srs");
+        CHECK(json_is_array(srs) && json_array_size(srs) >= 1);
+        json_t *e0 = json_array_get(srs, 0);
+        CHECK(!strcmp(json_string_value(json_object_get(e0, "circuit_id")), "wpost-2k"));
+        CHECK(!strcmp(json_string_value(json_object_get(e0, "tier")), "hot"));
+        CHECK(json_integer_value(json_object_get(json_object_get(doc, "memory"), "budget_bytes")) > 0);
+        json_decref(doc);
+    }
+    free(json);
+    REQUIRE_OK(czk_service_evict(s, "wpost-2k", &was, &freed));
+    CHECK_EQ_U64((uint64_t)was, 1);
+    CHECK(freed > 1000);
+    REQUIRE_OK(czk_service_evict(s, "wpost-2k", &was, &freed));
+    CHECK_EQ_U64((uint64_t)was, 0);
+    czk_svc_status st;
+    REQUIRE_OK(czk_service_status(s, &st));
+    int cold = 0;
+    for (size_t i = 0; i < st.n_srs; i++)
+        if (!strcmp(st.srs[i].circuit_id, "wpost-2k")) cold = st.srs[i].tier == CZK_SVC_COLD && st.srs[i].size_bytes > 0;
+    CHECK_MSG(cold, "wpost-2k on disk only after evict");
+    CHECK_EQ_U64(st.resident_bytes, 0);
+    czk_svc_status_clear(&st);
+    /* a proof, then the metrics count it in cuzk's and czk's names */
+    czk_svc_request r = window_request("mx", CZK_SVC_NORMAL);
+    czk_svc_submitted sub;
+    REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    czk_svc_result res;
+    REQUIRE_OK(czk_service_await(s, "mx", -1, &res));
+    check_proof(&res);
+    czk_svc_result_clear(&res);
+    char *m = NULL;
+    REQUIRE_OK(czk_service_metrics(s, &m));
+    CHECK(strstr(m, "cuzk_proofs_completed_total 1\n") != NULL);
+    CHECK(strstr(m, "cuzk_proofs_completed{proof_kind=\"window_post\"} 1\n") != NULL);
+    CHECK(strstr(m, "cuzk_proof_duration_seconds_count{proof_kind=\"window_post\"} 1\n") != NULL);
+    CHECK(strstr(m, "czk_stage_duration_seconds_bucket{stage=\"synthesis\",proof_kind=\"window_post\",le=\"+Inf\"} 1\n") !=
+          NULL);
+    CHECK(strstr(m, "czk_memory_budget_bytes ") != NULL);
+    CHECK(strstr(m, "czk_resident_bytes{what=\"params\"} ") != NULL);
+    free(m);
+    czk_service_destroy(s);
+    /* the log told the story */
+    CHECK(strstr(g_log.text, "loaded wpost-2k") != NULL);
+    CHECK(strstr(g_log.text, "[mx] completed") != NULL);
+}
+
+CZK_TEST(budget_and_shutdown)
+{
+    prepare();
+    /* 64 KiB cannot hold the 2KiB WindowPoSt parameters */
+    czk_service *s = make_service(0, 64 << 10);
+    czk_svc_request r = window_request("big", CZK_SVC_NORMAL);
+    czk_svc_submitted sub;
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_NOMEM);
+    CHECK(czk_service_grpc_code(CZK_ERR_NOMEM) == 8);
+    CHECK(strstr(czk_last_error(), "memory budget") != NULL);
+    czk_service_destroy(s);
+    /* shutdown with cancel: queued work is cancelled, waiters learn it, then no submits */
+    s = make_service(0, 0);
+    for (int i = 0; i < 3; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "s%d", i);
+        r = window_request(id, CZK_SVC_NORMAL);
+        REQUIRE_OK(czk_service_submit(s, &r, &sub));
+    }
+    czk_service_shutdown(s, 1);
+    czk_svc_result res;
+    REQUIRE_OK(czk_service_await(s, "s2", -1, &res));
+    CHECK(res.status == CZK_SVC_CANCELLED || res.status == CZK_SVC_COMPLETED);
+    czk_svc_result_clear(&res);
+    r = window_request("late", CZK_SVC_NORMAL);
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_UNAVAILABLE);
+    CHECK(czk_service_grpc_code(CZK_ERR_UNAVAILABLE) == 14);
+    czk_service_destroy(s);
+}
