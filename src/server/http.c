@@ -154,7 +154,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (!is_status && !is_metrics)
         return respond_text(conn, MHD_HTTP_NOT_FOUND, "not found: GET /status or /metrics", NULL);
     if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-        return respond_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: GET only", "GET, HEAD");
+        return respond_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: GET or HEAD only", "GET, HEAD");
     if (is_status) return serve_doc(conn, czk_service_status_json, h->svc, "application/json");
     return serve_doc(conn, czk_service_metrics, h->svc, "text/plain; version=0.0.4");
 }

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,8 @@ CZK_TEST(status_and_metrics)
         json_error_t err;
         json_t *doc = json_loads(r.body, 0, &err);
         CHECK_MSG(doc && json_is_object(doc), "GET /status: not a JSON object (%s): %.200s", err.text, r.body);
+        CHECK_MSG(json_is_integer(json_object_get(doc, "uptime_secs")), "GET /status: no uptime_secs: %.200s",
+                  r.body);
         json_decref(doc);
     } else {
         CHECK_MSG(r.code == 500, "GET /status from the placeholder: %d", r.code);
@@ -194,6 +197,44 @@ CZK_TEST(status_and_metrics)
     CHECK(r.code == (svc ? 200 : 500));
     CHECK_EQ_U64(r.body_len, 0);
     reply_clear(&r);
+    czk_http_stop(h);
+    czk_service_destroy(svc);
+}
+
+/* One client thread of concurrent_clients: n GETs of /status, the count
+ * of replies with the expected code. */
+typedef struct {
+    int port, n, want, ok;
+} client_job;
+
+static void *client(void *arg)
+{
+    client_job *j = arg;
+    for (int i = 0; i < j->n; i++) {
+        reply r;
+        if (request(&r, "127.0.0.1", j->port, "GET", "/status") == 0 && r.code == j->want) j->ok++;
+        reply_clear(&r);
+    }
+    return NULL;
+}
+
+CZK_TEST(concurrent_clients)
+{
+    czk_service *svc = make_service();
+    if (czk_test_failures()) return;
+    czk_http *h;
+    REQUIRE_OK(czk_http_start(&h, svc, "127.0.0.1:0"));
+    enum { T = 8, N = 25 };
+    client_job jobs[T];
+    pthread_t th[T];
+    for (int t = 0; t < T; t++) {
+        jobs[t] = (client_job){czk_http_port(h), N, svc ? 200 : 500, 0};
+        REQUIRE(pthread_create(&th[t], NULL, client, &jobs[t]) == 0);
+    }
+    for (int t = 0; t < T; t++) {
+        pthread_join(th[t], NULL);
+        CHECK_MSG(jobs[t].ok == N, "client %d: %d of %d replies as expected", t, jobs[t].ok, N);
+    }
     czk_http_stop(h);
     czk_service_destroy(svc);
 }
