@@ -481,3 +481,70 @@ CZK_TEST(serve_md_quotes_the_examples)
     }
     free(page);
 }
+
+/* Write n bytes to <tmpdir>/name (static path). */
+static const char *write_bytes(const char *name, const char *d, size_t n)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", czk_test_tmpdir(), name);
+    FILE *f = fopen(path, "wb");
+    if (!f) return NULL;
+    fwrite(d, 1, n, f);
+    fclose(f);
+    return path;
+}
+
+/* Loading d must succeed or fail with CZK_ERR_FORMAT and a message naming
+ * the file; never crash (ASan builds check the memory). */
+static void load_any(const char *d, size_t n, const char *what, size_t at)
+{
+    const char *path = write_bytes("mutant.toml", d, n);
+    czk_serve_config c;
+    czk_serve_config_init(&c);
+    warnings w = {0};
+    czk_status st = czk_serve_config_load(&c, path, collect, &w);
+    CHECK_MSG(st == CZK_OK || st == CZK_ERR_FORMAT, "%s at %zu: status %d: %s", what, at, st, czk_last_error());
+    if (st != CZK_OK) CHECK_MSG(strstr(czk_last_error(), "mutant.toml"), "%s at %zu: '%s'", what, at, czk_last_error());
+    czk_serve_config_clear(&c);
+}
+
+CZK_TEST(mutated_files_fail_cleanly)
+{
+    char *text = slurp(CZK_SOURCE_DIR "/docs/examples/czk.toml");
+    REQUIRE(text);
+    size_t n = strlen(text);
+    /* every truncation */
+    for (size_t cut = 0; cut < n; cut++) load_any(text, cut, "truncated", cut);
+    /* random bit flips and byte overwrites */
+    czk_rng *rng = czk_test_rng();
+    char *m = malloc(n);
+    REQUIRE(m);
+    size_t iters = czk_test_iters(2000);
+    for (size_t i = 0; i < iters && czk_test_failures() < 5; i++) {
+        memcpy(m, text, n);
+        size_t at = (size_t)czk_rng_below(rng, n);
+        if (i % 2) m[at] ^= (char)(1u << czk_rng_below(rng, 8));
+        else m[at] = "\"'=[]{}.,#\n\\0 \x01\xff"[czk_rng_below(rng, 17)];
+        load_any(m, n, i % 2 ? "bit flip" : "overwrite", at);
+    }
+    free(m);
+    free(text);
+    /* absurd shapes: a long value, a long key, deep nesting, a NUL byte */
+    size_t big = 1 << 20;
+    char *s = malloc(big + 64);
+    REQUIRE(s);
+    int k = sprintf(s, "[srs]\nparam_cache = \"");
+    memset(s + k, 'a', big);
+    strcpy(s + k + big, "\"\n");
+    load_any(s, strlen(s), "long value", 0);
+    k = sprintf(s, "[memory]\n");
+    memset(s + k, 'k', big);
+    strcpy(s + k + big, " = 1\n");
+    load_any(s, strlen(s), "long key", 0);
+    k = sprintf(s, "[gpus]\ndevices = ");
+    for (size_t i = 0; i < 100000; i++) s[k++] = '[';
+    strcpy(s + k, "\n");
+    load_any(s, strlen(s), "deep nesting", 0);
+    load_any("[daemon]\nlisten = \"a\0b:1\"\n", 27, "NUL byte", 0);
+    free(s);
+}
