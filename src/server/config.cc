@@ -39,44 +39,67 @@ bool ieq(const std::string &a, const char *b)
     return true;
 }
 
-// A decimal number "12" or "1.5" at s[*i]: advances *i past it. No sign,
-// exponent, hex or locale: what a size or duration may be written with.
-bool parse_decimal(const std::string &s, size_t *i, long double *out)
+// A decimal number "12" or "1.5": mant / 10^frac exactly.
+struct decimal {
+    uint64_t mant;
+    int frac;
+};
+
+uint64_t pow10u(int k)
+{
+    uint64_t p = 1;
+    while (k-- > 0) p *= 10;
+    return p;
+}
+
+// The decimal number at s[*i]: advances *i past it. No sign, exponent, hex
+// or locale: what a size or duration may be written with; at most 18
+// fraction digits and a mantissa below 2^64.
+bool parse_decimal(const std::string &s, size_t *i, decimal *out)
 {
     size_t j = *i, digits = 0;
-    long double v = 0;
-    for (; j < s.size() && std::isdigit((unsigned char)s[j]); j++, digits++) v = v * 10 + (s[j] - '0');
-    if (j < s.size() && s[j] == '.') {
-        long double scale = 0.1L;
-        for (j++; j < s.size() && std::isdigit((unsigned char)s[j]); j++, digits++, scale /= 10)
-            v += (s[j] - '0') * scale;
+    decimal d{0, 0};
+    bool point = false;
+    for (; j < s.size(); j++) {
+        char ch = s[j];
+        if (ch == '.' && !point) {
+            point = true;
+            continue;
+        }
+        if (!std::isdigit((unsigned char)ch)) break;
+        if (d.mant > (UINT64_MAX - 9) / 10 || (point && d.frac == 18)) return false;
+        d.mant = d.mant * 10 + (uint64_t)(ch - '0');
+        d.frac += point;
+        digits++;
     }
     if (digits == 0) return false;
     *i = j;
-    *out = v;
+    *out = d;
     return true;
 }
 
 // "256GiB", "1.5TiB", "512 MiB", "4096" (bytes) -> bytes. KiB..PiB are
 // powers of 1024, kB (or KB)..PB powers of 1000, B or nothing bytes; units
 // are case-sensitive ("Gb" would be gigabits). The result must be at least
-// one byte and fit 63 bits; a fraction of a byte is rounded down.
+// one byte and fit 63 bits; a fraction of a byte is rounded down (exactly:
+// mant * unit / 10^frac in 128 bits).
 bool parse_size(const std::string &s, uint64_t *out)
 {
-    static const struct { const char *unit; long double mult; } units[] = {
-        {"", 1},           {"B", 1},
-        {"KiB", 0x1p10L},  {"MiB", 0x1p20L}, {"GiB", 0x1p30L}, {"TiB", 0x1p40L}, {"PiB", 0x1p50L},
-        {"kB", 1e3L},      {"KB", 1e3L},     {"MB", 1e6L},     {"GB", 1e9L},     {"TB", 1e12L},    {"PB", 1e15L},
+    static const struct { const char *unit; uint64_t mult; } units[] = {
+        {"", 1},            {"B", 1},
+        {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30}, {"TiB", 1ull << 40}, {"PiB", 1ull << 50},
+        {"kB", 1000},       {"KB", 1000},        {"MB", 1000000},     {"GB", 1000000000},
+        {"TB", 1000000000000ull},                {"PB", 1000000000000000ull},
     };
     size_t i = 0;
-    long double v;
-    if (!parse_decimal(s, &i, &v)) return false;
+    decimal d;
+    if (!parse_decimal(s, &i, &d)) return false;
     while (i < s.size() && s[i] == ' ') i++;
     std::string unit = s.substr(i);
     for (const auto &u : units) {
         if (unit != u.unit) continue;
-        long double bytes = std::floor(v * u.mult);
-        if (!(bytes >= 1 && bytes <= 0x1p63L)) return false;
+        unsigned __int128 bytes = (unsigned __int128)d.mant * u.mult / pow10u(d.frac);
+        if (bytes < 1 || bytes > ((unsigned __int128)1 << 63)) return false;
         *out = (uint64_t)bytes;
         return true;
     }
@@ -91,19 +114,21 @@ bool parse_duration(const std::string &s, double *out)
         {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400},
     };
     size_t i = 0;
-    long double total = 0, v;
-    if (parse_decimal(s, &i, &v) && i == s.size()) {
-        total = v; // a bare number: seconds
+    long double total = 0;
+    decimal d;
+    auto value = [&d] { return (long double)d.mant / (long double)pow10u(d.frac); };
+    if (parse_decimal(s, &i, &d) && i == s.size()) {
+        total = value(); // a bare number: seconds
     } else {
         for (i = 0; i < s.size();) { // terms "<number><unit>", optionally spaced
-            if (!parse_decimal(s, &i, &v)) return false;
+            if (!parse_decimal(s, &i, &d)) return false;
             size_t u0 = i;
             while (i < s.size() && std::isalpha((unsigned char)s[i])) i++;
             std::string unit = s.substr(u0, i - u0);
             const auto *u =
                 std::find_if(std::begin(units), std::end(units), [&](const auto &x) { return unit == x.unit; });
             if (u == std::end(units)) return false;
-            total += v * u->secs;
+            total += value() * u->secs;
             while (i < s.size() && s[i] == ' ') i++;
         }
     }
