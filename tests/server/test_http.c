@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,31 @@ static int count_fds(void)
     return n;
 }
 
+/* Every line of a Prometheus text exposition (version 0.0.4) is empty, a
+ * "# HELP" / "# TYPE" comment or "name{labels} value"; the first that is
+ * not, or NULL. */
+static const char *bad_prometheus_line(const char *text)
+{
+    static char line[512];
+    regex_t re;
+    if (regcomp(&re,
+                "^(# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .*|"
+                "[a-zA-Z_:][a-zA-Z0-9_:]*(\\{([a-zA-Z_][a-zA-Z0-9_]*=\"[^\"]*\",?)*\\})? "
+                "([-+]?[0-9.]+([eE][-+]?[0-9]+)?|NaN|[-+]Inf)|)$",
+                REG_EXTENDED | REG_NOSUB) != 0)
+        return "(regcomp failed)";
+    const char *bad = NULL;
+    for (const char *p = text; *p && !bad;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        if (regexec(&re, line, 0, NULL, 0) != 0) bad = line;
+        p += n + (e ? 1 : 0);
+    }
+    regfree(&re);
+    return bad;
+}
+
 /* A service to serve, or NULL while the service is the placeholder. */
 static czk_service *make_service(void)
 {
@@ -155,6 +181,15 @@ static czk_service *make_service(void)
     }
     CHECK_OK(st);
     return svc;
+}
+
+CZK_TEST(prometheus_line_check)
+{
+    CHECK(bad_prometheus_line("# HELP x A thing.\n# TYPE x counter\nx 1\nx{kind=\"a\",le=\"+Inf\"} 2.5e-3\n\n") == NULL);
+    CHECK(bad_prometheus_line("x NaN\ny -Inf\n") == NULL);
+    CHECK(bad_prometheus_line("x 1\nnot a metric\n") != NULL);
+    CHECK(bad_prometheus_line("x{kind=a} 1\n") != NULL);
+    CHECK(bad_prometheus_line("9x 1\n") != NULL);
 }
 
 CZK_TEST(status_and_metrics)
@@ -187,6 +222,8 @@ CZK_TEST(status_and_metrics)
         CHECK_MSG(r.code == 200, "GET /metrics: %d %s", r.code, r.body);
         CHECK(!strcmp(header(&r, "Content-Type"), "text/plain; version=0.0.4"));
         CHECK_MSG(strstr(r.body, "cuzk_proofs_completed_total"), "GET /metrics: %.200s", r.body);
+        const char *bad = bad_prometheus_line(r.body);
+        CHECK_MSG(!bad, "GET /metrics: not Prometheus text: '%s'", bad);
     } else {
         CHECK_MSG(r.code == 500, "GET /metrics from the placeholder: %d", r.code);
         CHECK(strstr(r.body, "not yet"));
