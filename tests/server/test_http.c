@@ -185,7 +185,8 @@ static czk_service *make_service(void)
 
 CZK_TEST(prometheus_line_check)
 {
-    CHECK(bad_prometheus_line("# HELP x A thing.\n# TYPE x counter\nx 1\nx{kind=\"a\",le=\"+Inf\"} 2.5e-3\n\n") == NULL);
+    CHECK(bad_prometheus_line("# HELP x A thing.\n# TYPE x counter\nx 1\n"
+                              "x{kind=\"a\",le=\"+Inf\"} 2.5e-3\n\n") == NULL);
     CHECK(bad_prometheus_line("x NaN\ny -Inf\n") == NULL);
     CHECK(bad_prometheus_line("x 1\nnot a metric\n") != NULL);
     CHECK(bad_prometheus_line("x{kind=a} 1\n") != NULL);
