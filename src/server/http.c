@@ -7,6 +7,10 @@
  * closes it in MHD_stop_daemon. Hosts are IP literals ("127.0.0.1",
  * "[::1]", "0.0.0.0", "[::]") or "localhost" (127.0.0.1): nothing is
  * looked up in DNS.
+ *
+ * Without a service (svc NULL: tests of the HTTP layer alone) /status and
+ * /metrics answer 503; a service that is shutting down (CZK_ERR_UNAVAILABLE)
+ * likewise, any other service error 500 with its message.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -132,15 +136,17 @@ static enum MHD_Result respond_text(struct MHD_Connection *conn, unsigned code, 
     return respond(conn, code, body, "text/plain; charset=utf-8", allow);
 }
 
-/* GET /status or /metrics: the service's document, or 500 with its error. */
+/* GET /status or /metrics: the service's document, or its error. */
 static enum MHD_Result serve_doc(struct MHD_Connection *conn, czk_status (*get)(czk_service *, char **),
                                  czk_service *svc, const char *type)
 {
+    if (!svc) return respond_text(conn, MHD_HTTP_SERVICE_UNAVAILABLE, "no proving service", NULL);
     char *doc = NULL;
     czk_status st = get(svc, &doc);
     if (st != CZK_OK) {
         free(doc);
-        return respond_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, czk_last_error(), NULL);
+        unsigned code = st == CZK_ERR_UNAVAILABLE ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_INTERNAL_SERVER_ERROR;
+        return respond_text(conn, code, czk_last_error(), NULL);
     }
     return respond(conn, MHD_HTTP_OK, doc, type, NULL);
 }

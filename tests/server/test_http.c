@@ -3,7 +3,8 @@
  * service, 404 for other paths, 405 with Allow for other methods, HEAD,
  * port 0, IPv4, IPv6 and localhost, addresses refused before binding, a
  * bind failure on a taken port naming the address and errno, a restart on
- * the same port after a stop, and no descriptor left behind.
+ * the same port after a stop, no descriptor left behind, 503 without a
+ * service.
  *
  * While the service is the placeholder (czk_service_create returns
  * CZK_ERR_UNSUPPORTED), /status and /metrics must be 500 with the
@@ -296,6 +297,11 @@ CZK_TEST(not_found_and_method_not_allowed)
         CHECK_MSG(strstr(header(&r, "Allow"), "GET"), "%s: Allow '%s'", methods[i], header(&r, "Allow"));
         reply_clear(&r);
     }
+    /* no service: 503 */
+    REQUIRE(request(&r, "127.0.0.1", port, "GET", "/status") == 0);
+    CHECK_MSG(r.code == 503 && strstr(r.body, "no proving service"), "GET /status without a service: %d %s", r.code,
+              r.body);
+    reply_clear(&r);
     /* many requests one after another on the one server thread */
     for (int i = 0; i < 50; i++) {
         REQUIRE(request(&r, "127.0.0.1", port, "GET", "/nope") == 0);
