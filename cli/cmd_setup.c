@@ -10,20 +10,25 @@
 
 static const char usage[] =
     "usage: czk setup --circuit porep|window-post|winning-post (--sector-size S | custom shape)\n"
-    "                 -o FILE.params --vk FILE.vk [--seed N] [--threads N] [--quiet] [--json]\n\n"
+    "                 (-o FILE.params --vk FILE.vk | --param-cache DIR) [--seed N] [--threads N]\n"
+    "                 [--quiet] [--json]\n\n"
     "Generate Groth16 parameters for one partition of the PoRep circuit, or of\n"
     "the WindowPoSt / WinningPoSt (FallbackPoSt) circuit, in bellperson's\n"
     ".params layout, and the verifying key separately. The toxic waste comes\n"
     "from getrandom(2) unless --seed is given (tests only: a seeded setup is NOT\n"
-    "secure).\n\n" CZK_SHAPE_USAGE
+    "secure). The parameters are written with their checksum sidecar\n"
+    "(FILE.params.czkcheck), so the first pinned read skips the subgroup checks.\n"
+    "--param-cache DIR writes both files under the names filecoin-proofs gives\n"
+    "them (DIR/v28-...params and .vk), where czk prove --param-cache and czk serve\n"
+    "look for them; a custom shape has no such name.\n\n" CZK_SHAPE_USAGE
     "  PoSt: --sector-size S [--sectors N] [--challenges C], or\n"
     "        --nodes N --tree B[,S[,T]] --sectors N --challenges C (a custom tree)\n";
 
-enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE, OPT_VK, OPT_SEED };
+enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE, OPT_VK, OPT_SEED, OPT_PARAM_CACHE };
 
 typedef struct {
     czk_shape_args shape;
-    const char *circuit, *out, *vk;
+    const char *circuit, *out, *vk, *param_cache;
     int have_seed;
     unsigned long long seed;
 } args;
@@ -38,6 +43,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_CIRCUIT: a->circuit = arg; return 0;
     case 'o': a->out = arg; return 0;
     case OPT_VK: a->vk = arg; return 0;
+    case OPT_PARAM_CACHE: a->param_cache = arg; return 0;
     case OPT_SEED:
         if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
             return czk_cli_usage_error("setup", usage, "--seed wants a non-negative integer, got '%s'", arg);
@@ -56,6 +62,7 @@ static int run(int argc, char **argv)
                                          {"output", required_argument, 0, 'o'},
                                          {"vk", required_argument, 0, OPT_VK},
                                          {"seed", required_argument, 0, OPT_SEED},
+                                         {"param-cache", required_argument, 0, OPT_PARAM_CACHE},
                                          {0, 0, 0, 0}};
     args a;
     memset(&a, 0, sizeof a);
@@ -67,7 +74,10 @@ static int run(int argc, char **argv)
     if (!a.circuit || (!post && strcmp(a.circuit, "porep") != 0))
         return czk_cli_usage_error("setup", usage, "--circuit wants porep, window-post or winning-post, got '%s'",
                                    a.circuit ? a.circuit : "nothing");
-    if (!a.out || !a.vk) return czk_cli_usage_error("setup", usage, "-o FILE.params and --vk FILE.vk are required");
+    if (a.param_cache && (a.out || a.vk))
+        return czk_cli_usage_error("setup", usage, "--param-cache and -o / --vk exclude each other");
+    if (!a.param_cache && (!a.out || !a.vk))
+        return czk_cli_usage_error("setup", usage, "-o FILE.params and --vk FILE.vk (or --param-cache DIR) are required");
     czk_fc_shape shape;
     czk_post_shape ps;
     char name[64];
@@ -84,6 +94,20 @@ static int run(int argc, char **argv)
         if (rc) return rc;
         snprintf(name, sizeof name, "%s", czk_fc_proof_name(shape.proof));
     }
+    char params_path[1024], vk_path[1024];
+    if (a.param_cache) {
+        czk_status ps_st = czk_mkdirs(a.param_cache, 0755);
+        if (ps_st != CZK_OK) return czk_cli_fail("setup", ps_st, "the parameter cache directory");
+        ps_st = post ? czk_post_param_path(params_path, sizeof params_path, a.param_cache, &ps, ".params")
+                                : czk_fc_param_path(params_path, sizeof params_path, a.param_cache, shape.proof,
+                                                    ".params");
+        if (ps_st == CZK_OK)
+            ps_st = post ? czk_post_param_path(vk_path, sizeof vk_path, a.param_cache, &ps, ".vk")
+                         : czk_fc_param_path(vk_path, sizeof vk_path, a.param_cache, shape.proof, ".vk");
+        if (ps_st != CZK_OK) return czk_cli_fail("setup", ps_st, "no Filecoin parameter name for this shape");
+        a.out = params_path;
+        a.vk = vk_path;
+    }
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(&c));
     czk_groth16_params p;
@@ -92,7 +116,7 @@ static int run(int argc, char **argv)
     czk_status s = post ? czk_post_setup_params(&p, &ps, a.have_seed ? &seed : NULL, czk_progress_cb, &pg)
                         : czk_porep_setup_params(&p, &shape, a.have_seed ? &seed : NULL, czk_progress_cb, &pg);
     if (s != CZK_OK) return czk_cli_fail("setup", s, "parameter generation failed");
-    s = czk_groth16_params_write(a.out, &p);
+    s = czk_groth16_params_write_pinned(a.out, &p);
     if (s == CZK_OK) s = czk_groth16_vk_write(a.vk, &p.vk);
     double dt = czk_now() - t0;
     if (s != CZK_OK) {

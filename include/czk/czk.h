@@ -23,6 +23,9 @@ void czk_set_threads(int n);
  * ~/.cache/czk), made (with its parents) if missing: cached parameters and
  * PCE files live there. */
 czk_status czk_cache_dir(char *out, size_t n) CZK_WUR;
+/* mkdir -p: dir and its missing parents with mode (an existing directory is
+ * fine); CZK_ERR_IO naming the path otherwise. */
+czk_status czk_mkdirs(const char *dir, unsigned mode) CZK_WUR;
 
 /* CPU description: vendor, family/model, brand string. */
 typedef struct czk_cpu_info {

@@ -187,6 +187,14 @@ void czk_engine_destroy(czk_engine *e);
 /* The timeline so far: a malloc'd copy of one event per task in submission
  * order (*out NULL and *n 0 when empty). Free with free(). */
 czk_status czk_engine_events(const czk_engine *e, czk_engine_event **out, size_t *n) CZK_WUR;
+/* The timeline entries of job `id` alone (live or waited, until
+ * forgotten), in partition order; *out NULL and *n 0 when there are none. */
+czk_status czk_engine_job_events(const czk_engine *e, uint64_t id, czk_engine_event **out, size_t *n) CZK_WUR;
+/* Drop the timeline entries (and the verification span) of job `id`, a
+ * job already waited: a long-running service calls this once it has read
+ * them, so that the timeline holds only recent work. Unknown ids are
+ * ignored. */
+void czk_engine_forget(czk_engine *e, uint64_t id);
 /* Write the Chrome trace JSON of the timeline now. */
 czk_status czk_engine_write_trace(const czk_engine *e, const char *path) CZK_WUR;
 void czk_engine_progress_get(const czk_engine *e, czk_engine_progress *out);

@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "czk/common.h"
+#include "czk/groth16.h"
 #include "czk/kind.h"
 
 #ifdef __cplusplus
@@ -100,6 +101,8 @@ typedef struct czk_service_opts {
     double retention_s;          /* results kept after completion; <= 0: 600 */
     double eviction_min_idle_s;  /* resident data unused this long is dropped; <= 0: 300 */
     int no_verify;               /* 1: return proofs unverified (tests, benchmarks only) */
+    int params_check_set;        /* 1: validate parameter files with params_check; 0: pinned */
+    czk_groth16_check params_check; /* FULL, PINNED (checksum sidecar, else FULL once), CURVE */
     czk_log_fn log;              /* NULL: no log */
     void *log_ctx;
     czk_log_level log_level;     /* lines above it are not passed to log */

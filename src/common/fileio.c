@@ -67,18 +67,24 @@ czk_status czk_cache_dir(char *out, size_t n)
     else if ((d = getenv("HOME")) && *d) w = snprintf(out, n, "%s/.cache/czk", d);
     else return czk_error(CZK_ERR_IO, "no cache directory: set CZK_CACHE_DIR or HOME");
     if (w < 0 || (size_t)w >= n) return czk_error(CZK_ERR_INVALID_ARG, "cache directory path too long");
-    /* mkdir -p */
+    return czk_error_context(czk_mkdirs(out, 0755), "cache directory");
+}
+
+czk_status czk_mkdirs(const char *dir, unsigned mode)
+{
     char tmp[4096];
-    if ((size_t)w >= sizeof tmp) return czk_error(CZK_ERR_INVALID_ARG, "cache directory path too long");
-    memcpy(tmp, out, (size_t)w + 1);
+    size_t w = strlen(dir);
+    if (w == 0 || w >= sizeof tmp) return czk_error(CZK_ERR_INVALID_ARG, "directory path of %zu bytes", w);
+    memcpy(tmp, dir, w + 1);
     for (char *p = tmp + 1; *p; p++) {
         if (*p == '/') {
             *p = 0;
-            (void)mkdir(tmp, 0755);
+            (void)mkdir(tmp, (mode_t)mode);
             *p = '/';
         }
     }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return czk_error(CZK_ERR_IO, "cache directory %s: %s", tmp, strerror(errno));
+    struct stat sb;
+    if (mkdir(tmp, (mode_t)mode) != 0 && errno != EEXIST) return czk_error(CZK_ERR_IO, "%s: %s", tmp, strerror(errno));
+    if (stat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode)) return czk_error(CZK_ERR_IO, "%s: not a directory", tmp);
     return CZK_OK;
 }

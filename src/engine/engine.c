@@ -1134,6 +1134,58 @@ czk_status czk_engine_events(const czk_engine *e, czk_engine_event **out, size_t
     return st;
 }
 
+czk_status czk_engine_job_events(const czk_engine *e, uint64_t id, czk_engine_event **out, size_t *n)
+{
+    czk_engine *m = (czk_engine *)e;
+    *out = NULL;
+    *n = 0;
+    pthread_mutex_lock(&m->mu);
+    size_t k = 0;
+    for (size_t i = 0; i < m->n_events; i++) k += m->events[i].job == id;
+    czk_status st = CZK_OK;
+    if (k) {
+        *out = malloc(k * sizeof **out);
+        if (*out) {
+            for (size_t i = 0; i < m->n_events; i++)
+                if (m->events[i].job == id) (*out)[(*n)++] = m->events[i];
+        } else {
+            st = czk_error(CZK_ERR_NOMEM, "engine events of job %llu", (unsigned long long)id);
+        }
+    }
+    pthread_mutex_unlock(&m->mu);
+    return st;
+}
+
+void czk_engine_forget(czk_engine *e, uint64_t id)
+{
+    pthread_mutex_lock(&e->mu);
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->id == id) { /* not waited yet: its tasks still point into the timeline */
+            pthread_mutex_unlock(&e->mu);
+            return;
+        }
+    /* compact: live tasks' indices move with their entries */
+    size_t *map = malloc((e->n_events ? e->n_events : 1) * sizeof *map);
+    if (!map) {
+        pthread_mutex_unlock(&e->mu);
+        return; /* the entries stay; nothing is lost but memory */
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < e->n_events; i++) {
+        map[i] = w;
+        if (e->events[i].job != id) e->events[w++] = e->events[i];
+    }
+    for (job *j = e->jobs; j; j = j->next)
+        for (uint32_t t = 0; t < j->spec.n_partitions; t++) j->tasks[t].ev = map[j->tasks[t].ev];
+    e->n_events = w;
+    free(map);
+    w = 0;
+    for (size_t i = 0; i < e->n_spans; i++)
+        if (e->spans[i].id != id) e->spans[w++] = e->spans[i];
+    e->n_spans = w;
+    pthread_mutex_unlock(&e->mu);
+}
+
 void czk_engine_progress_get(const czk_engine *e, czk_engine_progress *out)
 {
     czk_engine *m = (czk_engine *)e;

@@ -170,7 +170,7 @@ static czk_status resident_load(czk_service *s, svc_resident *r)
     czk_groth16_read_info info;
     czk_groth16_read_opts ro;
     memset(&ro, 0, sizeof ro);
-    ro.check = CZK_GROTH16_CHECK_PINNED;
+    ro.check = s->o.params_check_set ? s->o.params_check : CZK_GROTH16_CHECK_DEFAULT;
     ro.threads = s->o.threads;
     double t0 = czk_now();
     czk_status st = czk_groth16_params_read_ex(&r->params, r->path, &ro, &info);
@@ -271,10 +271,14 @@ static void job_times(czk_service *s, svc_job *j, uint64_t eid)
 {
     czk_engine_event *ev = NULL;
     size_t n = 0;
-    if (czk_engine_events(s->engine, &ev, &n) != CZK_OK) return;
+    czk_status st = czk_engine_job_events(s->engine, eid, &ev, &n);
+    czk_engine_forget(s->engine, eid); /* the daemon's timeline holds live work only */
+    if (st != CZK_OK) {
+        czk_error_clear();
+        return;
+    }
     double synth = 0, prove = 0, last_pass = -1;
     for (size_t i = 0; i < n; i++) {
-        if (ev[i].job != eid) continue;
         if (ev[i].synth_start >= 0 && ev[i].synth_end >= ev[i].synth_start) synth += ev[i].synth_end - ev[i].synth_start;
         if (ev[i].prove_start >= 0 && ev[i].prove_end >= ev[i].prove_start && ev[i].prove_start != last_pass) {
             prove += ev[i].prove_end - ev[i].prove_start;

@@ -102,6 +102,25 @@ expect 1 "verify from an empty param cache" -- verify --post winning --vanilla "
     --proof "$T/window.proof"
 expect_out "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.vk" \
     "the winning v28 name"
+# setup --param-cache writes both files under their v28 names (with the
+# checksum sidecar), where prove / verify --param-cache find them
+expect 0 "setup --param-cache" -- setup --circuit window-post --sector-size 2KiB --seed 1 --param-cache "$T/pc" \
+    --quiet
+W28="$T/pc/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0"
+for f in "$W28.params" "$W28.vk" "$W28.params.czkcheck"; do
+    [ -s "$f" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: setup --param-cache did not write $f"; }
+done
+cmp -s "$W28.params" "$T/window.params" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: the same seed gave other parameters under --param-cache"; }
+expect 0 "prove from the param cache" -- prove --post window --vanilla "$VEC" --param-cache "$T/pc" \
+    -o "$T/pc.proof" --quiet
+expect 0 "verify from the param cache" -- verify --post window --vanilla "$VEC" --param-cache "$T/pc" \
+    --proof "$T/pc.proof"
+expect 2 "setup --param-cache with -o" -- setup --circuit window-post --sector-size 2KiB --param-cache "$T/pc" -o x
+expect_out "exclude each other" "setup: --param-cache and -o exclude each other"
+expect 1 "setup --param-cache of a custom tree" -- setup --circuit window-post --nodes 64 --tree 8 --sectors 1 \
+    --challenges 1 --param-cache "$T/pc" --quiet
+expect_out "no Filecoin parameter name" "setup: a custom shape has no v28 name"
 # a directory without the files
 mkdir -p "$T/empty"
 expect 1 "no post-window.json" -- prove --post window --vanilla "$T/empty" --params x -o "$T/no.proof"

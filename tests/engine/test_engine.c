@@ -668,3 +668,55 @@ CZK_TEST(cancel_queued_and_running)
     free(ev);
     czk_engine_destroy(e);
 }
+
+/* A long-running service reads a waited job's timeline entries and drops
+ * them: the others (and a live job's, whose tasks index into the
+ * timeline) stay intact, and jobs keep running after compaction. */
+CZK_TEST(forget_waited_jobs_timeline)
+{
+    get_params();
+    czk_engine_opts o = {0};
+    o.synth_workers = 1;
+    o.prove_workers = 1;
+    o.prove_threads = 1;
+    o.rng = czk_test_rng();
+    czk_engine *e;
+    REQUIRE_OK(czk_engine_create(&e, &o));
+    inst a, b, c;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    memset(&c, 0, sizeof c);
+    a.value_seed = 601;
+    b.value_seed = 602;
+    c.value_seed = 603;
+    uint64_t ia, ib, ic;
+    czk_engine_job ja = make_job(&a, 2, 0), jb = make_job(&b, 3, 0), jc = make_job(&c, 2, 0);
+    REQUIRE_OK(czk_engine_submit(e, &ia, &ja));
+    REQUIRE_OK(czk_engine_submit(e, &ib, &jb));
+    czk_groth16_proof pr[3];
+    CHECK_OK(czk_engine_wait(e, ia, pr, 2));
+    czk_engine_event *ev;
+    size_t n;
+    REQUIRE_OK(czk_engine_job_events(e, ia, &ev, &n));
+    CHECK_EQ_U64(n, 2);
+    CHECK(n == 2 && ev[0].partition == 0 && ev[1].partition == 1 && ev[1].prove_end >= ev[1].prove_start);
+    free(ev);
+    czk_engine_forget(e, ib); /* not waited yet: ignored */
+    czk_engine_forget(e, ia);
+    REQUIRE_OK(czk_engine_job_events(e, ia, &ev, &n));
+    CHECK_EQ_U64(n, 0);
+    REQUIRE_OK(czk_engine_job_events(e, ib, &ev, &n));
+    CHECK_EQ_U64(n, 3);
+    free(ev);
+    REQUIRE_OK(czk_engine_submit(e, &ic, &jc));
+    CHECK_OK(czk_engine_wait(e, ib, pr, 3));
+    check_proofs(&b, pr, 3);
+    CHECK_OK(czk_engine_wait(e, ic, pr, 2));
+    check_proofs(&c, pr, 2);
+    czk_engine_forget(e, ib);
+    REQUIRE_OK(czk_engine_events(e, &ev, &n));
+    CHECK_EQ_U64(n, 2);
+    CHECK(n == 2 && ev[0].job == ic && ev[1].job == ic && ev[0].prove_end >= 0 && ev[1].prove_end >= 0);
+    free(ev);
+    czk_engine_destroy(e);
+}
