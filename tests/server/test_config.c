@@ -484,6 +484,18 @@ CZK_TEST(serve_md_quotes_the_examples)
         CHECK_MSG(text && strstr(page, text), "docs/serve.md does not quote %s as it is", files[i]);
         free(text);
     }
+    /* and names every key czk reads */
+    static const char *const keys[] = {
+        "listen", "status_listen", "result_retention", "cancel_on_shutdown", "tls_cert", "tls_key", "tls_client_ca",
+        "total_budget", "safety_margin", "eviction_min_idle", "max_batch_size", "max_batch_wait_ms", "threads",
+        "synthesis_concurrency", "pce", "enabled", "synthesis_lookahead", "max_parallel_synthesis", "param_cache",
+        "level", "format", "devices", "gpu_threads", "gpu_workers_per_device",
+    };
+    char quoted[64];
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        snprintf(quoted, sizeof quoted, "`%s`", keys[i]);
+        CHECK_MSG(strstr(page, quoted), "docs/serve.md does not name %s", quoted);
+    }
     free(page);
 }
 
