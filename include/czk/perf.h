@@ -83,7 +83,8 @@ typedef enum czk_perf_source {
     CZK_PERF_UNAVAILABLE = 0,
     CZK_PERF_COUNTED,
     CZK_PERF_SIMULATED,
-    CZK_PERF_SOFTWARE
+    CZK_PERF_SOFTWARE,
+    CZK_PERF_MEASURED /* derived from the wall clock (e.g. ns per instruction): as noisy as time */
 } czk_perf_source;
 
 const char *czk_perf_source_str(czk_perf_source s); /* "counted", "simulated", ... */

@@ -132,6 +132,7 @@ const char *czk_perf_source_str(czk_perf_source s)
     case CZK_PERF_COUNTED: return "counted";
     case CZK_PERF_SIMULATED: return "simulated";
     case CZK_PERF_SOFTWARE: return "software";
+    case CZK_PERF_MEASURED: return "measured";
     default: return "unavailable";
     }
 }

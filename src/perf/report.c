@@ -59,7 +59,7 @@ size_t czk_perf_derive(czk_perf_metric out[CZK_PERF_MAX_METRICS], const czk_perf
 #undef F
     if (ins && cyc && cyc->value > 0) put(out, &n, "IPC", "", ins->value / cyc->value, src_of(ins, cyc));
     if (ins && ins->value > 0 && r->seconds > 0)
-        put(out, &n, "ns per instruction", "ns", r->seconds * 1e9 / ins->value, src_of(ins, NULL));
+        put(out, &n, "ns per instruction", "ns", r->seconds * 1e9 / ins->value, CZK_PERF_MEASURED);
     if (br && bm && br->value > 0) put(out, &n, "branch-miss %", "%", 100.0 * bm->value / br->value, src_of(br, bm));
     if (ins && bm && ins->value > 0) put(out, &n, "branch MPKI", "/1k", 1000.0 * bm->value / ins->value, src_of(ins, bm));
     if (l2a && l2h && l2a->value > 0)
