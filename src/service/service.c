@@ -485,9 +485,12 @@ static void cancel_locked(czk_service *s, svc_job *j, int *was_running)
     j->cancel = 1;
     *was_running = j->state != SVC_PENDING;
     if (j->in_engine) {
-        uint64_t eid = j->engine_id;
-        /* the engine's lock is never taken before ours elsewhere */
-        if (czk_engine_cancel(s->engine, eid, NULL) != CZK_OK) czk_error_clear();
+        /* queued in the engine behind other work is not running: the
+         * engine says whether a partition of it had started. Its lock is
+         * never taken before ours elsewhere. */
+        int started = 0;
+        if (czk_engine_cancel(s->engine, j->engine_id, &started) != CZK_OK) czk_error_clear();
+        *was_running = started;
         return; /* the job thread finishes it at the stage boundary */
     }
     finish_locked(s, j, CZK_SVC_CANCELLED, j->state == SVC_PENDING ? "cancelled before it started" : "cancelled");
