@@ -371,6 +371,9 @@ extern "C" czk_status czk_server_start(czk_server **out, czk_service *svc, const
     grpc::ServerBuilder b;
     int port = 0;
     b.AddListeningPort(listen, creds, unix_path.empty() ? &port : nullptr);
+    // gRPC binds TCP ports with SO_REUSEPORT by default: a second daemon on
+    // the same port would start and share the traffic instead of failing
+    b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     b.SetMaxReceiveMessageSize(static_cast<int>(CZK_SERVER_MAX_MESSAGE));
     b.SetMaxSendMessageSize(static_cast<int>(CZK_SERVER_MAX_MESSAGE));
     b.RegisterService(srv->service.get());

@@ -14,10 +14,10 @@ Scenarios (each prints one 'ok' / 'FAIL' line per check, exits 1 on any FAIL):
     faults     cancel (queued, running), AwaitProof timeout, a client that goes
                away mid-Prove, a 300 MiB message
     porep C1   Prove the C1 file (PoRep); writes OUT/porep.proof
-    retry ID SECONDS   Prove ID (window), retrying UNAVAILABLE for SECONDS;
-               writes OUT/ID.proof
-    rr N       N WindowPoSt Proves over a round_robin channel (ADDR a list),
-               each retried on UNAVAILABLE; prints the job ids
+    retry ID SECONDS   three WindowPoSt jobs submitted ahead, then Prove ID,
+               retrying UNAVAILABLE for SECONDS; writes OUT/ID.proof
+    rr N [PREFIX]   N WindowPoSt Proves (ids PREFIX-i, default rr-i) over a
+               round_robin channel (ADDR a list), each retried on UNAVAILABLE
 """
 import json
 import os
@@ -326,19 +326,22 @@ def prove_retrying(stub, req, seconds):
 
 
 def retry(stub, out, jid, seconds):
+    # work ahead of it, so that the daemon is killed while ID is in progress
+    for i in range(3):
+        stub.SubmitProof(post_request("window", "%s-ahead-%d" % (jid, i)))
     r, tries = prove_retrying(stub, post_request("window", jid), float(seconds))
     if completed(r, "Prove %s after %d tries" % (jid, tries)):
         write(os.path.join(out, jid + ".proof"), r.proof)
 
 
-def rr(addr, out, n):
+def rr(addr, out, n, prefix="rr"):
     ch = channel(addr, round_robin=True)
     stub = pbg.ProvingEngineStub(ch)
     res = {}
 
     def one(i):
         try:
-            res[i] = prove_retrying(stub, post_request("window", "rr-%d" % i), 300)[0]
+            res[i] = prove_retrying(stub, post_request("window", "%s-%d" % (prefix, i)), 300)[0]
         except grpc.RpcError as e:
             res[i] = e
 
