@@ -731,6 +731,11 @@ static int run(int argc, char **argv)
     if (a.out && (rc = check_output(a.out)) != CZK_EXIT_OK) goto out;
     czk_client *cl;
     czk_status s = czk_client_open(&cl, &a.conn);
+    if (s == CZK_ERR_INVALID_ARG) {
+        /* an address list czk cannot pass on: the command line's fault */
+        rc = czk_cli_usage_error(CMD, usage, "%s", czk_last_error());
+        goto out;
+    }
     if (s != CZK_OK) {
         char what[512];
         snprintf(what, sizeof what, "connecting to %s failed", a.conn.addr);
