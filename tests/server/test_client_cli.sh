@@ -3,9 +3,12 @@
 # naming the argument), calls to nothing (exit 1, the gRPC code named: a
 # closed TCP port, a missing unix socket, a round-robin list of closed ports,
 # a listener that never answers with --deadline), unreadable TLS files. When
-# this czk has `czk serve`, also the calls that need no parameters against a
-# real daemon on a unix socket (status, metrics, NOT_FOUND jobs, a refused
-# payload). Usage: test_client_cli.sh /path/to/czk
+# this czk has `czk serve`, also against a real daemon on a unix socket, with
+# WindowPoSt 2KiB parameters made here (czk setup, under a second): prove and
+# submit + await of the real vanilla proof of tests/filecoin/vectors, each
+# proof accepted by czk verify; status, metrics, preload / evict; refused
+# requests (INVALID_ARGUMENT, no -o file left), NOT_FOUND jobs.
+# Usage: test_client_cli.sh /path/to/czk
 set -u
 CZK="$1"
 . "$(dirname "$0")/../cli/lib.sh"
@@ -131,7 +134,12 @@ fi
 
 # ---- a real czk serve, when this czk has one ----
 if "$CZK" serve --help >/dev/null 2>&1; then
-    mkdir -p "$T/params"
+    V="$(dirname "$0")/../filecoin/vectors"
+    expect 0 "setup window-post 2KiB into the cache" -- setup --circuit window-post --sector-size 2KiB --seed 1 \
+        --param-cache "$T/params" --quiet
+    # the vectors' randomness: 32 decimal bytes in post-window.json
+    # shellcheck disable=SC2046
+    RAND=$(printf '%02x' $(tr -d ' \n' <"$V/post-window.json" | sed 's/.*"randomness":\[\([0-9,]*\)\].*/\1/' | tr ',' ' '))
     cat >"$T/czk.toml" <<EOF
 [daemon]
 listen = "unix://$T/czk.sock"
@@ -151,12 +159,39 @@ EOF
     done
     if grep -q "listening on" "$T/serve.err"; then
         A="unix://$T/czk.sock"
+        WP="--kind window-post --registered-proof 10 --miner-id 1007 --vanilla $V/vanilla-window.bin"
+        # shellcheck disable=SC2086
+        expect 0 "prove a WindowPoSt partition" -- client prove --addr "$A" $WP --randomness "$RAND" \
+            --request-id wp-1 --priority high -o "$T/w1.proof"
+        expect_out "job wp-1 COMPLETED: 192 proof bytes -> $T/w1.proof; queue_wait" "prove's summary line"
+        expect 0 "czk verify accepts prove's proof" -- verify --post window --vanilla "$V" --param-cache "$T/params" \
+            --proof "$T/w1.proof"
+        # shellcheck disable=SC2086
+        expect 0 "submit" -- client submit --addr "$A" $WP --randomness "$RAND" --priority low --quiet
+        id=$(cat "$T/out")
+        check "submit prints the job id alone" test -n "$id" -a "$(wc -l <"$T/out")" -eq 1
+        expect 0 "await the submitted job" -- client await --addr "$A" "$id" -o "$T/w2.proof" --json
+        expect_out "\"job_id\":\"$id\",\"status\":\"COMPLETED\",\"proof_bytes\":192" "await's JSON"
+        expect 0 "czk verify accepts await's proof" -- verify --post window --vanilla "$V" --param-cache "$T/params" \
+            --proof "$T/w2.proof"
+        expect 0 "cancel a finished job" -- client cancel --addr "$A" "$id"
+        expect_out "was_running false" "a finished job was not running"
         expect 0 "status" -- client status --addr "$A"
+        expect_out "proofs completed 2, failed 0" "status counts the proofs"
+        expect_out "wpost-2k       hot" "status shows the loaded parameters"
         expect_out "porep_c2" "status lists the PoRep queue"
         expect 0 "status --json" -- client status --addr "$A" --json
         expect_out '"uptime_seconds"' "status json has the uptime"
         expect 0 "metrics" -- client metrics --addr "$A"
-        expect_out "cuzk_proofs_completed_total" "metrics are cuzk's text"
+        expect_out "cuzk_proofs_completed_total 2" "metrics are cuzk's text"
+        expect 0 "evict" -- client evict --addr "$A" wpost-2k
+        expect_out "wpost-2k: evicted" "evict says what it dropped"
+        expect 0 "preload" -- client preload --addr "$A" wpost-2k --json
+        expect_out '"already_loaded":false' "preload loaded it again"
+        # shellcheck disable=SC2086
+        expect 1 "prove with another randomness" -- client prove --addr "$A" $WP --randomness "$R" -o "$T/bad.proof"
+        expect_out "Prove at $A: INVALID_ARGUMENT: vanilla_proofs" "a refused vanilla proof is INVALID_ARGUMENT"
+        expect_absent "$T/bad.proof" "a refused prove writes no proof"
         expect 1 "await an unknown job" -- client await --addr "$A" no-such-job
         expect_out "NOT_FOUND" "unknown job is NOT_FOUND"
         expect 1 "cancel an unknown job" -- client cancel --addr "$A" no-such-job
