@@ -90,10 +90,61 @@ void czk_http_stop(czk_http *h);
 
 /* ---- gRPC client (czk client) ----------------------------------------------------- */
 
-/* Run one `czk client` subcommand (argv[0] is the subcommand: prove,
- * submit, await, cancel, status, metrics, preload, evict); returns the
- * process exit code. */
-int czk_client_main(int argc, char **argv);
+/* A client of a cuzk.v1.ProvingEngine daemon (czk serve, or cuzk). Every
+ * call is one RPC; a failed one returns a status mapped from its gRPC code
+ * (UNAVAILABLE and DEADLINE_EXCEEDED: CZK_ERR_UNAVAILABLE; NOT_FOUND:
+ * CZK_ERR_NOT_FOUND; INVALID_ARGUMENT: CZK_ERR_INVALID_ARG;
+ * RESOURCE_EXHAUSTED: CZK_ERR_NOMEM; CANCELLED: CZK_ERR_CANCELLED; any
+ * other: CZK_ERR_IO) with the message "CODE_NAME: <the server's message>"
+ * (e.g. "INVALID_ARGUMENT: vanilla_proof: ..."). The wire's enums have
+ * service.h's numbers. A client may be used by several threads at once. */
+typedef struct czk_client czk_client;
+
+typedef struct czk_client_opts {
+    /* "host:port", "unix:///path", or any other gRPC target, passed on as it
+     * is; or a comma-separated list of IPv4 "a.b.c.d:port" addresses, called
+     * round robin (gRPC's ipv4: resolver; other lists are refused). */
+    const char *addr;
+    /* PEM files. tls_ca alone: TLS checking the server against it; with
+     * tls_cert and tls_key (both or neither): mutual TLS. None: plaintext. */
+    const char *tls_ca, *tls_cert, *tls_key;
+    double deadline_s; /* every call's deadline in seconds; 0: none */
+} czk_client_opts;
+
+/* Make the channel: no connection is attempted until the first call.
+ * Errors: CZK_ERR_INVALID_ARG (no address, a bad list, tls_cert without
+ * tls_key), CZK_ERR_IO (a PEM file that cannot be read). */
+czk_status czk_client_open(czk_client **out, const czk_client_opts *o) CZK_WUR;
+/* NULL is fine. */
+void czk_client_close(czk_client *c);
+
+/* SubmitProof. out->attached is always 0 (the wire does not say). */
+czk_status czk_client_submit(czk_client *c, const czk_svc_request *r, czk_svc_submitted *out) CZK_WUR;
+/* AwaitProof: wait up to timeout_ms (0: as long as the server lets it,
+ * the wire's meaning). The job's own outcome is out->status (COMPLETED,
+ * FAILED, CANCELLED, TIMEOUT): CZK_OK says only that the call worked.
+ * out->proof is malloc'd (czk_svc_result_clear). */
+czk_status czk_client_await(czk_client *c, const char *job_id, uint64_t timeout_ms, czk_svc_result *out) CZK_WUR;
+/* Prove: submit and await in one call (what Curio calls), as above. */
+czk_status czk_client_prove(czk_client *c, const czk_svc_request *r, czk_svc_result *out) CZK_WUR;
+czk_status czk_client_cancel(czk_client *c, const char *job_id, int *was_running) CZK_WUR;
+/* GetStatus into out (czk_svc_status_clear): the queues of the four kinds
+ * (the wire's proof_kind strings are the metric labels: porep_c2, ...; the
+ * enum names POREP_SEAL_COMMIT, ... are read too), loaded_srs into srs
+ * (pce_bytes and idle_s 0), total_proofs_completed / _failed into
+ * completed / failed, uptime_seconds into uptime_s, pinned_memory_bytes
+ * and pinned_memory_limit_bytes into memory_reserved and memory_limit.
+ * What the wire does not carry is 0. */
+czk_status czk_client_status(czk_client *c, czk_svc_status *out) CZK_WUR;
+/* GetMetrics: the Prometheus text, malloc'd and NUL-terminated. */
+czk_status czk_client_metrics(czk_client *c, char **text) CZK_WUR;
+czk_status czk_client_preload(czk_client *c, const char *circuit_id, int *already, uint64_t *ms) CZK_WUR;
+czk_status czk_client_evict(czk_client *c, const char *circuit_id, int *was_loaded, uint64_t *freed) CZK_WUR;
+
+/* The gRPC status code (google.rpc.Code numbers: UNAVAILABLE 14, ...) of
+ * this thread's last czk_client_* call; 0 when it succeeded or failed
+ * before any RPC. */
+int czk_client_last_grpc_code(void);
 
 #ifdef __cplusplus
 }
