@@ -182,7 +182,8 @@ czk_status czk_service_await(czk_service *s, const char *job_id, int64_t timeout
  * or partition boundary and releases its memory; waiters get CANCELLED.
  * *was_running: 1 when it had started (loading its parameters, or a
  * partition of it synthesized or proven; one queued in the engine behind
- * other work has not). A finished job is left as it is
+ * other work, or waiting for another job's load of its parameters, has
+ * not). A finished job is left as it is
  * (*was_running 0). CZK_ERR_NOT_FOUND when there is no such job. */
 czk_status czk_service_cancel(czk_service *s, const char *job_id, int *was_running) CZK_WUR;
 

@@ -191,7 +191,7 @@ static uint64_t file_size(const char *path)
 /* Take a reference on the resident set at path with its parameters loaded
  * and (data != NULL) its witness source open, loading what is missing. */
 static czk_status resident_acquire(czk_service *s, svc_resident **out, const char *path, const char *circuit_id,
-                                   const czk_proof_kind *pk, const void *data)
+                                   const czk_proof_kind *pk, const void *data, svc_job *j)
 {
     *out = NULL;
     pthread_mutex_lock(&s->mu);
@@ -209,11 +209,13 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
         }
         if (!r->loaded) {
             r->loading = 1;
+            if (j) j->loading_self = 1;
             make_room_locked(s, file_size(path), r);
             pthread_mutex_unlock(&s->mu);
             st = resident_load(s, r);
             pthread_mutex_lock(&s->mu);
             r->loading = 0;
+            if (j) j->loading_self = 0;
             pthread_cond_broadcast(&s->cv);
             if (st != CZK_OK) break;
             r->loaded = 1;
@@ -222,6 +224,7 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
         }
         if (data && !r->have_src) {
             r->loading = 1;
+            if (j) j->loading_self = 1;
             pthread_mutex_unlock(&s->mu);
             czk_source_opts so;
             memset(&so, 0, sizeof so);
@@ -231,6 +234,7 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
             st = pk->source_open(&src, data, &so);
             pthread_mutex_lock(&s->mu);
             r->loading = 0;
+            if (j) j->loading_self = 0;
             pthread_cond_broadcast(&s->cv);
             if (st != CZK_OK) {
                 st = czk_error_context(st, "witness source of %s", r->circuit_id);
@@ -305,7 +309,7 @@ static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap
         return CZK_SVC_FAILED;
     }
     svc_resident *r;
-    st = resident_acquire(s, &r, path, j->pay.circuit_id, pk, j->pay.data);
+    st = resident_acquire(s, &r, path, j->pay.circuit_id, pk, j->pay.data, j);
     if (st != CZK_OK) {
         snprintf(msg, cap, "%s", czk_last_error());
         return CZK_SVC_FAILED;
@@ -483,7 +487,9 @@ static void cancel_locked(czk_service *s, svc_job *j, int *was_running)
     *was_running = 0;
     if (j->state == SVC_DONE) return;
     j->cancel = 1;
-    *was_running = j->state != SVC_PENDING;
+    /* preparing counts as running only while the job itself loads (not
+     * while it waits for another job's load of the same parameters) */
+    *was_running = j->state == SVC_RUNNING || (j->state == SVC_PREPARING && j->loading_self);
     if (j->in_engine) {
         /* queued in the engine behind other work is not running: the
          * engine says whether a partition of it had started. Its lock is
@@ -776,7 +782,7 @@ czk_status czk_service_preload(czk_service *s, const char *circuit_id, int *alre
     pthread_mutex_unlock(&s->mu);
     double t0 = czk_now();
     svc_resident *r;
-    CZK_TRY(resident_acquire(s, &r, path, c->id, NULL, NULL));
+    CZK_TRY(resident_acquire(s, &r, path, c->id, NULL, NULL, NULL));
     resident_release(s, r);
     if (already) *already = was;
     if (ms) *ms = (uint64_t)ms_between(t0, czk_now());

@@ -76,6 +76,7 @@ typedef struct svc_job {
     double t_submit, t_prep, t_run, t_done;
     uint64_t synth_ms, prove_ms;
     int cancel;               /* cancel asked */
+    int loading_self;         /* PREPARING: this job's thread is loading the parameters or witness source */
     int in_engine;            /* engine_id is live in the engine */
     uint64_t engine_id;
     uint32_t refs;            /* the table, the job thread, each waiter */

@@ -188,6 +188,33 @@ circuit_digests_equal() {
     fi
 }
 
+# serve_porep DIR: the real C1 through czk serve (gRPC Prove from czk
+# client, as Curio sends it) with the same parameter files; filecoin-proofs'
+# verify_seal judges the proof. A second request finds the parameters
+# resident. SIGTERM then stops the daemon with exit status 0.
+serve_porep() {
+    sock="$T/serve/czk.sock"
+    "$CZK" serve --listen "unix://$sock" --param-cache "$FILPARAMS" --params-check curve --memory 8GiB \
+        2>"$T/serve.log" &
+    spid=$!
+    i=0
+    while [ $i -lt 300 ] && ! grep -q "czk serve: info: listening on" "$T/serve.log"; do sleep 0.1; i=$((i + 1)); done
+    for n in 1 2; do
+        expect_rc 0 "czk client prove (czk serve, request $n)" "$CZK" client prove --addr "unix://$sock" --c1 "$1/c1.json" \
+            --request-id "oracle-$n" -o "$T/serve$n.proof" --json
+        cp "$T/out" "$T/serve$n.json"
+        expect_rc 0 "filecoin-proofs verify_seal accepts the proof of czk serve (request $n)" \
+            "$ORACLE" verify-seal "$1" "$T/serve$n.proof"
+    done
+    load2=$(sed -n 's/.*"srs_load_ms": *\([0-9]*\).*/\1/p' "$T/serve2.json")
+    if [ -n "$load2" ] && [ "$load2" -lt 1000 ]; then ok "the second request found the parameters resident (srs_load ${load2} ms)"
+    else bad "the second request's srs_load_ms is '$load2'"; fi
+    kill -TERM "$spid"
+    wait "$spid"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then ok "czk serve exits 0 on SIGTERM"; else bad "czk serve exited $rc"; sed 's/^/    ! /' "$T/serve.log" | tail -8; fi
+}
+
 seal() { # seal SIZE DIR
     run "czk-oracle seal --sector-size $1 (add_piece, PC1, PC2, C1)" "$ORACLE" seal --sector-size "$1" --seed 7 -o "$2" || return 1
     grep '^step\|^comm' "$T/out" | sed 's/^/    /'
@@ -289,6 +316,7 @@ porep)
             -o "$T/czk2.proof" --quiet
         [ "$SIZE" = 2KiB ] && expect_rc 0 "verify_seal accepts czk's proof from the inner C1 form" \
             "$ORACLE" verify-seal "$D" "$T/czk2.proof"
+        [ "$SIZE" = 2KiB ] && serve_porep "$D"
     else
         echo "  (ASan build: czk's proving is left to the Release run)"
         finish

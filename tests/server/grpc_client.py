@@ -336,6 +336,8 @@ def retry(stub, out, jid, seconds):
 
 def rr(addr, out, n, prefix="rr"):
     ch = channel(addr, round_robin=True)
+    grpc.channel_ready_future(ch).result(timeout=30)
+    time.sleep(0.5)  # ready is one address connected; let the others connect too
     stub = pbg.ProvingEngineStub(ch)
     res = {}
 

@@ -107,9 +107,7 @@ client "Python: every RPC over TCP" "$A_ADDR" "$T" rpcs
 verify window "$T/window.proof" "czk verify accepts the daemon's WindowPoSt proof"
 verify winning "$T/winning.proof" "czk verify accepts the daemon's WinningPoSt proof"
 client "Python: malformed and refused requests" "$A_ADDR" "$T" errors
-if [ -z "${CZK_TEST_ASAN:-}" ]; then
-    client "Python: 16 concurrent clients, CRITICAL overtakes NORMAL" "$A_ADDR" "$T" load
-fi
+client "Python: 16 concurrent clients, CRITICAL overtakes NORMAL" "$A_ADDR" "$T" load
 client "Python: cancel, timeouts, a client leaving, 300 MiB" "$A_ADDR" "$T" faults
 expect 1 "a second daemon on A's port" -- serve --listen "$A_ADDR" --param-cache "$T/pc"
 expect_out "cannot listen on" "names the address in use"
@@ -162,27 +160,25 @@ check "SIGTERM: the socket is removed" [ ! -e "$SOCK" ]
 check "SIGTERM: the log says it stopped" grep -q "czk serve: info: stopped" "$T/B2.log"
 
 # ---- two daemons behind one round_robin channel; one killed mid-run ----
-if [ -z "${CZK_TEST_ASAN:-}" ]; then
-    start C --listen 127.0.0.1:0 || { cli_finish; exit 1; }
-    C_PID=$PID
-    C_ADDR=$ADDR
-    client "round_robin over two daemons: 8 Proves" "$A_ADDR,$C_ADDR" "$T" rr 8
-    na=$(grep -c '\[rr-[0-9]*\] completed' "$T/A.log")
-    nc=$(grep -c '\[rr-[0-9]*\] completed' "$T/C.log")
-    check "the jobs spread over both daemons (A $na, C $nc)" [ "$na" -ge 2 -a "$nc" -ge 2 ]
-    # again with new ids, and C killed once it has taken work
-    timeout 600 "$PY" "$CLIENT" "$A_ADDR,$C_ADDR" "$T" rr 8 rr2 >"$T/rr2.out" 2>&1 &
-    RR=$!
-    i=0
-    while [ $i -lt 600 ] && ! grep -q '\[rr2-[0-9]*\] queued' "$T/C.log"; do sleep 0.05; i=$((i + 1)); done
-    stop "$C_PID" 9
-    if wait "$RR"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: round_robin after killing C"; cat "$T/rr2.out"; fi
-    nk=$(grep -c '\[rr2-[0-9]*\] queued' "$T/C.log")
-    nkd=$(grep -c '\[rr2-[0-9]*\] completed' "$T/C.log")
-    na2=$(grep -c '\[rr2-[0-9]*\] completed' "$T/A.log")
-    check "C took rr2 work before it died ($nk queued, $nkd completed) and A finished the rest ($na2)" \
-        [ "$nk" -ge 1 -a $((na2 + nkd)) -ge 8 ]
-fi
+start C --listen 127.0.0.1:0 || { cli_finish; exit 1; }
+C_PID=$PID
+C_ADDR=$ADDR
+client "round_robin over two daemons: 8 Proves" "$A_ADDR,$C_ADDR" "$T" rr 8
+na=$(grep -c '\[rr-[0-9]*\] completed' "$T/A.log")
+nc=$(grep -c '\[rr-[0-9]*\] completed' "$T/C.log")
+check "the jobs spread over both daemons (A $na, C $nc)" [ "$na" -ge 2 -a "$nc" -ge 2 ]
+# again with new ids, and C killed once it has taken work
+timeout 600 "$PY" "$CLIENT" "$A_ADDR,$C_ADDR" "$T" rr 8 rr2 >"$T/rr2.out" 2>&1 &
+RR=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q '\[rr2-[0-9]*\] queued' "$T/C.log"; do sleep 0.05; i=$((i + 1)); done
+stop "$C_PID" 9
+if wait "$RR"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: round_robin after killing C"; cat "$T/rr2.out"; fi
+nk=$(grep -c '\[rr2-[0-9]*\] queued' "$T/C.log")
+nkd=$(grep -c '\[rr2-[0-9]*\] completed' "$T/C.log")
+na2=$(grep -c '\[rr2-[0-9]*\] completed' "$T/A.log")
+check "C took rr2 work before it died ($nk queued, $nkd completed) and A finished the rest ($na2)" \
+    [ "$nk" -ge 1 -a $((na2 + nkd)) -ge 8 ]
 stop "$A_PID" TERM
 check "SIGTERM: daemon A exits 0 (got $STOPPED)" [ "$STOPPED" -eq 0 ]
 if grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:" "$T"/*.log; then

@@ -1,0 +1,118 @@
+#!/bin/sh
+# czk serve against separate czk prove processes: N 2KiB PoRep requests
+# arriving at once, through one daemon (czk client prove, the gRPC Prove
+# Curio sends) or as N czk prove processes started together.
+#
+#   bench/serve.sh [-n REQUESTS] [-r ROUNDS] [-t THREADS]
+#
+# The parameters are made once by czk setup --param-cache (2KiB PoRep, about
+# 3 minutes here) in czk's cache directory and reused; every request has its
+# own C1 (czk gen-c1 --seed i). The daemon is started once and warmed with
+# one request, so that its parameters are resident, as they are in a
+# daemon's steady state; each czk prove process reads them itself (pinned
+# by the checksum sidecar, as a production czk prove does). Rounds alternate
+# daemon / processes. Per round: the wall time until all N proofs are
+# written, throughput (proofs per minute), each request's latency (median,
+# max). Every proof is checked by czk verify; a round whose proofs do not
+# verify fails the script. Prints the runs, then medians over rounds and the
+# ratio processes / daemon.
+set -eu
+N=8
+ROUNDS=3
+THREADS=$(nproc)
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -n) N="$2"; shift 2 ;;
+    -r) ROUNDS="$2"; shift 2 ;;
+    -t) THREADS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) echo "bench/serve.sh: unknown argument '$1'" >&2; sed -n '2,19p' "$0" >&2; exit 2 ;;
+    esac
+done
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CZK="${CZK:-$ROOT/build/czk}"
+[ -x "$CZK" ] || { echo "bench/serve.sh: no czk at $CZK (make build, or CZK=...)" >&2; exit 1; }
+CACHE="${CZK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/czk}"
+P="$CACHE/bench-serve-params"
+W=$(mktemp -d "${TMPDIR:-/tmp}/czk-bench-serve.XXXXXX")
+SPID=""
+trap '[ -n "$SPID" ] && kill "$SPID" 2>/dev/null; rm -rf "$W"' EXIT
+now() { date +%s.%N; }
+
+if ! ls "$P"/v28-stacked-proof-of-replication-*.params >/dev/null 2>&1; then
+    echo "making 2KiB PoRep parameters in $P (once)"
+    "$CZK" setup --circuit porep --sector-size 2KiB --param-cache "$P" --quiet
+fi
+i=1
+while [ $i -le "$N" ]; do
+    "$CZK" gen-c1 --sector-size 2KiB --seed "$i" -o "$W/c1-$i.json" --quiet
+    i=$((i + 1))
+done
+
+SOCK="$W/czk.sock"
+"$CZK" serve --listen "unix://$SOCK" --param-cache "$P" --threads "$THREADS" --log-level warn 2>"$W/serve.log" &
+SPID=$!
+i=0
+until [ -S "$SOCK" ]; do
+    sleep 0.1; i=$((i + 1))
+    [ $i -lt 300 ] && kill -0 "$SPID" 2>/dev/null || { echo "czk serve did not start:" >&2; cat "$W/serve.log" >&2; exit 1; }
+done
+"$CZK" client prove --addr "unix://$SOCK" --c1 "$W/c1-1.json" --request-id warm -o "$W/warm.proof" --quiet
+
+# one request: its latency into $W/lat-MODE-ROUND
+request() { # request MODE ROUND I
+    t0=$(now)
+    if [ "$1" = daemon ]; then
+        "$CZK" client prove --addr "unix://$SOCK" --c1 "$W/c1-$3.json" --request-id "r$2-$3" -o "$W/p-$3.proof" --quiet
+    else
+        "$CZK" prove --c1 "$W/c1-$3.json" --param-cache "$P" --threads "$THREADS" -o "$W/p-$3.proof" --quiet
+    fi
+    t1=$(now)
+    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b - a}' >>"$W/lat-$1-$2"
+}
+
+round() { # round MODE R: prints wall, proofs/min, latency median, max
+    rm -f "$W"/p-*.proof "$W/lat-$1-$2"
+    t0=$(now)
+    i=1
+    pids=""
+    while [ $i -le "$N" ]; do
+        request "$1" "$2" "$i" &
+        pids="$pids $!"
+        i=$((i + 1))
+    done
+    for p in $pids; do wait "$p" || { echo "a $1 request failed" >&2; exit 1; }; done
+    t1=$(now)
+    i=1
+    while [ $i -le "$N" ]; do
+        "$CZK" verify --param-cache "$P" --c1 "$W/c1-$i.json" --proof "$W/p-$i.proof" >/dev/null ||
+            { echo "$1 round $2: proof $i does not verify" >&2; exit 1; }
+        i=$((i + 1))
+    done
+    sort -n "$W/lat-$1-$2" | awk -v a="$t0" -v b="$t1" -v n="$N" '{v[NR] = $1}
+        END {w = b - a; m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+             printf "%.2f %.1f %.2f %.2f\n", w, 60 * n / w, m, v[NR]}'
+}
+
+echo "czk $("$CZK" version | head -1); $N concurrent 2KiB PoRep requests, $THREADS threads, $ROUNDS rounds"
+printf '%-10s %5s %9s %11s %14s %11s\n' mode round "wall s" "proofs/min" "latency med s" "latency max"
+r=1
+: >"$W/rows"
+while [ $r -le "$ROUNDS" ]; do
+    for mode in daemon processes; do
+        row=$(round "$mode" "$r")
+        echo "$mode $row" >>"$W/rows"
+        # shellcheck disable=SC2086
+        printf '%-10s %5d %9.2f %11.1f %14.2f %11.2f\n' "$mode" "$r" $row
+    done
+    r=$((r + 1))
+done
+awk '{w[$1] = w[$1] " " $2; t[$1] = t[$1] " " $3; l[$1] = l[$1] " " $4}
+     function med(s,   a, n, i, j, x) { n = split(s, a, " ")
+         for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+     END { printf "medians: daemon %.2f s wall, %.1f proofs/min, latency %.2f s; processes %.2f s, %.1f proofs/min, %.2f s\n",
+               med(w["daemon"]), med(t["daemon"]), med(l["daemon"]), med(w["processes"]), med(t["processes"]), med(l["processes"])
+           printf "processes / daemon: wall %.2fx, median latency %.2fx\n",
+               med(w["processes"]) / med(w["daemon"]), med(l["processes"]) / med(l["daemon"]) }' "$W/rows"
+grep -v "^czk serve: info" "$W/serve.log" || true
