@@ -94,7 +94,7 @@ round() { # round MODE R: prints wall, proofs/min, latency median, max
              printf "%.2f %.1f %.2f %.2f\n", w, 60 * n / w, m, v[NR]}'
 }
 
-echo "czk $("$CZK" version | head -1); $N concurrent 2KiB PoRep requests, $THREADS threads, $ROUNDS rounds"
+echo "$("$CZK" version | head -1), $("$CZK" version | sed -n 's/^cpu: *//p'); $N concurrent 2KiB PoRep requests, $THREADS threads, $ROUNDS rounds"
 printf '%-10s %5s %9s %11s %14s %11s\n' mode round "wall s" "proofs/min" "latency med s" "latency max"
 r=1
 : >"$W/rows"

@@ -107,6 +107,8 @@ client "Python: every RPC over TCP" "$A_ADDR" "$T" rpcs
 verify window "$T/window.proof" "czk verify accepts the daemon's WindowPoSt proof"
 verify winning "$T/winning.proof" "czk verify accepts the daemon's WinningPoSt proof"
 client "Python: malformed and refused requests" "$A_ADDR" "$T" errors
+expect 0 "gen-c1 2KiB (envelope)" -- gen-c1 --sector-size 2KiB --seed 1 --envelope -o "$T/c1.json" --quiet
+client "Python: a bad C1 (base64, cut short), a C1 without parameters" "$A_ADDR" "$T" c1 "$T/c1.json"
 client "Python: 16 concurrent clients, CRITICAL overtakes NORMAL" "$A_ADDR" "$T" load
 client "Python: cancel, timeouts, a client leaving, 300 MiB" "$A_ADDR" "$T" faults
 expect 1 "a second daemon on A's port" -- serve --listen "$A_ADDR" --param-cache "$T/pc"
@@ -158,6 +160,42 @@ stop "$B_PID" TERM
 check "SIGTERM: czk serve exits 0 (got $STOPPED)" [ "$STOPPED" -eq 0 ]
 check "SIGTERM: the socket is removed" [ ! -e "$SOCK" ]
 check "SIGTERM: the log says it stopped" grep -q "czk serve: info: stopped" "$T/B2.log"
+
+# ---- mutual TLS (gRPC's credentials; certificates made here by openssl) ----
+tls_pair() { # tls_pair NAME CN SAN: NAME.key, NAME.pem signed by ca
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=$2" \
+        -keyout "$T/$1.key" -out "$T/$1.csr" 2>/dev/null &&
+        printf 'subjectAltName=%s\n' "$3" >"$T/$1.ext" &&
+        openssl x509 -req -in "$T/$1.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" -CAcreateserial -days 2 \
+            -extfile "$T/$1.ext" -out "$T/$1.pem" 2>/dev/null
+}
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=czk-test-ca \
+    -keyout "$T/ca.key" -out "$T/ca.pem" 2>/dev/null
+check "openssl made a CA and two certificates" tls_pair server localhost "IP:127.0.0.1,DNS:localhost"
+check "... the client's" tls_pair curio curio "DNS:curio"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=other-ca \
+    -keyout "$T/other.key" -out "$T/other.pem" 2>/dev/null
+start D --listen 127.0.0.1:0 --tls-cert "$T/server.pem" --tls-key "$T/server.key" --tls-client-ca "$T/ca.pem" ||
+    { cli_finish; exit 1; }
+D_PID=$PID
+TLS="--tls-ca $T/ca.pem --tls-cert $T/curio.pem --tls-key $T/curio.key"
+check "the TLS daemon says mutual TLS" grep -q "ProvingEngine, mutual TLS) listening" "$T/D.log"
+# shellcheck disable=SC2086
+expect 0 "czk client status over mutual TLS" -- client status --addr "$ADDR" $TLS
+RND=$("$PY" -c 'import json, sys; print(bytes(json.load(open(sys.argv[1]))["randomness"]).hex())' "$V/post-window.json")
+# shellcheck disable=SC2086
+expect 0 "czk client prove (WindowPoSt) over mutual TLS" -- client prove --addr "$ADDR" $TLS --kind window-post \
+    --registered-proof 10 --miner-id 1007 --randomness "$RND" --vanilla "$V/vanilla-window.bin" -o "$T/tls.proof" --quiet
+verify window "$T/tls.proof" "czk verify accepts the proof made over TLS"
+expect 1 "no client certificate: refused" -- client status --addr "$ADDR" --tls-ca "$T/ca.pem" --deadline 10
+expect 1 "a client certificate of another CA: refused" -- client status --addr "$ADDR" --tls-ca "$T/ca.pem" \
+    --tls-cert "$T/other.pem" --tls-key "$T/other.key" --deadline 10
+expect 1 "plaintext to the TLS daemon: refused" -- client status --addr "$ADDR" --deadline 10
+stop "$D_PID" TERM
+check "SIGTERM: the TLS daemon exits 0 (got $STOPPED)" [ "$STOPPED" -eq 0 ]
+start E --listen 0.0.0.0:0 || { cli_finish; exit 1; }
+check "plaintext on 0.0.0.0 logs a warning" grep -q "warn: plaintext gRPC on 0.0.0.0" "$T/E.log"
+stop "$PID" TERM
 
 # ---- two daemons behind one round_robin channel; one killed mid-run ----
 start C --listen 127.0.0.1:0 || { cli_finish; exit 1; }
