@@ -35,7 +35,8 @@ static const char usage[] =
     "the checksum sidecar, else a full check once). --cancel-on-shutdown: SIGINT/SIGTERM\n"
     "cancel running jobs instead of letting them finish.\n"
     "Once serving it prints 'listening on ADDR' lines to stderr; SIGINT or SIGTERM\n"
-    "refuses new jobs, finishes (or cancels) running ones and exits 0.\n";
+    "refuses new jobs, finishes (or cancels) running ones and exits 0; a second\n"
+    "signal cancels the ones still running.\n";
 
 enum {
     OPT_CONFIG = 'c',
@@ -146,6 +147,9 @@ static void log_line(void *ctx, czk_log_level level, const char *job, const char
         json_t *o = json_pack("{s:s, s:s, s:s?, s:s}", "ts", when, "level", level_names[level], "job", job, "msg", msg);
         char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
         if (text) fprintf(stderr, "%s\n", text);
+        else /* not UTF-8 (a cut multibyte character): the line as text rather than nothing */
+            fprintf(stderr, "czk serve: %s: %s%s%s%s\n", level_names[level], job ? "[" : "", job ? job : "",
+                    job ? "] " : "", msg);
         free(text);
         json_decref(o);
     } else if (job) {
@@ -171,6 +175,20 @@ static void logf_(serve_log *l, czk_log_level level, const char *fmt, ...)
 static void config_warning(void *ctx, const char *msg) { log_line(ctx, CZK_LOG_WARN, NULL, msg); }
 
 /* ---- the daemon ------------------------------------------------------------------- */
+
+typedef struct shutdown_arg {
+    czk_service *svc;
+    int cancel;
+    int done;
+} shutdown_arg;
+
+static void *shutdown_main(void *p)
+{
+    shutdown_arg *a = p;
+    czk_service_shutdown(a->svc, a->cancel);
+    __atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
 
 static void apply_flags(czk_serve_config *c, const args *a)
 {
@@ -291,9 +309,26 @@ static int run(int argc, char **argv)
     int sig = 0;
     sigwait(&stop_signals, &sig);
     logf_(&log, CZK_LOG_INFO, "%s: refusing new jobs, %s", sig == SIGINT ? "SIGINT" : "SIGTERM",
-          cfg.cancel_on_shutdown ? "cancelling running ones" : "waiting for running ones to finish");
-    /* the service first: waiting calls get their jobs' results */
-    czk_service_shutdown(svc, cfg.cancel_on_shutdown);
+          cfg.cancel_on_shutdown ? "cancelling running ones"
+                                 : "waiting for running ones to finish (a second signal cancels them)");
+    /* the service first: waiting calls get their jobs' results. It stops
+     * in a thread of its own, so that a second signal can cancel. */
+    shutdown_arg sa = {.svc = svc, .cancel = cfg.cancel_on_shutdown};
+    pthread_t st_thread;
+    if (pthread_create(&st_thread, NULL, shutdown_main, &sa) != 0) {
+        czk_service_shutdown(svc, 1);
+    } else {
+        int cancelled = cfg.cancel_on_shutdown;
+        const struct timespec tick = {0, 100 * 1000 * 1000};
+        while (!__atomic_load_n(&sa.done, __ATOMIC_ACQUIRE)) {
+            if (sigtimedwait(&stop_signals, NULL, &tick) > 0 && !cancelled) {
+                logf_(&log, CZK_LOG_INFO, "second signal: cancelling the running jobs");
+                czk_service_shutdown(svc, 1);
+                cancelled = 1;
+            }
+        }
+        pthread_join(st_thread, NULL);
+    }
     code = CZK_EXIT_OK;
 out:
     czk_server_stop(srv);

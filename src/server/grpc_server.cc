@@ -191,7 +191,14 @@ class engine_service final : public pb::ProvingEngine::Service {
         int already = 0;
         uint64_t ms = 0;
         czk_status st = czk_service_preload(svc_, req->circuit_id().c_str(), &already, &ms);
-        if (st != CZK_OK) return from_czk(st, "PreloadSRS");
+        if (st != CZK_OK) {
+            // an unknown id is the caller's mistake; a missing or bad file
+            // is the daemon's state (FAILED_PRECONDITION), not an argument
+            bool caller = st == CZK_ERR_INVALID_ARG || st == CZK_ERR_UNSUPPORTED || st == CZK_ERR_NOMEM ||
+                          st == CZK_ERR_UNAVAILABLE;
+            if (caller) return from_czk(st, "PreloadSRS");
+            return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, std::string("PreloadSRS: ") + czk_last_error());
+        }
         logf(&opts_, CZK_LOG_INFO, nullptr, "preload %s: %s (%llu ms)", req->circuit_id().c_str(),
              already ? "already loaded" : "loaded", static_cast<unsigned long long>(ms));
         resp->set_already_loaded(already != 0);
@@ -377,7 +384,11 @@ extern "C" czk_status czk_server_start(czk_server **out, czk_service *svc, const
     b.SetMaxReceiveMessageSize(static_cast<int>(CZK_SERVER_MAX_MESSAGE));
     b.SetMaxSendMessageSize(static_cast<int>(CZK_SERVER_MAX_MESSAGE));
     b.RegisterService(srv->service.get());
+    // the socket is made with mode 0660 from the start (no moment with the
+    // umask's): umask is the process's, and nothing else creates files now
+    mode_t old_mask = unix_path.empty() ? 0 : umask(0117);
     srv->server = b.BuildAndStart();
+    if (!unix_path.empty()) umask(old_mask);
     if (!srv->server || (unix_path.empty() && port == 0))
         return czk_error(CZK_ERR_IO, "cannot listen on %s (in use, or not an address of this machine)", listen.c_str());
     if (unix_path.empty()) {
@@ -386,6 +397,7 @@ extern "C" czk_status czk_server_start(czk_server **out, czk_service *svc, const
         if (chmod(unix_path.c_str(), 0660) != 0) {
             int e = errno;
             srv->server->Shutdown();
+            unlink(unix_path.c_str());
             return czk_error(CZK_ERR_IO, "chmod 0660 %s: %s", unix_path.c_str(), std::strerror(e));
         }
         srv->address = listen;

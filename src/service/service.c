@@ -290,8 +290,10 @@ static void job_times(czk_service *s, svc_job *j, uint64_t eid)
         }
     }
     free(ev);
+    pthread_mutex_lock(&s->mu); /* waiters read them under the lock */
     j->synth_ms = (uint64_t)(synth * 1e3);
     j->prove_ms = (uint64_t)(prove * 1e3);
+    pthread_mutex_unlock(&s->mu);
 }
 
 /* Prepare and run one job; `msg` receives why it failed. */
@@ -313,6 +315,14 @@ static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap
     if (st != CZK_OK) {
         snprintf(msg, cap, "%s", czk_last_error());
         return CZK_SVC_FAILED;
+    }
+    pthread_mutex_lock(&s->mu);
+    int cancelled = j->cancel; /* while it prepared: finished as CANCELLED already */
+    pthread_mutex_unlock(&s->mu);
+    if (cancelled) {
+        resident_release(s, r);
+        snprintf(msg, cap, "cancelled");
+        return CZK_SVC_CANCELLED;
     }
     uint32_t np = j->pay.partitions;
     czk_groth16_proof *proofs = calloc(np, sizeof *proofs);
@@ -385,7 +395,10 @@ static void *job_main(void *arg)
         char msg[1024] = "";
         czk_svc_outcome oc = job_run(s, j, msg, sizeof msg);
         pthread_mutex_lock(&s->mu);
-        finish_locked(s, j, j->cancel ? CZK_SVC_CANCELLED : oc, j->cancel ? "cancelled" : msg);
+        /* a cancel that came after every partition was proven changes
+         * nothing: a finished job is left as it is */
+        int cancelled = j->cancel && oc != CZK_SVC_COMPLETED;
+        finish_locked(s, j, cancelled ? CZK_SVC_CANCELLED : oc, cancelled ? "cancelled" : msg);
     }
     job_unref_locked(j);
     s->threads_live--;
@@ -772,6 +785,10 @@ czk_status czk_service_preload(czk_service *s, const char *circuit_id, int *alre
 {
     if (already) *already = 0;
     if (ms) *ms = 0;
+    pthread_mutex_lock(&s->mu);
+    int stopping = s->stopping;
+    pthread_mutex_unlock(&s->mu);
+    if (stopping) return czk_error(CZK_ERR_UNAVAILABLE, "shutting down: no new parameter loads");
     char path[1024];
     const svc_circuit *c;
     CZK_TRY(circuit_path(path, sizeof path, s, circuit_id, &c));

@@ -197,11 +197,18 @@ serve_porep() {
     "$CZK" serve --listen "unix://$sock" --param-cache "$FILPARAMS" --params-check curve --memory 8GiB \
         2>"$T/serve.log" &
     spid=$!
+    trap 'kill -9 "$spid" 2>/dev/null; rm -rf "$T"' EXIT
     i=0
-    while [ $i -lt 300 ] && ! grep -q "czk serve: info: listening on" "$T/serve.log"; do sleep 0.1; i=$((i + 1)); done
+    while [ $i -lt 600 ] && ! grep -q "czk serve: info: listening on" "$T/serve.log"; do
+        kill -0 "$spid" 2>/dev/null || break
+        sleep 0.1; i=$((i + 1))
+    done
+    if ! grep -q "czk serve: info: listening on" "$T/serve.log"; then
+        bad "czk serve did not start"; sed 's/^/    ! /' "$T/serve.log" | tail -8; return
+    fi
     for n in 1 2; do
         expect_rc 0 "czk client prove (czk serve, request $n)" "$CZK" client prove --addr "unix://$sock" --c1 "$1/c1.json" \
-            --request-id "oracle-$n" -o "$T/serve$n.proof" --json
+            --request-id "oracle-$n" -o "$T/serve$n.proof" --json --deadline 1800
         cp "$T/out" "$T/serve$n.json"
         expect_rc 0 "filecoin-proofs verify_seal accepts the proof of czk serve (request $n)" \
             "$ORACLE" verify-seal "$1" "$T/serve$n.proof"
@@ -212,6 +219,7 @@ serve_porep() {
     kill -TERM "$spid"
     wait "$spid"
     rc=$?
+    trap 'rm -rf "$T"' EXIT
     if [ "$rc" -eq 0 ]; then ok "czk serve exits 0 on SIGTERM"; else bad "czk serve exited $rc"; sed 's/^/    ! /' "$T/serve.log" | tail -8; fi
 }
 

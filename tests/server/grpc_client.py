@@ -287,13 +287,18 @@ def faults(addr, stub, out):
               "CancelProof raced the job's end: status %d" % r.status)
     # a Prove whose client goes away (its deadline; then one that cancels the
     # call): the job goes on and its result is there for the id
+    # (the jobs are submitted first, so that they exist however late the
+    # short calls reach a busy daemon; each Prove attaches to its job)
     for j in ("g0", "g1"):
         stub.SubmitProof(post_request("window", j, pb.HIGH))
+    for j in ("gone", "gone2"):
+        stub.SubmitProof(post_request("window", j, pb.LOW))
     code, _ = code_of(lambda: stub.Prove(pb.ProveRequest(submit=post_request("window", "gone", pb.LOW)), timeout=0.05))
     check(code == grpc.StatusCode.DEADLINE_EXCEEDED, "Prove with a 50 ms deadline: DEADLINE_EXCEEDED (%s)" % code)
     fut = stub.Prove.future(pb.ProveRequest(submit=post_request("window", "gone2", pb.LOW)))
     time.sleep(0.05)
     fut.cancel()
+    check(fut.cancelled() or fut.exception() is not None, "the client cancelled its Prove call")
     for j in ("gone", "gone2"):
         completed(stub.AwaitProof(pb.AwaitProofRequest(job_id=j)), "the job of a Prove whose client left: " + j)
     for j in ("g0", "g1"):

@@ -145,9 +145,10 @@ expect_out "another daemon is listening" "refuses to take a live socket"
 timeout 600 "$PY" "$CLIENT" "unix://$SOCK" "$T" retry k9 120 >"$T/retry.out" 2>&1 &
 RETRY=$!
 i=0
-while [ $i -lt 300 ] && ! grep -q '\[k9\] queued' "$T/B.log"; do sleep 0.05; i=$((i + 1)); done
+while [ $i -lt 1200 ] && ! grep -q '\[k9\] queued' "$T/B.log"; do sleep 0.05; i=$((i + 1)); done
 stop "$B_PID" 9
-check "kill -9 mid-proof: the job was queued when it died" grep -q '\[k9\] queued' "$T/B.log"
+check "kill -9 mid-proof: the job was queued when it died (else: k9 never reached the daemon in 60 s)" \
+    grep -q '\[k9\] queued' "$T/B.log"
 check "kill -9 mid-proof: it had not completed" sh -c "! grep -q '\[k9\] completed' '$T/B.log'"
 check "the killed daemon left its socket behind" [ -S "$SOCK" ]
 start B2 --listen "unix://$SOCK" || { cli_finish; exit 1; }
@@ -187,10 +188,14 @@ RND=$("$PY" -c 'import json, sys; print(bytes(json.load(open(sys.argv[1]))["rand
 expect 0 "czk client prove (WindowPoSt) over mutual TLS" -- client prove --addr "$ADDR" $TLS --kind window-post \
     --registered-proof 10 --miner-id 1007 --randomness "$RND" --vanilla "$V/vanilla-window.bin" -o "$T/tls.proof" --quiet
 verify window "$T/tls.proof" "czk verify accepts the proof made over TLS"
+check "... and a certificate of another CA" [ -s "$T/other.pem" ]
 expect 1 "no client certificate: refused" -- client status --addr "$ADDR" --tls-ca "$T/ca.pem" --deadline 10
+expect_out "GetStatus at $ADDR: UNAVAILABLE" "refused in the handshake (no client certificate)"
 expect 1 "a client certificate of another CA: refused" -- client status --addr "$ADDR" --tls-ca "$T/ca.pem" \
     --tls-cert "$T/other.pem" --tls-key "$T/other.key" --deadline 10
+expect_out "GetStatus at $ADDR: UNAVAILABLE" "refused in the handshake (another CA)"
 expect 1 "plaintext to the TLS daemon: refused" -- client status --addr "$ADDR" --deadline 10
+expect_out "GetStatus at $ADDR: UNAVAILABLE" "refused (plaintext)"
 stop "$D_PID" TERM
 check "SIGTERM: the TLS daemon exits 0 (got $STOPPED)" [ "$STOPPED" -eq 0 ]
 start E --listen 0.0.0.0:0 || { cli_finish; exit 1; }
@@ -217,8 +222,17 @@ nkd=$(grep -c '\[rr2-[0-9]*\] completed' "$T/C.log")
 na2=$(grep -c '\[rr2-[0-9]*\] completed' "$T/A.log")
 check "C took rr2 work before it died ($nk queued, $nkd completed) and A finished the rest ($na2)" \
     [ "$nk" -ge 1 -a $((na2 + nkd)) -ge 8 ]
+# SIGTERM with work queued, then a second SIGTERM: the rest is cancelled
+for n in 1 2 3 4 5 6; do
+    # shellcheck disable=SC2086
+    expect 0 "czk client submit $n before the shutdown" -- client submit --addr "$A_ADDR" --kind window-post \
+        --registered-proof 10 --miner-id 1007 --randomness "$RND" --vanilla "$V/vanilla-window.bin" --quiet
+done
+kill -TERM "$A_PID"
+sleep 0.3
 stop "$A_PID" TERM
-check "SIGTERM: daemon A exits 0 (got $STOPPED)" [ "$STOPPED" -eq 0 ]
+check "two SIGTERMs: daemon A exits 0 (got $STOPPED)" [ "$STOPPED" -eq 0 ]
+check "the second signal cancelled the running jobs" grep -q "second signal: cancelling" "$T/A.log"
 if grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:" "$T"/*.log; then
     fail=$((fail + 1)); echo "FAIL: a sanitizer report in a daemon's log"; grep -h -A20 "Sanitizer\|runtime error" "$T"/*.log | head -40
 else
