@@ -4,6 +4,14 @@
 # Curio sends) or as N czk prove processes started together.
 #
 #   bench/serve.sh [-n REQUESTS] [-r ROUNDS] [-t THREADS]
+#   bench/serve.sh -w K [-n REQUESTS] [-t THREADS]
+#
+# -w K: WinningPoSt latency instead (the CRITICAL priority at work): K
+# WinningPoSt 2KiB proofs (the real vanilla proof of tests/filecoin/vectors)
+# one after another on the idle daemon, then again while REQUESTS PoRep
+# jobs (NORMAL) are queued; medians and max of both, and the PoRep jobs'
+# completion. Proving is not preempted: a WinningPoSt waits for the prover
+# pass in progress, then goes ahead of every queued PoRep partition.
 #
 # The parameters are made once by czk setup --param-cache (2KiB PoRep, about
 # 3 minutes here) in czk's cache directory and reused; every request has its
@@ -19,14 +27,16 @@
 set -eu
 N=8
 ROUNDS=3
+WINNING=0
 THREADS=$(nproc)
 while [ $# -gt 0 ]; do
     case "$1" in
     -n) N="$2"; shift 2 ;;
     -r) ROUNDS="$2"; shift 2 ;;
     -t) THREADS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
-    *) echo "bench/serve.sh: unknown argument '$1'" >&2; sed -n '2,19p' "$0" >&2; exit 2 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -w) WINNING="$2"; shift 2 ;;
+    *) echo "bench/serve.sh: unknown argument '$1'" >&2; sed -n '2,26p' "$0" >&2; exit 2 ;;
     esac
 done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,6 +68,52 @@ until [ -S "$SOCK" ]; do
     [ $i -lt 300 ] && kill -0 "$SPID" 2>/dev/null || { echo "czk serve did not start:" >&2; cat "$W/serve.log" >&2; exit 1; }
 done
 "$CZK" client prove --addr "unix://$SOCK" --c1 "$W/c1-1.json" --request-id warm -o "$W/warm.proof" --quiet
+
+if [ "$WINNING" -gt 0 ]; then
+    V="$ROOT/tests/filecoin/vectors"
+    if ! ls "$P"/v28-proof-of-spacetime-fallback-*-3ea05428*.params >/dev/null 2>&1; then
+        "$CZK" setup --circuit winning-post --sector-size 2KiB --param-cache "$P" --quiet
+    fi
+    RND=$(python3 -c 'import json, sys; print(bytes(json.load(open(sys.argv[1]))["randomness"]).hex())' \
+        "$V/post-winning.json")
+    winning() { # winning ID: one WinningPoSt through the daemon, verified; prints its latency
+        w0=$(now)
+        "$CZK" client prove --addr "unix://$SOCK" --kind winning-post --registered-proof 0 --miner-id 1007 \
+            --randomness "$RND" --vanilla "$V/vanilla-winning.bin" --request-id "$1" -o "$W/$1.proof" --quiet
+        w1=$(now)
+        "$CZK" verify --post winning --vanilla "$V" --param-cache "$P" --proof "$W/$1.proof" >/dev/null ||
+            { echo "WinningPoSt $1 does not verify" >&2; exit 1; }
+        awk -v a="$w0" -v b="$w1" 'BEGIN {printf "%.3f\n", b - a}'
+    }
+    stats() { sort -n | awk '{v[NR] = $1} END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                                               printf "median %.2f s, max %.2f s (%d proofs)", m, v[NR], NR}'; }
+    echo "$("$CZK" version | head -1), $("$CZK" version | sed -n 's/^cpu: *//p'); WinningPoSt 2KiB latency, $THREADS threads"
+    winning warm-w >/dev/null
+    k=1; : >"$W/idle"
+    while [ $k -le "$WINNING" ]; do winning "idle-$k" >>"$W/idle"; k=$((k + 1)); done
+    echo "idle daemon:                 $(stats <"$W/idle")"
+    i=1
+    while [ $i -le "$N" ]; do
+        "$CZK" client submit --addr "unix://$SOCK" --c1 "$W/c1-$i.json" --request-id "q-$i" --priority normal \
+            --quiet >/dev/null
+        i=$((i + 1))
+    done
+    sleep 2 # the first PoRep partition in the prover
+    t0=$(now)
+    k=1; : >"$W/busy"
+    while [ $k -le "$WINNING" ]; do winning "busy-$k" >>"$W/busy"; k=$((k + 1)); done
+    echo "$N PoRep jobs queued (NORMAL): $(stats <"$W/busy")"
+    i=1
+    while [ $i -le "$N" ]; do
+        "$CZK" client await --addr "unix://$SOCK" "q-$i" -o "$W/q-$i.proof" --quiet
+        "$CZK" verify --param-cache "$P" --c1 "$W/c1-$i.json" --proof "$W/q-$i.proof" >/dev/null ||
+            { echo "PoRep q-$i does not verify" >&2; exit 1; }
+        i=$((i + 1))
+    done
+    t1=$(now)
+    awk -v a="$t0" -v b="$t1" -v n="$N" 'BEGIN {printf "the %d PoRep jobs: all verified, done %.1f s after the first WinningPoSt\n", n, b - a}'
+    exit 0
+fi
 
 # one request: its latency into $W/lat-MODE-ROUND
 request() { # request MODE ROUND I

@@ -19,7 +19,9 @@
  *                      czk_engine_wait returns its proofs in partition order
  *
  * Back-pressure: a synthesis worker starts a task only while the ready queue
- * plus the tasks in synthesis hold fewer than queue_depth witnesses, and
+ * plus the tasks in synthesis hold fewer than queue_depth witnesses (or
+ * when the task's priority is above that of every ready task: so that
+ * urgent work never waits behind a full queue of lesser witnesses), and
  * only after the task's memory is reserved. A prover takes work as soon as
  * any is ready; it waits for a fuller batch only while more tasks of the same
  * parameters are being synthesized, and at most batch_timeout_s.

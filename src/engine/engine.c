@@ -452,7 +452,13 @@ static void *synth_main(void *arg)
             task_finished_locked(e, t);
             continue;
         }
-        if (e->n_ready + (size_t)e->in_synth >= (size_t)e->o.queue_depth || !reserve_locked(e, t)) {
+        /* A task that outranks everything ready is let past queue_depth:
+         * otherwise CRITICAL work submitted behind a full ready queue of
+         * lower-priority witnesses would wait for the prover to take one of
+         * them first, a whole prover pass. One extra witness per priority
+         * level at most; the memory reservation still applies. */
+        int outranks = e->ready && e->ready->job->spec.priority < t->job->spec.priority;
+        if ((e->n_ready + (size_t)e->in_synth >= (size_t)e->o.queue_depth && !outranks) || !reserve_locked(e, t)) {
             pthread_cond_wait(&e->cv_synth, &e->mu);
             continue;
         }
