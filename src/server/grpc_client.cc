@@ -103,6 +103,19 @@ void set_deadline(grpc::ClientContext &ctx, const czk_client *c)
     ctx.set_deadline(std::chrono::system_clock::now() + d);
 }
 
+// One unary RPC under the client's deadline; a failure becomes the
+// czk_status from_grpc makes.
+template <class Req, class Resp>
+czk_status call(czk_client *c,
+                grpc::Status (pb::ProvingEngine::Stub::*method)(grpc::ClientContext *, const Req &, Resp *),
+                const Req &req, Resp *resp)
+{
+    grpc::ClientContext ctx;
+    set_deadline(ctx, c);
+    grpc::Status st = ((*c->stub).*method)(&ctx, req, resp);
+    return st.ok() ? CZK_OK : from_grpc(st);
+}
+
 czk_status read_pem(std::string *out, const char *path, const char *flag)
 {
     std::ifstream f(path, std::ios::binary);
@@ -278,10 +291,7 @@ extern "C" czk_status czk_client_submit(czk_client *c, const czk_svc_request *r,
         pb::SubmitProofRequest req;
         CZK_TRY(to_wire(&req, r));
         pb::SubmitProofResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, c);
-        grpc::Status st = c->stub->SubmitProof(&ctx, req, &resp);
-        if (!st.ok()) return from_grpc(st);
+        if (czk_status cs = call(c, &pb::ProvingEngine::Stub::SubmitProof, req, &resp); cs != CZK_OK) return cs;
         copy_id(out->job_id, sizeof out->job_id, resp.job_id());
         out->queue_position = resp.queue_position();
         return CZK_OK;
@@ -297,10 +307,7 @@ extern "C" czk_status czk_client_await(czk_client *c, const char *job_id, uint64
         req.set_job_id(job_id);
         req.set_timeout_ms(timeout_ms);
         pb::AwaitProofResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, c);
-        grpc::Status st = c->stub->AwaitProof(&ctx, req, &resp);
-        if (!st.ok()) return from_grpc(st);
+        if (czk_status cs = call(c, &pb::ProvingEngine::Stub::AwaitProof, req, &resp); cs != CZK_OK) return cs;
         return from_wire(out, resp);
     });
 }
@@ -312,10 +319,7 @@ extern "C" czk_status czk_client_prove(czk_client *c, const czk_svc_request *r, 
         pb::ProveRequest req;
         CZK_TRY(to_wire(req.mutable_submit(), r));
         pb::ProveResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, c);
-        grpc::Status st = c->stub->Prove(&ctx, req, &resp);
-        if (!st.ok()) return from_grpc(st);
+        if (czk_status cs = call(c, &pb::ProvingEngine::Stub::Prove, req, &resp); cs != CZK_OK) return cs;
         // A response without its result reads as status UNKNOWN, which every
         // caller treats as a failed job (as Curio does).
         return from_wire(out, resp.result());
@@ -330,10 +334,7 @@ extern "C" czk_status czk_client_cancel(czk_client *c, const char *job_id, int *
         pb::CancelProofRequest req;
         req.set_job_id(job_id);
         pb::CancelProofResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, c);
-        grpc::Status st = c->stub->CancelProof(&ctx, req, &resp);
-        if (!st.ok()) return from_grpc(st);
+        if (czk_status cs = call(c, &pb::ProvingEngine::Stub::CancelProof, req, &resp); cs != CZK_OK) return cs;
         *was_running = resp.was_running();
         return CZK_OK;
     });
@@ -345,10 +346,7 @@ extern "C" czk_status czk_client_status(czk_client *c, czk_svc_status *out)
     return guarded("GetStatus", [&]() -> czk_status {
         pb::GetStatusRequest req;
         pb::GetStatusResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, c);
-        grpc::Status st = c->stub->GetStatus(&ctx, req, &resp);
-        if (!st.ok()) return from_grpc(st);
+        if (czk_status cs = call(c, &pb::ProvingEngine::Stub::GetStatus, req, &resp); cs != CZK_OK) return cs;
         for (int i = 0; i < CZK_SVC_N_KINDS - 1; i++) out->queues[i].kind = (czk_svc_kind)(i + 1);
         for (const auto &q : resp.queues()) {
             czk_svc_kind k = kind_of(q.proof_kind());
@@ -383,10 +381,7 @@ extern "C" czk_status czk_client_metrics(czk_client *c, char **text)
     return guarded("GetMetrics", [&]() -> czk_status {
         pb::GetMetricsRequest req;
         pb::GetMetricsResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, c);
-        grpc::Status st = c->stub->GetMetrics(&ctx, req, &resp);
-        if (!st.ok()) return from_grpc(st);
+        if (czk_status cs = call(c, &pb::ProvingEngine::Stub::GetMetrics, req, &resp); cs != CZK_OK) return cs;
         const std::string &t = resp.prometheus_text();
         char *s = (char *)std::malloc(t.size() + 1);
         if (!s) return czk_error(CZK_ERR_NOMEM, "metrics text of %zu bytes", t.size());
@@ -406,10 +401,7 @@ extern "C" czk_status czk_client_preload(czk_client *c, const char *circuit_id, 
         pb::PreloadSrsRequest req;
         req.set_circuit_id(circuit_id);
         pb::PreloadSrsResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, c);
-        grpc::Status st = c->stub->PreloadSRS(&ctx, req, &resp);
-        if (!st.ok()) return from_grpc(st);
+        if (czk_status cs = call(c, &pb::ProvingEngine::Stub::PreloadSRS, req, &resp); cs != CZK_OK) return cs;
         *already = resp.already_loaded();
         *ms = resp.load_time_ms();
         return CZK_OK;
@@ -425,10 +417,7 @@ extern "C" czk_status czk_client_evict(czk_client *c, const char *circuit_id, in
         pb::EvictSrsRequest req;
         req.set_circuit_id(circuit_id);
         pb::EvictSrsResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, c);
-        grpc::Status st = c->stub->EvictSRS(&ctx, req, &resp);
-        if (!st.ok()) return from_grpc(st);
+        if (czk_status cs = call(c, &pb::ProvingEngine::Stub::EvictSRS, req, &resp); cs != CZK_OK) return cs;
         *was_loaded = resp.was_loaded();
         *freed = resp.freed_bytes();
         return CZK_OK;

@@ -262,7 +262,8 @@ class engine_service final : public pb::ProvingEngine::Service {
             czk_svc_result_clear(&r);
             if (ctx->IsCancelled()) {
                 logf(&opts_, CZK_LOG_INFO, id.c_str(), "the client went away while waiting; the job continues");
-                return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the call or its deadline passed");
+                return grpc::Status(grpc::StatusCode::CANCELLED,
+                                    "the client cancelled the call or its deadline passed");
             }
             if (stopping.load())
                 return grpc::Status(grpc::StatusCode::UNAVAILABLE, "czk serve is shutting down; the job is not done");
@@ -344,7 +345,8 @@ extern "C" czk_status czk_server_start(czk_server **out, czk_service *svc, const
     } else {
         size_t colon = listen.rfind(':');
         if (colon == std::string::npos || colon + 1 == listen.size())
-            return czk_error(CZK_ERR_INVALID_ARG, "listen address '%s': want host:port or unix:///path", listen.c_str());
+            return czk_error(CZK_ERR_INVALID_ARG, "listen address '%s': want host:port or unix:///path",
+                             listen.c_str());
         std::string port = listen.substr(colon + 1);
         for (char ch : port)
             if (ch < '0' || ch > '9')

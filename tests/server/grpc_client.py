@@ -179,14 +179,16 @@ def errors(stub, out):
     expect(r, grpc.StatusCode.INVALID_ARGUMENT, "kind", "proof_kind unspecified")
     expect(pb.ProveRequest(), grpc.StatusCode.INVALID_ARGUMENT, "submit", "Prove without submit", stub.Prove)
     expect(post_request(vanilla=WINDOW[:1000]), grpc.StatusCode.INVALID_ARGUMENT, "vanilla_proofs", "truncated vanilla")
-    expect(post_request(vanilla=os.urandom(3000)), grpc.StatusCode.INVALID_ARGUMENT, "vanilla_proofs", "garbage vanilla")
+    expect(post_request(vanilla=os.urandom(3000)), grpc.StatusCode.INVALID_ARGUMENT, "vanilla_proofs",
+           "garbage vanilla")
     r = post_request()
     r.randomness = b"\x01" * 31
     expect(r, grpc.StatusCode.INVALID_ARGUMENT, "randomness", "31-byte randomness")
     # the window proof sent as a winning one: the wrong kind for the bytes
     r = post_request("winning", vanilla=WINDOW)
     expect(r, grpc.StatusCode.INVALID_ARGUMENT, "", "window vanilla as winning")
-    porep = pb.SubmitProofRequest(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=b'{"registered_proof": "StackedDrg2KiBV1_1"')
+    porep = pb.SubmitProofRequest(proof_kind=pb.POREP_SEAL_COMMIT,
+                                  vanilla_proof=b'{"registered_proof": "StackedDrg2KiBV1_1"')
     expect(porep, grpc.StatusCode.INVALID_ARGUMENT, "vanilla_proof", "truncated C1 JSON")
     porep = pb.SubmitProofRequest(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=b"\x00\xff" * 100)
     expect(porep, grpc.StatusCode.INVALID_ARGUMENT, "vanilla_proof", "garbage C1")

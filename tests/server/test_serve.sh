@@ -22,7 +22,8 @@ V="$ROOT/tests/filecoin/vectors"
 PY=/usr/bin/python3
 CLIENT="$HERE/grpc_client.py"
 if ! "$PY" -c "import grpc, grpc_tools" 2>/dev/null; then
-    echo "test_serve: FAIL: $PY lacks grpcio / grpc_tools (scripts/install-deps installs python3-grpcio python3-grpc-tools)"
+    echo "test_serve: FAIL: $PY lacks grpcio / grpc_tools" \
+        "(scripts/install-deps installs python3-grpcio python3-grpc-tools)"
     exit 1
 fi
 PIDS=""
@@ -153,7 +154,8 @@ check "kill -9 mid-proof: it had not completed" sh -c "! grep -q '\[k9\] complet
 check "the killed daemon left its socket behind" [ -S "$SOCK" ]
 start B2 --listen "unix://$SOCK" || { cli_finish; exit 1; }
 B_PID=$PID
-if wait "$RETRY"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the retrying client"; cat "$T/retry.out"; fi
+if wait "$RETRY"; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL: the retrying client"; cat "$T/retry.out"; fi
 verify window "$T/k9.proof" "czk verify accepts the proof the restarted daemon made"
 ls -l "$T/pc" | awk '{print $5, $9}' >"$T/pc.after"
 check "the parameter cache is as it was (no partial files)" cmp -s "$T/pc.before" "$T/pc.after"
@@ -186,7 +188,8 @@ expect 0 "czk client status over mutual TLS" -- client status --addr "$ADDR" $TL
 RND=$("$PY" -c 'import json, sys; print(bytes(json.load(open(sys.argv[1]))["randomness"]).hex())' "$V/post-window.json")
 # shellcheck disable=SC2086
 expect 0 "czk client prove (WindowPoSt) over mutual TLS" -- client prove --addr "$ADDR" $TLS --kind window-post \
-    --registered-proof 10 --miner-id 1007 --randomness "$RND" --vanilla "$V/vanilla-window.bin" -o "$T/tls.proof" --quiet
+    --registered-proof 10 --miner-id 1007 --randomness "$RND" --vanilla "$V/vanilla-window.bin" \
+    -o "$T/tls.proof" --quiet
 verify window "$T/tls.proof" "czk verify accepts the proof made over TLS"
 check "... and a certificate of another CA" [ -s "$T/other.pem" ]
 expect 1 "no client certificate: refused" -- client status --addr "$ADDR" --tls-ca "$T/ca.pem" --deadline 10
@@ -216,7 +219,8 @@ RR=$!
 i=0
 while [ $i -lt 600 ] && ! grep -q '\[rr2-[0-9]*\] queued' "$T/C.log"; do sleep 0.05; i=$((i + 1)); done
 stop "$C_PID" 9
-if wait "$RR"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: round_robin after killing C"; cat "$T/rr2.out"; fi
+if wait "$RR"; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL: round_robin after killing C"; cat "$T/rr2.out"; fi
 nk=$(grep -c '\[rr2-[0-9]*\] queued' "$T/C.log")
 nkd=$(grep -c '\[rr2-[0-9]*\] completed' "$T/C.log")
 na2=$(grep -c '\[rr2-[0-9]*\] completed' "$T/A.log")
@@ -234,7 +238,8 @@ stop "$A_PID" TERM
 check "two SIGTERMs: daemon A exits 0 (got $STOPPED)" [ "$STOPPED" -eq 0 ]
 check "the second signal cancelled the running jobs" grep -q "second signal: cancelling" "$T/A.log"
 if grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:" "$T"/*.log; then
-    fail=$((fail + 1)); echo "FAIL: a sanitizer report in a daemon's log"; grep -h -A20 "Sanitizer\|runtime error" "$T"/*.log | head -40
+    fail=$((fail + 1)); echo "FAIL: a sanitizer report in a daemon's log"
+    grep -h -A20 "Sanitizer\|runtime error" "$T"/*.log | head -40
 else
     pass=$((pass + 1))
 fi
