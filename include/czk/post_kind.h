@@ -93,6 +93,15 @@ czk_status czk_post_dir_json(czk_post_json *m, czk_post_kind k, const char *dir)
  * synth-only --vanilla.) */
 czk_status czk_post_dir_read(czk_post_vanilla *v, czk_post_json *m, czk_post_kind k, const char *dir) CZK_WUR;
 
+/* Write DIR/vanilla-KIND.bin (v's n sector proofs, bincode) and
+ * DIR/post-KIND.json (m), KIND from v's shape, each atomically, the JSON
+ * last (a reader never sees a JSON without its proofs); DIR and its parents
+ * are created if missing. v and m must describe the same proofs (ids,
+ * comm_r and leaves compared: CZK_ERR_INVALID_ARG otherwise). *bytes (may be
+ * NULL): the two files' sizes together. */
+czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const czk_post_json *m,
+                              uint64_t *bytes) CZK_WUR;
+
 /* Verify one proof against m's public data (comm_r from the JSON, the
  * challenges derived from its randomness, partition 0), as
  * czk_post_verify_public. */

@@ -144,6 +144,27 @@ czk_status czk_post_proof_shape(czk_post_shape *s, const char *proof) CZK_WUR;
  * is wrong; out is then empty. Free with czk_post_json_free. */
 czk_status czk_post_json_read(czk_post_json *out, const char *path) CZK_WUR;
 void czk_post_json_free(czk_post_json *m);
+/* m as post-KIND.json text (the keys czk_post_json_read takes, sorted; one
+ * value per line); *out is malloc'd (free it). */
+czk_status czk_post_json_dump(char **out, const czk_post_json *m) CZK_WUR;
+/* The registered proof type of a production shape, the inverse of
+ * czk_post_proof_shape ("StackedDrgWindow32GiBV1_2"); CZK_ERR_INVALID_ARG
+ * for a custom or resized shape. */
+czk_status czk_post_proof_name(char out[48], const czk_post_shape *s) CZK_WUR;
+
+/* ---- a synthetic PoSt (czk gen-post) ---------------------------------------- */
+
+/* A consistent PoSt of production shape s (any api), partition 0, from seed:
+ * canonical randomness and prover id, ascending sector ids, the challenged
+ * leaves derived from them exactly as filecoin-proofs does, and vanilla
+ * proofs of those leaves (czk_post_gen_vanilla's sparse trees: a 32GiB
+ * partition costs its paths only). Window: n (1..s->sectors) sectors, all
+ * of the set (sector_set = n). Winning: n = 1, the sector the randomness
+ * picks from a set of sector_set sectors (czk_post_winning_sectors). *v
+ * (free with czk_post_gen_vanilla_free) and *m (czk_post_json_free) describe
+ * the same proof: m is what czk_post_dir_json would read back. */
+czk_status czk_post_gen(czk_post_vanilla *v, czk_post_json *m, const czk_post_shape *s, uint32_t n,
+                        uint32_t sector_set, uint64_t seed) CZK_WUR;
 
 #ifdef __cplusplus
 }

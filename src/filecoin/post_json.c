@@ -8,11 +8,28 @@
 
 #include "czk/post_vanilla.h"
 
+static const struct { const char *name; uint64_t size; } sizes[] = {
+    {"2KiB", 2048ULL}, {"8MiB", 8ULL << 20}, {"512MiB", 512ULL << 20}, {"32GiB", 32ULL << 30}, {"64GiB", 64ULL << 30},
+};
+
+czk_status czk_post_proof_name(char out[48], const czk_post_shape *s)
+{
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        if (s->tree.sector_size != sizes[i].size || s->tree.proof == CZK_FC_PROOF_CUSTOM) continue;
+        czk_post_shape prod;
+        CZK_TRY(czk_post_shape_of(&prod, s->kind, s->tree.sector_size));
+        if (prod.sectors != s->sectors || prod.challenges != s->challenges || prod.tree.nodes != s->tree.nodes) break;
+        int win = s->kind == CZK_POST_WINNING;
+        snprintf(out, 48, "StackedDrg%s%s%s", win ? "Winning" : "Window", sizes[i].name,
+                 win || s->api == CZK_POST_API_V1_1 ? "V1" : "V1_2");
+        return CZK_OK;
+    }
+    return czk_error(CZK_ERR_INVALID_ARG, "no registered PoSt proof has this shape (%s, %llu nodes, %u x %u challenges)",
+                     czk_post_kind_name(s->kind), (unsigned long long)s->tree.nodes, s->sectors, s->challenges);
+}
+
 czk_status czk_post_proof_shape(czk_post_shape *s, const char *proof)
 {
-    static const struct { const char *name; uint64_t size; } sizes[] = {
-        {"2KiB", 2048ULL}, {"8MiB", 8ULL << 20}, {"512MiB", 512ULL << 20}, {"32GiB", 32ULL << 30}, {"64GiB", 64ULL << 30},
-    };
     const char *p = proof ? proof : "";
     czk_post_kind k;
     if (!strncmp(p, "StackedDrgWindow", 16)) k = CZK_POST_WINDOW, p += 16;
@@ -136,4 +153,40 @@ czk_status czk_post_json_read(czk_post_json *out, const char *path)
     json_decref(j);
     if (s != CZK_OK) czk_post_json_free(out);
     return s;
+}
+
+/* ---- writing ------------------------------------------------------------------- */
+
+static json_t *bytes32_json(const uint8_t b[32])
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < 32; i++) json_array_append_new(a, json_integer(b[i]));
+    return a;
+}
+
+czk_status czk_post_json_dump(char **out, const czk_post_json *m)
+{
+    *out = NULL;
+    json_t *j = json_object(), *ids = json_array(), *cr = json_array(), *ch = json_array();
+    if (j && ids && cr && ch) {
+        json_object_set_new(j, "registered_post_proof", json_string(m->proof));
+        json_object_set_new(j, "randomness", bytes32_json(m->randomness));
+        json_object_set_new(j, "prover_id", bytes32_json(m->prover_id));
+        for (uint32_t i = 0; i < m->n_sectors; i++) {
+            json_array_append_new(ids, json_integer((json_int_t)m->sector_ids[i]));
+            json_array_append_new(cr, bytes32_json(m->comm_r[i]));
+        }
+        for (uint32_t i = 0; i < m->n_challenges; i++)
+            json_array_append_new(ch, json_integer((json_int_t)m->challenges[i]));
+        json_object_set(j, "sector_ids", ids);
+        json_object_set(j, "comm_r", cr);
+        json_object_set(j, "challenges", ch);
+        *out = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
+    }
+    json_decref(ids);
+    json_decref(cr);
+    json_decref(ch);
+    json_decref(j);
+    if (!*out) return czk_error(CZK_ERR_NOMEM, "post json: %u sectors", m->n_sectors);
+    return CZK_OK;
 }

@@ -470,10 +470,11 @@ czk_status czk_post_winning_sectors(uint64_t *out, uint32_t count, const uint8_t
     return CZK_OK;
 }
 
-czk_status czk_post_vanilla_check(const czk_post_vanilla *v)
+/* Sector proof i of v, as czk_post_vanilla_check describes. */
+static czk_status check_sector(const czk_post_vanilla *v, uint32_t i)
 {
     const czk_fc_shape *tree = &v->shape.tree;
-    for (uint32_t i = 0; i < v->n; i++) {
+    {
         const czk_post_sector_proof *p = &v->proofs[i];
         char who[64];
         snprintf(who, sizeof who, "vanilla PoSt sector proof %u (sector %llu)", i, (unsigned long long)p->sector_id);
@@ -500,4 +501,15 @@ czk_status czk_post_vanilla_check(const czk_post_vanilla *v)
         }
     }
     return CZK_OK;
+}
+
+czk_status czk_post_vanilla_check(const czk_post_vanilla *v)
+{
+    /* sectors in parallel (a 32GiB partition: 23,490 paths); the first bad
+     * sector is checked again on this thread, whose error message counts */
+    uint32_t first_bad = UINT32_MAX;
+#pragma omp parallel for schedule(dynamic, 8) reduction(min : first_bad)
+    for (uint32_t i = 0; i < v->n; i++)
+        if (i < first_bad && check_sector(v, i) != CZK_OK) first_bad = i;
+    return first_bad == UINT32_MAX ? CZK_OK : check_sector(v, first_bad);
 }

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
 
 #include "czk/czk.h"
 #include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
+#include "common/fileio.h"
 
 static const char *short_name(czk_post_kind k) { return k == CZK_POST_WINNING ? "winning" : "window"; }
 
@@ -144,5 +146,68 @@ czk_status czk_post_json_verify(const czk_groth16_vk *vk, const czk_post_json *m
     pub.comm_r = comm_r;
     if (st == CZK_OK) st = czk_post_verify_public(vk, &pub, proof);
     free(comm_r);
+    return st;
+}
+
+czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const czk_post_json *m, uint64_t *bytes)
+{
+    const czk_post_shape *s = &v->shape;
+    if (m->n_sectors != v->n || m->shape.kind != s->kind || m->n_challenges != v->n * s->sector_challenges)
+        return czk_error(CZK_ERR_INVALID_ARG, "post dir %s: the JSON's %u sectors / %u challenges and the %u vanilla "
+                         "sector proofs differ", dir, m->n_sectors, m->n_challenges, v->n);
+    for (uint32_t i = 0; i < v->n; i++) {
+        const czk_post_sector_proof *p = &v->proofs[i];
+        uint8_t cr[32];
+        czk_fr_to_bytes(cr, &p->comm_r);
+        int same = p->sector_id == m->sector_ids[i] && !memcmp(cr, m->comm_r[i], 32);
+        for (uint32_t c = 0; same && c < p->n_inclusion; c++)
+            same = p->inclusion[c].index == m->challenges[(size_t)i * s->sector_challenges + c];
+        if (!same)
+            return czk_error(CZK_ERR_INVALID_ARG, "post dir %s: sector proof %u (sector %llu) differs from the JSON's",
+                             dir, i, (unsigned long long)p->sector_id);
+    }
+    char part[4096];
+    if (snprintf(part, sizeof part, "%s", dir) >= (int)sizeof part)
+        return czk_error(CZK_ERR_INVALID_ARG, "post dir %s: path too long", dir);
+    for (char *q = part + 1;; q++) { /* mkdir -p */
+        char c = *q;
+        if (c != '/' && c != 0) continue;
+        *q = 0;
+        if (mkdir(part, 0777) != 0 && errno != EEXIST)
+            return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+        *q = c;
+        if (!c) break;
+    }
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return czk_error(CZK_ERR_IO, "%s: not a directory", dir);
+    char jp[4096], bp[4096];
+    snprintf(jp, sizeof jp, "%s/post-%s.json", dir, short_name(s->kind));
+    snprintf(bp, sizeof bp, "%s/vanilla-%s.bin", dir, short_name(s->kind));
+    const size_t one = czk_post_sector_proof_bytes(&s->tree, s->sector_challenges);
+    uint8_t *bin = malloc(one * v->n);
+    if (!bin) return czk_error(CZK_ERR_NOMEM, "%s: %u sector proofs of %zu bytes", bp, v->n, one);
+    czk_status st = CZK_OK;
+    for (uint32_t i = 0; i < v->n && st == CZK_OK; i++) {
+        size_t len = 0;
+        st = czk_post_sector_proof_encode(bin + (size_t)i * one, one, &len, &v->proofs[i], &s->tree);
+        if (st == CZK_OK && len != one)
+            st = czk_error(CZK_ERR_INTERNAL, "%s: sector proof %u encoded to %zu bytes, not %zu", bp, i, len, one);
+    }
+    char *js = NULL;
+    if (st == CZK_OK) st = czk_post_json_dump(&js, m);
+    const size_t blen = one * v->n, jlen = js ? strlen(js) : 0;
+    if (st == CZK_OK) {
+        const void *chunk = bin;
+        st = czk__write_atomic(bp, &chunk, &blen, 1);
+    }
+    if (st == CZK_OK) {
+        const void *chunks[2] = {js, "\n"};
+        const size_t lens[2] = {jlen, 1};
+        st = czk__write_atomic(jp, chunks, lens, 2);
+        if (st != CZK_OK) remove(bp);
+    }
+    free(bin);
+    free(js);
+    if (st == CZK_OK && bytes) *bytes = blen + jlen + 1;
     return st;
 }

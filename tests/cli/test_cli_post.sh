@@ -126,6 +126,58 @@ mkdir -p "$T/empty"
 expect 1 "no post-window.json" -- prove --post window --vanilla "$T/empty" --params x -o "$T/no.proof"
 expect_out "post-window.json" "the missing file named"
 
+# czk gen-post: synthetic partitions czk proves and verifies (full and short
+# WindowPoSt, both versions; WinningPoSt chosen from a sector set), the same
+# seed the same bytes, and its refusals
+for g in "window full:--kind window" "window short:--kind window --sectors 1" \
+    "window V1:--kind window --api 1 --seed 5" "winning:--kind winning --sector-set 7 --seed 3"; do
+    name=${g%%:*}
+    args=${g#*:}
+    kind=${name%% *}
+    d="$T/gen-$(echo "$name" | tr ' ' _)"
+    # shellcheck disable=SC2086
+    expect 0 "gen-post $name" -- gen-post $args --sector-size 2KiB -o "$d" --json
+    expect_out '"registered_post_proof":"StackedDrgWin' "gen-post $name names the proof type"
+    # shellcheck disable=SC2086
+    expect 0 "prove gen-post $name" -- prove --post $kind --vanilla "$d" --params "$T/$kind.params" $P \
+        -o "$d/proof" --quiet
+    expect 0 "verify gen-post $name" -- verify --post $kind --vanilla "$d" --vk "$T/$kind.vk" --proof "$d/proof"
+    expect_out "valid: $kind-post proof of StackedDrg" "verify gen-post $name says valid"
+    # the proof is for this partition only: the real vector's public data refuse it
+    expect 1 "gen-post $name proof against the vector" -- verify --post $kind --vanilla "$VEC" --vk "$T/$kind.vk" \
+        --proof "$d/proof"
+done
+grep -q '"sector_ids": \[' "$T/gen-window_short/post-window.json" &&
+    [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["sector_ids"]))' \
+        "$T/gen-window_short/post-window.json")" = 1 ] && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: gen-post --sectors 1 did not write one sector"; }
+expect 0 "gen-post again" -- gen-post --kind window --sector-size 2KiB -o "$T/gen-again" --quiet
+for f in post-window.json vanilla-window.bin; do
+    cmp -s "$T/gen-window_full/$f" "$T/gen-again/$f" && pass=$((pass + 1)) ||
+        { fail=$((fail + 1)); echo "FAIL: gen-post with the same seed wrote another $f"; }
+done
+expect 0 "gen-post another seed" -- gen-post --kind window --sector-size 2KiB --seed 9 -o "$T/gen-seed9" --quiet
+cmp -s "$T/gen-window_full/vanilla-window.bin" "$T/gen-seed9/vanilla-window.bin" &&
+    { fail=$((fail + 1)); echo "FAIL: gen-post --seed 9 wrote the same proofs as seed 1"; } || pass=$((pass + 1))
+expect 2 "gen-post without --kind" -- gen-post --sector-size 2KiB -o "$T/g"
+expect_out "--kind window|winning is required" "gen-post wants --kind"
+expect 2 "gen-post --kind bogus" -- gen-post --kind bogus -o "$T/g"
+expect_out "--kind wants window or winning, got 'bogus'" "gen-post names the bad kind"
+expect 2 "gen-post without -o" -- gen-post --kind window
+expect_out "an output directory is required" "gen-post wants -o"
+expect 2 "gen-post 3 sectors at 2KiB" -- gen-post --kind window --sectors 3 -o "$T/g"
+expect_out "a window-post partition holds at most 2" "gen-post names the partition size"
+expect 2 "gen-post winning --sectors" -- gen-post --kind winning --sectors 2 -o "$T/g"
+expect_out "--sectors is for WindowPoSt" "gen-post: --sectors is Window's"
+expect 2 "gen-post window --sector-set" -- gen-post --kind window --sector-set 2 -o "$T/g"
+expect 2 "gen-post --api 3" -- gen-post --kind window --api 3 -o "$T/g"
+expect 2 "gen-post 3KiB" -- gen-post --kind window --sector-size 3KiB -o "$T/g"
+expect_out "--sector-size" "gen-post names the sector size"
+expect_absent "$T/g" "no directory after refused flags"
+: >"$T/afile"
+expect 1 "gen-post under a file" -- gen-post --kind window -o "$T/afile/sub"
+expect_out "afile: not a directory\|afile/sub: cannot create" "gen-post names the path it cannot create"
+
 # bad flags
 expect 2 "prove --post bogus" -- prove --post bogus --vanilla "$VEC" -o x
 expect_out "--post wants window or winning, got 'bogus'" "prove names the bad --post"

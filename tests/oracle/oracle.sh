@@ -354,6 +354,26 @@ porep)
             expect_rc 1 "czk verify --post $k rejects bellperson's proof with a flipped byte" "$CZK" verify --post "$k" \
                 --vanilla "$T/vanilla" --param-cache "$FILPARAMS" --proof "$T/flip.proof"
         done
+        # czk gen-post's synthetic partitions, judged by filecoin-proofs: its
+        # challenges, comm_r and public data as the reference derives them
+        for g in "window:--kind window" "window:--kind window --api 1 --seed 4" "window:--kind window --sectors 1" \
+            "winning:--kind winning --sector-set 9 --seed 2"; do
+            k=${g%%:*}
+            d="$T/gen-$(echo "${g#*:}" | tr -d ' -')"
+            # shellcheck disable=SC2086
+            run "czk gen-post ${g#*:}" "$CZK" gen-post ${g#*:} --sector-size 2KiB -o "$d" --quiet
+            run "czk prove --post $k of czk gen-post ${g#*:}" "$CZK" prove --post "$k" --vanilla "$d" \
+                --param-cache "$FILPARAMS" --params-check curve -o "$d/czk.proof" --quiet
+            expect_rc 0 "filecoin-proofs verify_${k}_post accepts czk's proof of gen-post ${g#*:}" "$ORACLE" \
+                verify-post --kind "$k" --vanilla "$d" "$d/czk.proof"
+            case "$g" in *sectors\ 1* | *winning*)
+                # one sector proof: filecoin-proofs reads czk's bincode and bellperson proves it
+                run "czk-oracle prove-post of gen-post ${g#*:}" "$ORACLE" prove-post --kind "$k" --vanilla "$d" \
+                    -o "$d/bp.proof"
+                expect_rc 0 "czk verify --post accepts bellperson's proof of gen-post ${g#*:}" "$CZK" verify \
+                    --post "$k" --vanilla "$d" --param-cache "$FILPARAMS" --proof "$d/bp.proof" ;;
+            esac
+        done
     fi
     if [ "$SIZE" != 2KiB ]; then
         # bellperson's C2 is checked once, at 2KiB (czk verify takes the same
