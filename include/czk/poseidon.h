@@ -42,6 +42,15 @@ czk_status czk_poseidon_hash_tag(czk_fr *out, const czk_fr *tag, const czk_fr *i
 /* out = Poseidon2(a, b) (arity 2, Merkle tag 3); cannot fail. */
 void czk_poseidon_hash2(czk_fr *out, const czk_fr *a, const czk_fr *b);
 
+/* SnapDeals' "gen randomness" hash (PoseidonGR; storage-proofs-update
+ * constants.rs): arity 2, Standard strength, the standard round constants,
+ * and the custom domain tag of neptune's HashType::Custom(CType::Arbitrary(1)),
+ * 1 * 2^40, instead of the Merkle tag. It derives phi, rho and the challenge
+ * digests (docs/filecoin.md "SnapDeals"). */
+void czk_poseidon_gr_tag(czk_fr *out);
+/* out = PoseidonGR(a, b); cannot fail. */
+void czk_poseidon_hash2_gr(czk_fr *out, const czk_fr *a, const czk_fr *b);
+
 /* Reference: the plain permutation (add round constants, S-boxes, dense MDS in
  * every round), slow; kept to test czk_poseidon_hash_tag. */
 czk_status czk_poseidon_hash_tag_ref(czk_fr *out, const czk_fr *tag, const czk_fr *in,
@@ -69,6 +78,12 @@ czk_status czk_poseidon_mds_entry(czk_fr *out, size_t arity, size_t i, size_t j)
  * synthesis uses the LC storage of cs->lc_kind. */
 czk_status czk_poseidon_circuit_any(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in,
                                     const czk_fr *in_val, size_t n) CZK_WUR;
+/* The same circuit for PoseidonGR (arity 2, tag 2^40): neptune's
+ * poseidon_hash with POSEIDON_CONSTANTS_GEN_RANDOMNESS, 311 constraints,
+ * the variables and constraints of czk_poseidon_circuit_any(.., 2) with the
+ * tag's constants in the first round's linear combinations. */
+czk_status czk_poseidon_gr_circuit_any(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var in[2],
+                                       const czk_fr *in_val) CZK_WUR;
 /* Number of constraints czk_poseidon_circuit emits for arity n (0 if unsupported). */
 uint64_t czk_poseidon_circuit_constraints(size_t n);
 

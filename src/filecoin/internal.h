@@ -4,6 +4,13 @@
 
 #include "czk/filecoin.h"
 
+/* Point p's arrays into storage (czk_snap_partition_storage_size(s) bytes,
+ * 8-byte aligned): the apex leaves, the challenge proofs, their siblings
+ * (snap_vanilla.c; the reader and the generator share the layout). */
+struct czk_snap_partition;
+struct czk_snap_shape;
+void czk__snap_partition_layout(struct czk_snap_partition *p, void *storage, const struct czk_snap_shape *s);
+
 /* Field-element slots of one challenge proof in the arena. */
 size_t czk__fc_challenge_values(const czk_fc_shape *s);
 

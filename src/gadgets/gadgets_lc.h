@@ -154,12 +154,21 @@ CZK__GADGET_TYPES(czk_num_inline4, czk_multieq_inline4, czk_lc_inline4)
 #define czk_poseidon_circuit                                                            \
     CZK_LCV_NAME(czk_poseidon_circuit_vec, czk_poseidon_circuit_inline1,                                \
                  czk_poseidon_circuit_inline2, czk_poseidon_circuit_inline4)
+#define czk_poseidon_circuit_tag                                                        \
+    CZK_LCV_NAME(czk_poseidon_circuit_tag_vec, czk_poseidon_circuit_tag_inline1,                        \
+                 czk_poseidon_circuit_tag_inline2, czk_poseidon_circuit_tag_inline4)
 #define czk_column_hash_circuit                                                         \
     CZK_LCV_NAME(czk_column_hash_circuit_vec, czk_column_hash_circuit_inline1,                          \
                  czk_column_hash_circuit_inline2, czk_column_hash_circuit_inline4)
 #define czk_merkle_por_circuit                                                          \
     CZK_LCV_NAME(czk_merkle_por_circuit_vec, czk_merkle_por_circuit_inline1,                            \
                  czk_merkle_por_circuit_inline2, czk_merkle_por_circuit_inline4)
+#define czk_merkle_por_bits_circuit                                                     \
+    CZK_LCV_NAME(czk_merkle_por_bits_circuit_vec, czk_merkle_por_bits_circuit_inline1,                  \
+                 czk_merkle_por_bits_circuit_inline2, czk_merkle_por_bits_circuit_inline4)
+#define czk_merkle_select_circuit                                                       \
+    CZK_LCV_NAME(czk_merkle_select_circuit_vec, czk_merkle_select_circuit_inline1,                      \
+                 czk_merkle_select_circuit_inline2, czk_merkle_select_circuit_inline4)
 
 /* ---- prototypes --------------------------------------------------------------- */
 

@@ -154,8 +154,30 @@ czk_status czk_label_gadget(czk_cs *cs, czk_anum *out, const czk_bool *replica_i
 
 czk_status czk_poseidon_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in, const czk_fr *in_val,
                                 size_t n) CZK_WUR;
+/* The same circuit with the domain tag *tag as state[0] (NULL: the Merkle
+ * tag); only the constants of the first round's LCs differ. */
+czk_status czk_poseidon_circuit_tag(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in,
+                                    const czk_fr *in_val, size_t n, const czk_fr *tag) CZK_WUR;
 czk_status czk_column_hash_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *rows,
                                    const czk_fr *row_val, size_t n) CZK_WUR;
 czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const czk_var *leaf_var,
                                   const czk_fr *leaf_val, const czk_fr *siblings, uint64_t index,
                                   const czk_var *root_var, const czk_fr *root_val, int private_root) CZK_WUR;
+/* storage-proofs-core por_no_challenge_input: the inclusion of `leaf` under
+ * `root` (both allocated) along the path whose siblings the caller has
+ * allocated (czk_merkle_path_len(s), level by level), the per-level
+ * positions taken from the caller's allocated bits (little-endian,
+ * czk_merkle_index_bits(s) of them, each CZK_BOOL_IS). Per level l:
+ * "merkle proof insert (height=l)" (insert_2/4/8 on the bits) and "merkle
+ * proof hash (height=l)" (Poseidon, Merkle tag; or SHA-256 of the children's
+ * 255-bit decompositions); then "calculated root == provided root". No
+ * allocation of bits or siblings, no public input: an arity-8 level is 527
+ * constraints, arity 4 385, arity 2 313, a SHA-256 binary level 45,381, plus
+ * one for the root. */
+czk_status czk_merkle_por_bits_circuit(czk_cs *cs, const czk_merkle_shape *s, const czk_bool *bits, size_t nbits,
+                                       const czk_anum *leaf, const czk_anum *siblings, const czk_anum *root) CZK_WUR;
+/* storage-proofs-core insertion::select: from[index] for the index given by
+ * the allocated bits (little-endian; n = 2^nbits), consumed most significant
+ * first with n - 1 picks ("pick i, j"). */
+czk_status czk_merkle_select_circuit(czk_cs *cs, czk_anum *out, const czk_anum *from, size_t n, const czk_bool *bits,
+                                     size_t nbits) CZK_WUR;

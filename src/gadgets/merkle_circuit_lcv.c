@@ -7,6 +7,7 @@
  * variable order. See czk/merkle.h.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cs/lc_lcv.h"
 #include "gadgets/gadgets_lc.h"
@@ -292,4 +293,106 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
         czk_cs_ns_pop(cs);
     }
     return CZK_OK;
+}
+
+/* ---- inclusion with the caller's challenge bits (SnapDeals) ----------------------- */
+
+static void czk__m_ns_height(czk_cs *cs, const char *what, size_t height) {
+    char buf[96];
+    if (cs->wants_names) snprintf(buf, sizeof buf, "merkle proof %s (height=%zu)", what, height);
+    czk_cs_ns_push(cs, cs->wants_names ? buf : what, CZK_NOIDX);
+}
+
+czk_status czk_merkle_por_bits_circuit(czk_cs *cs, const czk_merkle_shape *s, const czk_bool *bits, size_t nbits,
+                                       const czk_anum *leaf, const czk_anum *siblings, const czk_anum *root) {
+    /* a path of no level (a partition tree of one partition) is the root equality alone */
+    if (czk_merkle_levels(s) > 0) CZK_TRY(czk_merkle_shape_check(s));
+    if (nbits != czk_merkle_index_bits(s))
+        return czk_error(CZK_ERR_INVALID_ARG, "merkle circuit: %zu challenge bits for a tree of %zu index bits", nbits,
+                         czk_merkle_index_bits(s));
+    const int vals = czk_cs_has_values(cs);
+    czk__mnum cur = {leaf->var, vals ? leaf->value : CZK_FR_ZERO};
+    const size_t levels = czk_merkle_levels(s);
+    size_t b0 = 0, sib0 = 0;
+    for (size_t l = 0; l < levels; l++) {
+        unsigned arity = czk_merkle_level_arity(s, l), lb = arity == 2 ? 1 : arity == 4 ? 2 : 3;
+        czk__mnum lbits[3], sib[CZK_MERKLE_MAX_ARITY - 1], pre[CZK_MERKLE_MAX_ARITY];
+        for (unsigned j = 0; j < lb; j++) {
+            const czk_bool *b = &bits[b0 + j];
+            if (b->kind != CZK_BOOL_IS)
+                return czk_error(CZK_ERR_INVALID_ARG, "merkle circuit: challenge bit %zu is not an allocated bit",
+                                 b0 + j);
+            lbits[j].var = b->var;
+            lbits[j].val = vals && b->value ? CZK_FR_ONE : CZK_FR_ZERO;
+        }
+        b0 += lb;
+        for (unsigned j = 0; j + 1 < arity; j++) {
+            sib[j].var = siblings[sib0 + j].var;
+            sib[j].val = vals ? siblings[sib0 + j].value : CZK_FR_ZERO;
+        }
+        sib0 += arity - 1;
+        czk__m_ns_height(cs, "insert", l);
+        czk_status st = czk__m_insert(cs, pre, &cur, lbits, sib, arity, vals);
+        czk_cs_ns_pop(cs);
+        CZK_TRY(st);
+        czk__m_ns_height(cs, "hash", l);
+        if (s->hasher == CZK_MERKLE_POSEIDON) {
+            czk_var pv[CZK_MERKLE_MAX_ARITY];
+            czk_fr pval[CZK_MERKLE_MAX_ARITY];
+            for (unsigned j = 0; j < arity; j++) {
+                pv[j] = pre[j].var;
+                pval[j] = pre[j].val;
+            }
+            st = czk_poseidon_circuit(cs, &cur.var, vals ? &cur.val : NULL, pv, vals ? pval : NULL, arity);
+        } else {
+            st = czk__m_sha_node(cs, &cur, pre, arity, vals);
+        }
+        czk_cs_ns_pop(cs);
+        CZK_TRY(st);
+    }
+    if (czk_cs_needs_constraints(cs)) {
+        czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
+        czk_lc_add_var(a, cur.var);
+        czk_lc_add_var(b, CZK_VAR_ONE);
+        czk_lc_add_var(c, root->var);
+        CZK_TRY(czk_enforce(cs, a, b, c, "calculated root == provided root", CZK_NOIDX));
+    }
+    return CZK_OK;
+}
+
+czk_status czk_merkle_select_circuit(czk_cs *cs, czk_anum *out, const czk_anum *from, size_t n, const czk_bool *bits,
+                                     size_t nbits) {
+    if (nbits >= 16 || n != ((size_t)1 << nbits))
+        return czk_error(CZK_ERR_INVALID_ARG, "select circuit: %zu elements for %zu bits", n, nbits);
+    const int vals = czk_cs_has_values(cs);
+    czk__mnum *st = malloc(n * sizeof *st);
+    if (!st) return czk_error(CZK_ERR_NOMEM, "select circuit: %zu elements", n);
+    for (size_t i = 0; i < n; i++) {
+        st[i].var = from[i].var;
+        st[i].val = vals ? from[i].value : CZK_FR_ZERO;
+    }
+    size_t half = n / 2;
+    czk_status s = CZK_OK;
+    char name[48];
+    /* most significant bit first; new[j] = bit ? state[half + j] : state[j] */
+    for (size_t i = 0; i < nbits && s == CZK_OK; i++, half /= 2) {
+        const czk_bool *b = &bits[nbits - 1 - i];
+        if (b->kind != CZK_BOOL_IS) {
+            s = czk_error(CZK_ERR_INVALID_ARG, "select circuit: bit %zu is not an allocated bit", nbits - 1 - i);
+            break;
+        }
+        czk__mnum bit = {b->var, vals && b->value ? CZK_FR_ONE : CZK_FR_ZERO};
+        for (size_t j = 0; j < half && s == CZK_OK; j++) {
+            if (cs->wants_names) snprintf(name, sizeof name, "pick %zu, %zu", i, j);
+            czk__mnum r;
+            s = czk__m_pick(cs, &r, &bit, &st[half + j], &st[j], cs->wants_names ? name : "pick", CZK_NOIDX, vals);
+            st[j] = r;
+        }
+    }
+    if (s == CZK_OK) {
+        out->var = st[0].var;
+        out->value = vals ? st[0].val : CZK_FR_ZERO;
+    }
+    free(st);
+    return s;
 }

@@ -159,6 +159,22 @@ void czk_poseidon_hash2(czk_fr *out, const czk_fr *a, const czk_fr *b) {
     *out = s[1];
 }
 
+void czk_poseidon_gr_tag(czk_fr *out) {
+    /* neptune HashType::Custom(CType::Arbitrary(1)): 1 * 2^40 */
+    czk_fr_from_u64(out, 1ULL << 40);
+}
+
+void czk_poseidon_hash2_gr(czk_fr *out, const czk_fr *a, const czk_fr *b) {
+    const czk__poseidon_params *p = &czk__poseidon_params_table[0];
+    CZK_ASSERT(p->arity == 2);
+    czk_fr s[3];
+    czk_poseidon_gr_tag(&s[0]);
+    s[1] = *a;
+    s[2] = *b;
+    permute_optimized(s, p);
+    *out = s[1];
+}
+
 czk_status czk_poseidon_hash_tag_ref(czk_fr *out, const czk_fr *tag, const czk_fr *in, size_t n) {
     const czk__poseidon_params *p;
     CZK_TRY(params_of(&p, n, "czk_poseidon_hash_tag_ref"));

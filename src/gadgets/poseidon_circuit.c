@@ -20,6 +20,13 @@ czk_status czk_poseidon_circuit_any(czk_cs *cs, czk_var *out, czk_fr *out_val, c
     return CZK_LC_DISPATCH(cs->lc_kind, czk_poseidon_circuit, (cs, out, out_val, in, in_val, n));
 }
 
+czk_status czk_poseidon_gr_circuit_any(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var in[2],
+                                       const czk_fr *in_val) {
+    czk_fr tag;
+    czk_poseidon_gr_tag(&tag);
+    return CZK_LC_DISPATCH(cs->lc_kind, czk_poseidon_circuit_tag, (cs, out, out_val, in, in_val, 2, &tag));
+}
+
 uint64_t czk_poseidon_circuit_constraints(size_t n) {
     unsigned r_f = czk_poseidon_full_rounds(n), r_p = czk_poseidon_partial_rounds(n);
     if (!r_f) return 0;
@@ -112,11 +119,15 @@ static void rec_ns_pop(czk_cs *cs) { (void)cs; }
 
 static const czk_cs_ops rec_ops = {rec_alloc, rec_alloc_input, rec_enforce, rec_ns_push, rec_ns_pop};
 
-static czk__ptmpl templates[CZK__POSEIDON_NPARAMS];
-static int template_ok[CZK__POSEIDON_NPARAMS];
+/* One per arity with the Merkle tag, then arity 2 with the "gen randomness"
+ * tag (SnapDeals' phi, rho and challenge digests). */
+#define N_TEMPLATES (CZK__POSEIDON_NPARAMS + 1)
+static czk__ptmpl templates[N_TEMPLATES];
+static int template_ok[N_TEMPLATES];
+static czk_fr gr_tag;
 static pthread_once_t template_once = PTHREAD_ONCE_INIT;
 
-static int record(czk__ptmpl *out, const czk__poseidon_params *p) {
+static int record(czk__ptmpl *out, const czk__poseidon_params *p, const czk_fr *tag) {
     recorder r;
     memset(&r, 0, sizeof r);
     void *scratch = czk__lc_scratch_create(CZK_LC_VEC);
@@ -133,7 +144,7 @@ static int record(czk__ptmpl *out, const czk__poseidon_params *p) {
     cs.impl = &r;
     czk_var in[CZK_POSEIDON_MAX_ARITY], res;
     for (unsigned i = 0; i < p->arity; i++) in[i] = czk_var_aux(cs.n_aux++);
-    int ok = czk_poseidon_circuit_vec(&cs, &res, NULL, in, NULL, p->arity) == CZK_OK &&
+    int ok = czk_poseidon_circuit_tag_vec(&cs, &res, NULL, in, NULL, p->arity, tag) == CZK_OK &&
              cs.n_constraints == czk_poseidon_circuit_constraints(p->arity) &&
              res == czk_var_aux(cs.n_aux - 1);
     czk__lc_scratch_destroy(CZK_LC_VEC, scratch);
@@ -150,12 +161,21 @@ static int record(czk__ptmpl *out, const czk__poseidon_params *p) {
 }
 
 static void templates_init(void) {
-    for (unsigned i = 0; i < CZK__POSEIDON_NPARAMS; i++)
-        template_ok[i] = record(&templates[i], &czk__poseidon_params_table[i]);
+    for (unsigned i = 0; i < CZK__POSEIDON_NPARAMS; i++) {
+        const czk__poseidon_params *p = &czk__poseidon_params_table[i];
+        template_ok[i] = record(&templates[i], p, &p->merkle_tag);
+    }
+    czk_poseidon_gr_tag(&gr_tag);
+    const czk__poseidon_params *p2 = czk__poseidon_params_get(2);
+    template_ok[CZK__POSEIDON_NPARAMS] = p2 && record(&templates[CZK__POSEIDON_NPARAMS], p2, &gr_tag);
 }
 
-const czk__ptmpl *czk__poseidon_template(const czk__poseidon_params *p) {
+const czk__ptmpl *czk__poseidon_template(const czk__poseidon_params *p, const czk_fr *tag) {
     pthread_once(&template_once, templates_init);
     unsigned i = (unsigned)(p - czk__poseidon_params_table);
-    return i < CZK__POSEIDON_NPARAMS && template_ok[i] ? &templates[i] : NULL;
+    if (i >= CZK__POSEIDON_NPARAMS) return NULL;
+    if (czk_fr_eq(tag, &p->merkle_tag)) return template_ok[i] ? &templates[i] : NULL;
+    if (p->arity == 2 && czk_fr_eq(tag, &gr_tag))
+        return template_ok[CZK__POSEIDON_NPARAMS] ? &templates[CZK__POSEIDON_NPARAMS] : NULL;
+    return NULL;
 }

@@ -169,16 +169,16 @@ static void czk__pmix_sparse(czk__pelt *s, czk__pelt *tmp0, const czk_fr *w_hat,
 }
 
 static czk_status czk__poseidon_body(czk_cs *cs, czk__pelt *sa, czk__pelt *sb,
-                                     const czk__poseidon_params *p, czk_var *out, czk_fr *out_val,
-                                     const czk_var *in, const czk_fr *in_val, int vals, int lcs) {
+                                     const czk__poseidon_params *p, const czk_fr *tag, czk_var *out,
+                                     czk_fr *out_val, const czk_var *in, const czk_fr *in_val, int vals, int lcs) {
     const unsigned t = p->t, half = p->r_f / 2;
     czk__pelt *s = sa, *nx = sb;
     const czk_fr *k = p->crc;
     unsigned round = 0;
 
     /* state = [tag, inputs] */
-    if (lcs) czk_lc_add_term(&s[0].lc, &p->merkle_tag, CZK_VAR_ONE);
-    s[0].val = p->merkle_tag;
+    if (lcs) czk_lc_add_term(&s[0].lc, tag, CZK_VAR_ONE);
+    s[0].val = *tag;
     s[0].alloc = 0;
     for (unsigned i = 1; i < t; i++) {
         s[i].var = in[i - 1];
@@ -205,7 +205,7 @@ static czk_status czk__poseidon_body(czk_cs *cs, czk__pelt *sa, czk__pelt *sb,
     {
         const czk_fr *pre = k, *post = k + t;
         czk_fr c;
-        czk_fr_add(&c, &p->merkle_tag, &pre[0]);
+        czk_fr_add(&c, tag, &pre[0]);
         {
             czk_fr c2, c4;
             czk_fr_sqr(&c2, &c);
@@ -281,11 +281,11 @@ static czk_status czk__poseidon_body(czk_cs *cs, czk__pelt *sa, czk__pelt *sb,
  * result is the same R1CS (same variable order, constraint order, LC terms and
  * coefficients) without the field multiplications of LC building. */
 static czk_status czk__poseidon_replay(czk_cs *cs, const czk__ptmpl *tp, const czk__poseidon_params *p,
-                                       czk_var *out, czk_fr *out_val, const czk_var *in,
+                                       const czk_fr *tag, czk_var *out, czk_fr *out_val, const czk_var *in,
                                        const czk_fr *in_val, int vals) {
     czk__pelt sa[CZK__POSEIDON_MAX_T], sb[CZK__POSEIDON_MAX_T];
     const uint32_t first = cs->n_aux;
-    CZK_TRY(czk__poseidon_body(cs, sa, sb, p, out, out_val, in, in_val, vals, 0));
+    CZK_TRY(czk__poseidon_body(cs, sa, sb, p, tag, out, out_val, in, in_val, vals, 0));
     if (cs->n_aux - first != tp->n_alloc || *out != czk_var_aux(first + tp->n_alloc - 1))
         return czk_error(CZK_ERR_INTERNAL, "poseidon circuit: replay allocated %u variables, template has %u",
                          cs->n_aux - first, tp->n_alloc);
@@ -305,20 +305,21 @@ static czk_status czk__poseidon_replay(czk_cs *cs, const czk__ptmpl *tp, const c
     return CZK_OK;
 }
 
-czk_status czk_poseidon_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in,
-                                const czk_fr *in_val, size_t n) {
+czk_status czk_poseidon_circuit_tag(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in,
+                                    const czk_fr *in_val, size_t n, const czk_fr *tag) {
     const czk__poseidon_params *p = n <= CZK_POSEIDON_MAX_ARITY ? czk__poseidon_params_get((unsigned)n) : NULL;
     if (!p)
         return czk_error(CZK_ERR_UNSUPPORTED, "poseidon circuit: arity %zu has no parameters (2, 4, 8, 11)", n);
     if (!out || (!in && n))
         return czk_error(CZK_ERR_INVALID_ARG, "poseidon circuit: %s is NULL", !out ? "out" : "in");
+    if (!tag) tag = &p->merkle_tag;
     const int vals = czk_cs_has_values(cs), lcs = czk_cs_needs_constraints(cs);
     if (vals && !in_val)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "poseidon circuit: input values are needed by the %s backend",
                          czk_cs_backend_name(cs->backend));
     if (lcs && !cs->wants_names) {
-        const czk__ptmpl *tp = czk__poseidon_template(p);
-        if (tp) return czk__poseidon_replay(cs, tp, p, out, out_val, in, in_val, vals);
+        const czk__ptmpl *tp = czk__poseidon_template(p, tag);
+        if (tp) return czk__poseidon_replay(cs, tp, p, tag, out, out_val, in, in_val, vals);
     }
     czk__pelt sa[CZK__POSEIDON_MAX_T], sb[CZK__POSEIDON_MAX_T];
     if (lcs)
@@ -328,11 +329,16 @@ czk_status czk_poseidon_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const
         }
     /* The element LCs are swapped between sa and sb as the rounds go, so free
      * both arrays' LCs, whichever state each ended in. */
-    czk_status st = czk__poseidon_body(cs, sa, sb, p, out, out_val, in, in_val, vals, lcs);
+    czk_status st = czk__poseidon_body(cs, sa, sb, p, tag, out, out_val, in, in_val, vals, lcs);
     if (lcs)
         for (unsigned i = 0; i < p->t; i++) {
             czk_lc_free(&sa[i].lc);
             czk_lc_free(&sb[i].lc);
         }
     return st;
+}
+
+czk_status czk_poseidon_circuit(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in,
+                                const czk_fr *in_val, size_t n) {
+    return czk_poseidon_circuit_tag(cs, out, out_val, in, in_val, n, NULL);
 }

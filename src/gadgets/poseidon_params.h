@@ -34,9 +34,10 @@ extern const czk__poseidon_params czk__poseidon_params_table[CZK__POSEIDON_NPARA
 /* The table entry for `arity`, or NULL when czk has no parameters for it. */
 const czk__poseidon_params *czk__poseidon_params_get(unsigned arity);
 
-/* The constraints of one hash of arity p->arity, recorded once from the
- * direct synthesis (poseidon_circuit.c) and replayed by the PROVE and SHAPE
- * synthesis (poseidon_circuit_lcv.c). Variables are local ids: 0 = ONE,
+/* The constraints of one hash of arity p->arity with one domain tag (the
+ * Merkle tag; for arity 2 also the SnapDeals "gen randomness" tag), recorded
+ * once from the direct synthesis (poseidon_circuit.c) and replayed by the
+ * PROVE and SHAPE synthesis (poseidon_circuit_lcv.c). Variables are local ids: 0 = ONE,
  * 1..n = the inputs, n + 1 + k = the k-th variable the hash allocates. */
 typedef struct czk__ptmpl {
     uint32_t n_alloc, n_cons;
@@ -45,8 +46,9 @@ typedef struct czk__ptmpl {
     czk_fr *coeff;
 } czk__ptmpl;
 
-/* The template for p, built on first use; NULL if it could not be built
- * (then the direct path is used). */
-const czk__ptmpl *czk__poseidon_template(const czk__poseidon_params *p);
+/* The template for p with domain tag *tag, built on first use; NULL for a
+ * tag without one or if it could not be built (then the direct path is
+ * used). */
+const czk__ptmpl *czk__poseidon_template(const czk__poseidon_params *p, const czk_fr *tag);
 
 #endif
