@@ -122,4 +122,22 @@ typedef struct czk__post_bench {
 } czk__post_bench;
 int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com);
 
+/* ---- `czk bench synth-only --circuit snap` (bench_synth_snap.c): partition
+ * `partition` of an update of shape s, generated from seed or read from
+ * vanilla_dir (snap.json and snap-partition-K.bin; s from the json), as the
+ * PoSt path: timed, checked, then the digest pass of r1cs (or NULL). */
+struct czk_snap_shape;
+typedef struct czk__snap_bench {
+    const struct czk_snap_shape *shape; /* NULL with vanilla_dir */
+    const char *vanilla_dir;
+    uint64_t seed;
+    uint32_t partition;
+    long long iters;
+    czk_lc_kind lc;
+    czk_cs_backend backend;
+    int no_count, no_check;
+    const czk__r1cs_opts *r1cs;
+} czk__snap_bench;
+int czk__bench_synth_snap(const czk__snap_bench *b, const czk_cli_common *com);
+
 #endif

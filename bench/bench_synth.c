@@ -14,6 +14,7 @@
 #include "czk/pce.h"
 #include "czk/porep.h"
 #include "czk/post.h"
+#include "czk/snap.h"
 #include "progress.h"
 
 static const char usage[] =
@@ -27,6 +28,10 @@ static const char usage[] =
     "                             | --nodes N --tree B[,S[,T]] --sectors N --challenges C\n"
     "                             | --vanilla DIR)\n"
     "                            [--seed N] [-i ITER] [--lc KIND] [--backend prove|witness|shape]\n"
+    "                            [--no-nnz] [--no-check] [--threads T] [--json]\n"
+    "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n"
+    "       czk bench synth-only --circuit snap (--sector-size S | --nodes N --tree B[,S[,T]] | --vanilla DIR)\n"
+    "                            [--partition K] [--seed N] [-i ITER] [--lc KIND] [--backend prove|witness|shape]\n"
     "                            [--no-nnz] [--no-check] [--threads T] [--json]\n"
     "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n\n"
     "Synthesize PoRep partition circuits (docs/filecoin.md#porep) from a C1 file or a generated\n"
@@ -46,12 +51,19 @@ static const char usage[] =
     "                    --challenges. Checks: counts equal the closed form and the\n"
     "                    counting pass (--no-nnz skips it), the input vector equals\n"
     "                    czk_post_public_inputs, a*b = c (prove)\n"
+    "                    snap: one EmptySectorUpdate partition (docs/filecoin.md#snapdeals)\n"
+    "                    of a generated update (czk gen-snap's) or a real one (--vanilla);\n"
+    "                    --sector-size gives the production shape, --nodes and --tree a\n"
+    "                    custom tree with the constants the node count implies; checks as\n"
+    "                    for PoSt (czk_snap_circuit_counts, czk_snap_public_inputs)\n"
     "  --sectors N       (PoSt) circuit sectors per partition\n"
     "  --vanilla DIR     (PoSt) real vanilla proofs instead of generated ones: DIR/post-KIND.json\n"
     "                    (its registered_post_proof gives the shape) and DIR/vanilla-KIND.bin\n"
     "                    (bincode, one FallbackPoStSectorProof per sector id), KIND window or\n"
     "                    winning from --circuit, as czk-oracle vanilla-post -o DIR writes\n"
-    "                    them; checked natively against their challenges before synthesis\n"
+    "                    them; checked natively against their challenges before synthesis.\n"
+    "                    snap: DIR/snap.json and DIR/snap-partition-K.bin, as czk-oracle\n"
+    "                    vanilla-snap or czk gen-snap write them\n"
     "  --c1 FILE         read a C1 output (lotus-bench envelope or plain JSON)\n" CZK_SHAPE_USAGE
     "  --seed N          generator seed for --sector-size / custom shapes (default 1)\n"
     "  --partition K     the partition to synthesize (default 0)\n"
@@ -145,7 +157,7 @@ typedef struct opts {
     int have_seed;
 } opts;
 
-enum { CIRCUIT_POREP = 0, CIRCUIT_WINDOW_POST, CIRCUIT_WINNING_POST };
+enum { CIRCUIT_POREP = 0, CIRCUIT_WINDOW_POST, CIRCUIT_WINNING_POST, CIRCUIT_SNAP };
 
 static int on_opt(void *ctx, int opt, const char *arg)
 {
@@ -159,9 +171,12 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_CIRCUIT:
         czk_post_kind k;
         if (!strcmp(arg, "porep")) o->circuit = CIRCUIT_POREP;
+        else if (!strcmp(arg, "snap")) o->circuit = CIRCUIT_SNAP;
         else if (strstr(arg, "-post") && czk_post_kind_parse(&k, arg) == CZK_OK)
             o->circuit = k == CZK_POST_WINDOW ? CIRCUIT_WINDOW_POST : CIRCUIT_WINNING_POST;
-        else return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post or winning-post, got '%s'", arg);
+        else
+            return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post, winning-post or snap, got '%s'",
+                                       arg);
         return 0;
     case OPT_SEED:
         if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
@@ -885,6 +900,33 @@ static int synth_post(const opts *o, const czk_cli_common *com)
     return czk__bench_synth_post(&b, com);
 }
 
+/* --circuit snap: one EmptySectorUpdate partition (--partition K) of a
+ * generated update or a real one (--vanilla DIR). */
+static int synth_snap(const opts *o, const czk_cli_common *com)
+{
+    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->seq ? "--seq" : o->pce != PCE_OFF ? "--pce"
+                      : o->validate ? "--validate" : o->stream ? "--stream" : NULL;
+    if (bad) return czk_cli_usage_error(CMD, usage, "%s is not an option of --circuit snap", bad);
+    if (o->vanilla && (o->shape.have_size || o->shape.have_custom || o->have_seed))
+        return czk_cli_usage_error(CMD, usage, "--vanilla DIR takes the shape from DIR's snap.json: no --sector-size, "
+                                               "custom shape or --seed");
+    czk_snap_shape s;
+    if (!o->vanilla) {
+        int rc = czk_snap_shape_resolve(&s, &o->shape, CMD, usage);
+        if (rc != 0) return rc;
+    }
+    czk_cli_apply_common(com);
+    czk_init();
+    if (o->r1cs_compare) {
+        czk_status vs = czk__bench_r1cs_check_dump(o->r1cs_compare, o->lc);
+        if (vs != CZK_OK) return czk_cli_fail(CMD, vs, "--r1cs-compare");
+    }
+    const czk__r1cs_opts ro = r1cs_opts_of(o);
+    const czk__snap_bench b = {o->vanilla ? NULL : &s, o->vanilla, o->seed, (uint32_t)o->partition, o->iters, o->lc,
+                               o->backend, o->no_nnz, o->no_check, o->r1cs ? &ro : NULL};
+    return czk__bench_synth_snap(&b, com);
+}
+
 static int bench_synth_main(int argc, char **argv)
 {
     opts o;
@@ -919,6 +961,7 @@ static int bench_synth_main(int argc, char **argv)
     czk_cli_common com;
     int rc = czk_cli_parse(argc, argv, CMD, usage, lopts, &o, on_opt, &com, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
+    if (o.circuit == CIRCUIT_SNAP) return synth_snap(&o, &com);
     if (o.circuit != CIRCUIT_POREP) return synth_post(&o, &com);
     if (o.vanilla) return czk_cli_usage_error(CMD, usage, "--vanilla DIR is for --circuit window-post|winning-post");
     if (o.c1 && (o.shape.have_size || o.shape.have_custom))

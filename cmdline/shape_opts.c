@@ -119,3 +119,25 @@ int czk_post_shape_resolve(czk_post_shape *out, czk_post_kind k, const czk_shape
     if (s != CZK_OK) return czk_cli_usage_error(cmd, usage, "%s", czk_last_error());
     return 0;
 }
+
+int czk_snap_shape_resolve(czk_snap_shape *out, const czk_shape_args *a, const char *cmd, const char *usage)
+{
+    if (a->layers || a->partitions || a->sectors || a->challenges)
+        return czk_cli_usage_error(cmd, usage, "--layers, --partitions, --sectors and --challenges do not apply to "
+                                               "snap: its constants follow from the node count");
+    const int custom_tree = a->nodes || a->tree[0];
+    czk_status s;
+    if (a->have_size && custom_tree)
+        return czk_cli_usage_error(cmd, usage, "give either --sector-size or --nodes and --tree, not both");
+    if (a->have_size) {
+        s = czk_snap_shape_of(out, a->sector_size);
+    } else if (custom_tree) {
+        if (!a->nodes || !a->tree[0])
+            return czk_cli_usage_error(cmd, usage, "a custom snap shape needs --nodes and --tree");
+        s = czk_snap_shape_custom(out, a->nodes, a->tree[0], a->tree[1], a->tree[2]);
+    } else {
+        return czk_cli_usage_error(cmd, usage, "snap needs --sector-size S (or --nodes N --tree B[,S[,T]])");
+    }
+    if (s != CZK_OK) return czk_cli_usage_error(cmd, usage, "%s", czk_last_error());
+    return 0;
+}

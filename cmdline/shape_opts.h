@@ -7,6 +7,9 @@
  *                              a production shape, optionally resized
  *   --nodes N --tree B[,S[,T]] --sectors N --challenges C
  *                              a custom tree
+ * and SnapDeals (czk/snap.h):
+ *   --sector-size S            a production shape
+ *   --nodes N --tree B[,S[,T]] a custom shape, the constants derived from N
  */
 #ifndef CZK_CMDLINE_SHAPE_OPTS_H
 #define CZK_CMDLINE_SHAPE_OPTS_H
@@ -14,6 +17,7 @@
 #include "cmdline.h"
 #include "czk/filecoin.h"
 #include "czk/post.h"
+#include "czk/snap.h"
 
 enum {
     CZK_OPT_SECTOR_SIZE = 1200,
@@ -60,5 +64,9 @@ int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cm
  * naming the option (a PoRep-only --layers / --partitions included). */
 int czk_post_shape_resolve(czk_post_shape *out, czk_post_kind k, const czk_shape_args *a, const char *cmd,
                            const char *usage);
+
+/* Build the SnapDeals shape (forms above): 0, or a usage error naming the
+ * option (PoRep / PoSt options have no meaning there). */
+int czk_snap_shape_resolve(czk_snap_shape *out, const czk_shape_args *a, const char *cmd, const char *usage);
 
 #endif

@@ -187,6 +187,28 @@ czk_status czk_snap_partition_check(const czk_snap_vanilla *v, uint32_t k) CZK_W
 /* Every partition (in parallel); the first failure's message. */
 czk_status czk_snap_vanilla_check(const czk_snap_vanilla *v) CZK_WUR;
 
+/* ---- snap.json ---------------------------------------------------------------- */
+
+/* The public data of an update beside its partition proofs, as
+ * `czk-oracle vanilla-snap` and `czk gen-snap` write it (snap.json). */
+typedef struct czk_snap_json {
+    char proof[32];         /* registered_update_proof, "StackedDrg2KiBV1" .. */
+    czk_snap_shape shape;   /* its production shape */
+    uint8_t comm_r_old[32], comm_r_new[32], comm_d_new[32];
+    uint32_t partitions;    /* = shape.partitions */
+} czk_snap_json;
+
+/* Read snap.json at path into out: registered_update_proof (a known update
+ * proof), comm_r_old, comm_r_new, comm_d_new (32 numbers 0..255 each, each a
+ * canonical field element), partitions (the proof type's); other keys are
+ * ignored. Errors (CZK_ERR_IO, CZK_ERR_FORMAT, CZK_ERR_NOT_CANONICAL) name
+ * the file, the key and what is wrong. */
+czk_status czk_snap_json_read(czk_snap_json *out, const char *path) CZK_WUR;
+/* m as snap.json text (those keys, sorted); *out is malloc'd (free it). */
+czk_status czk_snap_json_dump(char **out, const czk_snap_json *m) CZK_WUR;
+/* m of v (a production shape): its proof name and commitments. */
+czk_status czk_snap_json_of(czk_snap_json *m, const czk_snap_vanilla *v) CZK_WUR;
+
 /* ---- the circuit -------------------------------------------------------------- */
 
 typedef struct czk_snap_counts {

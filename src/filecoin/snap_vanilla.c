@@ -522,7 +522,7 @@ czk_status czk_snap_vanilla_check(const czk_snap_vanilla *v)
         return czk_error(CZK_ERR_INVALID_ARG, "SnapDeals: %u partition proofs, the update has %u", v ? v->n : 0,
                          v ? v->shape.partitions : 0);
     uint32_t first_bad = UINT32_MAX;
-#pragma omp parallel for schedule(dynamic, 1) reduction(min : first_bad)
+#pragma omp parallel for schedule(dynamic, 1) reduction(min : first_bad) if (v->n > 1)
     for (uint32_t k = 0; k < v->n; k++)
         if (czk_snap_partition_check(v, k) != CZK_OK) first_bad = k < first_bad ? k : first_bad;
     return first_bad == UINT32_MAX ? CZK_OK : czk_snap_partition_check(v, first_bad);

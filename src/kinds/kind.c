@@ -9,8 +9,10 @@
 #include "czk/czk.h"
 #include "czk/kind.h"
 #include "czk/post_kind.h"
+#include "czk/snap_kind.h"
 
-static const czk_proof_kind *const kinds[] = {&czk_kind_porep, &czk_kind_window_post, &czk_kind_winning_post};
+static const czk_proof_kind *const kinds[] = {&czk_kind_porep, &czk_kind_window_post, &czk_kind_winning_post,
+                                              &czk_kind_snap};
 
 const czk_proof_kind *czk_proof_kind_at(size_t i)
 {

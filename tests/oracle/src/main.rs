@@ -68,6 +68,22 @@ const USAGE: &str = "usage: czk-oracle <command> [options]
         (encode_into), its vanilla partition proofs (generate_partition_proofs,
         checked by verify_partition_proofs): OUT/snap-partition-K.bin and
         OUT/snap.json (proof type, comm_r_old, comm_r_new, comm_d_new)
+  snap-digest --vanilla DIR [--partition K] [--dump FILE] [--show C]
+        the EmptySectorUpdate partition circuit filecoin-proofs builds from
+        DIR's partition proof K (a vanilla-snap output: snap.json,
+        snap-partition-K.bin), synthesized like r1cs-digest; also prints the v28
+        name of its parameter files
+  params --circuit snap --sector-size S --cache DIR
+        filecoin-proofs' EmptySectorUpdate parameters, generated where missing
+  prove-snap --vanilla DIR [--cache DIR] -o PROOF
+        bellperson's update proof of DIR's partition proofs
+        (generate_empty_sector_update_proof_with_vanilla)
+  verify-snap --vanilla DIR [--cache DIR] PROOF
+        verify_empty_sector_update_proof of PROOF's bytes for DIR's commitments
+        (snap.json); exit 0 only when valid
+  snap-vectors
+        known answers: PoseidonGR (phi, rho) and the challenges of partitions of
+        every sector size for fixed commitments
   r1cs-digest --c1 FILE [--partition K] [--dump FILE] [--show C]
         synthesize partition K with bellpepper and print the R1CS and assignment
         digests (docs/r1cs-digest.md); --show prints constraint C's terms and
@@ -370,6 +386,34 @@ fn gen_post_params<Tree: 'static + MerkleTreeTrait>(proof: filecoin_proofs_api::
     Ok(())
 }
 
+/// filecoin-proofs' own EmptySectorUpdate parameters for a sector size,
+/// generated with random toxic waste where missing (its test path).
+fn gen_snap_params<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::poseidon::PoseidonHasher>>(
+    size: u64,
+) -> Result<()> {
+    use storage_proofs_core::parameter_cache::CacheableParameters;
+    use storage_proofs_update::{EmptySectorUpdate, EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PublicParams};
+    let pp = PublicParams::from_sector_size(size);
+    let mut rng = rand::rngs::OsRng;
+    step("snap params", || {
+        <EmptySectorUpdateCompound<Tree> as CompoundProof<EmptySectorUpdate<Tree>, EmptySectorUpdateCircuit<Tree>>>::groth_params(
+            Some(&mut rng),
+            &pp,
+        )?;
+        Ok(())
+    })?;
+    step("snap vk", || {
+        <EmptySectorUpdateCompound<Tree> as CompoundProof<EmptySectorUpdate<Tree>, EmptySectorUpdateCircuit<Tree>>>::verifying_key(
+            Some(&mut rng),
+            &pp,
+        )?;
+        Ok(())
+    })?;
+    let id = <EmptySectorUpdateCompound<Tree> as CacheableParameters<EmptySectorUpdateCircuit<Tree>, _>>::cache_identifier(&pp);
+    println!("snap {}", util::param_file_name(&id));
+    Ok(())
+}
+
 fn cmd_params(args: &[String]) -> Result<()> {
     let size = parse_size(arg_value(args, "--sector-size").context("--sector-size is required")?)?;
     ensure!(arg_value(args, "--cache").is_some(), "--cache DIR is required");
@@ -389,7 +433,8 @@ fn cmd_params(args: &[String]) -> Result<()> {
         }
         ("window-post", None) => with_tree!(size, gen_post_params, post_proof_of("window", size)?),
         ("winning-post", None) => with_tree!(size, gen_post_params, post_proof_of("winning", size)?),
-        (c, _) => bail!("--circuit: porep, window-post or winning-post (--from: porep only), got '{}'", c),
+        ("snap", None) => with_tree!(size, gen_snap_params, size),
+        (c, _) => bail!("--circuit: porep, window-post, winning-post or snap (--from: porep only), got '{}'", c),
     }
 }
 
@@ -861,6 +906,160 @@ fn cmd_verify_post(args: &[String]) -> Result<bool> {
     Ok(verdict(r, &proof_path))
 }
 
+/// What `vanilla-snap` writes beside the partition proofs (snap.json).
+#[derive(Deserialize)]
+struct SnapMeta {
+    registered_update_proof: filecoin_proofs_api::RegisteredUpdateProof,
+    comm_r_old: [u8; 32],
+    comm_r_new: [u8; 32],
+    comm_d_new: [u8; 32],
+    partitions: usize,
+}
+
+fn read_snap(args: &[String]) -> Result<(SnapMeta, Vec<Vec<u8>>)> {
+    let dir = PathBuf::from(arg_value(args, "--vanilla").context("--vanilla DIR (a vanilla-snap output) is required")?);
+    let meta: SnapMeta = read_json(&dir.join("snap.json"))?;
+    let mut parts = Vec::new();
+    for k in 0..meta.partitions {
+        let path = dir.join(format!("snap-partition-{}.bin", k));
+        parts.push(fs::read(&path).with_context(|| format!("reading {}", path.display()))?);
+    }
+    Ok((meta, parts))
+}
+
+/// The partition circuit filecoin-proofs builds for proving partition k of
+/// an update (EmptySectorUpdateCompound::circuit with the default h), and
+/// the v28 stem of its parameter files.
+fn snap_circuit<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::poseidon::PoseidonHasher>>(
+    meta: &SnapMeta,
+    parts: &[Vec<u8>],
+    k: usize,
+) -> Result<(storage_proofs_update::EmptySectorUpdateCircuit<Tree>, String)> {
+    use filecoin_hashers::{poseidon::PoseidonDomain, sha256::Sha256Domain};
+    use storage_proofs_core::parameter_cache::CacheableParameters;
+    use storage_proofs_update::{
+        constants::h_default, EmptySectorUpdate, EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PartitionProof,
+        PublicInputs, PublicParams,
+    };
+    ensure!(k < parts.len(), "partition {} out of range ({} partitions)", k, parts.len());
+    let pp = PublicParams::from_sector_size(u64::from(meta.registered_update_proof.sector_size()));
+    let proof: PartitionProof<Tree> = bincode::deserialize(&parts[k]).context("bincode PartitionProof")?;
+    let pub_inputs = PublicInputs {
+        k,
+        comm_r_old: PoseidonDomain::try_from_bytes(&meta.comm_r_old)?,
+        comm_d_new: Sha256Domain::try_from_bytes(&meta.comm_d_new)?,
+        comm_r_new: PoseidonDomain::try_from_bytes(&meta.comm_r_new)?,
+        h: h_default(pp.sector_nodes),
+    };
+    let circuit = <EmptySectorUpdateCompound<Tree> as CompoundProof<EmptySectorUpdate<Tree>, EmptySectorUpdateCircuit<Tree>>>::circuit(
+        &pub_inputs,
+        (),
+        &proof,
+        &pp,
+        Some(k),
+    )?;
+    let id = <EmptySectorUpdateCompound<Tree> as CacheableParameters<EmptySectorUpdateCircuit<Tree>, _>>::cache_identifier(&pp);
+    Ok((circuit, util::param_file_name(&id)))
+}
+
+fn snap_digest_tree<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::poseidon::PoseidonHasher>>(
+    meta: SnapMeta,
+    parts: Vec<Vec<u8>>,
+    args: &[String],
+) -> Result<bool> {
+    let k: usize = arg_value(args, "--partition").unwrap_or("0").parse().context("--partition wants a number")?;
+    let (circuit, params) = step("circuit", || snap_circuit::<Tree>(&meta, &parts, k))?;
+    println!("params {}", params);
+    digest_circuit(circuit, args)
+}
+
+fn cmd_snap_digest(args: &[String]) -> Result<bool> {
+    let (meta, parts) = read_snap(args)?;
+    let size = u64::from(meta.registered_update_proof.sector_size());
+    with_tree!(size, snap_digest_tree, meta, parts, args)
+}
+
+/// bellperson's proof of an update from its partition proofs, through
+/// filecoin-proofs-api; parameters from the cache.
+fn cmd_prove_snap(args: &[String]) -> Result<()> {
+    use filecoin_proofs_api::{update, PartitionProofBytes};
+    set_cache(args);
+    let (meta, parts) = read_snap(args)?;
+    let out = PathBuf::from(arg_value(args, "-o").context("-o PROOF is required")?);
+    let vanilla: Vec<PartitionProofBytes> = parts.into_iter().map(PartitionProofBytes).collect();
+    let proof = step("prove", || {
+        update::generate_empty_sector_update_proof_with_vanilla(
+            meta.registered_update_proof,
+            vanilla,
+            meta.comm_r_old,
+            meta.comm_r_new,
+            meta.comm_d_new,
+        )
+    })?;
+    write_atomic(&out, &proof.0)?;
+    println!("proof {} ({} bytes)", out.display(), proof.0.len());
+    Ok(())
+}
+
+/// verify_empty_sector_update_proof of PROOF's bytes for the commitments of
+/// a vanilla-snap output DIR; parameters from the cache.
+fn cmd_verify_snap(args: &[String]) -> Result<bool> {
+    use filecoin_proofs_api::update;
+    set_cache(args);
+    let dir = PathBuf::from(arg_value(args, "--vanilla").context("--vanilla DIR is required")?);
+    let meta: SnapMeta = read_json(&dir.join("snap.json"))?;
+    let proof_path = PathBuf::from(args.last().context("verify-snap ... PROOF")?);
+    let proof = fs::read(&proof_path).with_context(|| format!("reading {}", proof_path.display()))?;
+    let t = Instant::now();
+    let r = update::verify_empty_sector_update_proof(
+        meta.registered_update_proof,
+        &proof,
+        meta.comm_r_old,
+        meta.comm_r_new,
+        meta.comm_d_new,
+    );
+    println!("step verify {:.3}", t.elapsed().as_secs_f64());
+    Ok(verdict(r, &proof_path))
+}
+
+/// Known answers for czk's tests: PoseidonGR through the reference's phi
+/// and rho, and the first challenges of partitions of each size for one
+/// comm_r_new (values as 32-byte little-endian hex).
+fn cmd_snap_vectors() -> Result<()> {
+    use filecoin_hashers::{poseidon::PoseidonDomain, sha256::Sha256Domain};
+    use storage_proofs_update::{constants::partition_count, phi, rho, Challenges};
+    let fr_hex = |f: Fr| hex::encode(f.to_bytes_le());
+    let dom = |n: u64| -> Result<[u8; 32]> {
+        let mut b = [0u8; 32];
+        b[..8].copy_from_slice(&n.to_le_bytes());
+        Ok(b)
+    };
+    let zero_d = Sha256Domain::try_from_bytes(&dom(0)?)?;
+    let zero_r = PoseidonDomain::try_from_bytes(&dom(0)?)?;
+    let p0: Fr = phi(&zero_d, &zero_r).into();
+    println!("gr 0 0 {}", fr_hex(p0));
+    let d12 = Sha256Domain::try_from_bytes(&dom(1)?)?;
+    let r12 = PoseidonDomain::try_from_bytes(&dom(2)?)?;
+    let p12: Fr = phi(&d12, &r12).into();
+    println!("gr 1 2 {}", fr_hex(p12));
+    let r7 = rho(&r12, 7);
+    println!("gr 2 7 {}", fr_hex(r7));
+    let comm_r_new = PoseidonDomain::try_from_bytes(&random32(3, 0x5eed))?;
+    println!("comm_r_new {}", hex::encode(random32(3, 0x5eed)));
+    for log2 in [5usize, 6, 7, 8, 9, 10, 18, 19, 24, 30, 31] {
+        let nodes = 1usize << log2;
+        let parts = partition_count(nodes);
+        for k in [0, parts - 1] {
+            let c: Vec<String> = Challenges::new(nodes, comm_r_new, k).take(12).map(|c| c.to_string()).collect();
+            println!("challenges {} {} {}", nodes, k, c.join(" "));
+            if parts == 1 {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn cmd_r1cs_digest(args: &[String]) -> Result<bool> {
     let path = PathBuf::from(arg_value(args, "--c1").context("--c1 FILE is required")?);
     let c1 = step("read c1", || read_c1_any(&path))?;
@@ -924,6 +1123,10 @@ fn main() {
         "verify-seal" => cmd_verify_seal(rest),
         "r1cs-digest" => cmd_r1cs_digest(rest),
         "post-digest" => cmd_post_digest(rest),
+        "snap-digest" => cmd_snap_digest(rest),
+        "prove-snap" => cmd_prove_snap(rest).map(|_| true),
+        "verify-snap" => cmd_verify_snap(rest),
+        "snap-vectors" => cmd_snap_vectors().map(|_| true),
         "verify-post" => cmd_verify_post(rest),
         "prove-post" => cmd_prove_post(rest).map(|_| true),
         "synth-bench" => cmd_synth_bench(rest).map(|_| true),

@@ -1,0 +1,144 @@
+/* A SnapDeals vanilla directory (czk/snap_kind.h): DIR/snap.json and one
+ * DIR/snap-partition-K.bin per partition, as `czk-oracle vanilla-snap`
+ * and `czk gen-snap` write it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/fileio.h"
+#include "czk/czk.h"
+#include "czk/snap_kind.h"
+
+czk_status czk_snap_dir_json(czk_snap_json *m, const char *dir)
+{
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/snap.json", dir);
+    if (n < 0 || (size_t)n >= sizeof path) return czk_error(CZK_ERR_INVALID_ARG, "snap directory %s: path too long", dir);
+    return czk_snap_json_read(m, path);
+}
+
+/* The whole of a regular file of exactly `want` bytes. */
+static czk_status slurp(uint8_t **out, const char *path, size_t want, const char *why)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return czk_error(CZK_ERR_IO, "%s: not a regular file", path);
+    }
+    if ((unsigned long long)st.st_size != want) {
+        fclose(f);
+        return czk_error(CZK_ERR_FORMAT, "%s: %llu bytes, want %zu (%s)", path, (unsigned long long)st.st_size, want,
+                         why);
+    }
+    uint8_t *d = malloc(want ? want : 1);
+    if (!d) {
+        fclose(f);
+        return czk_error(CZK_ERR_NOMEM, "%s: %zu bytes", path, want);
+    }
+    size_t got = fread(d, 1, want, f);
+    fclose(f);
+    if (got != want) {
+        free(d);
+        return czk_error(CZK_ERR_IO, "%s: read %zu of %zu bytes", path, got, want);
+    }
+    *out = d;
+    return CZK_OK;
+}
+
+czk_status czk_snap_dir_read(czk_snap_vanilla *v, czk_snap_json *m, const char *dir)
+{
+    memset(v, 0, sizeof *v);
+    memset(m, 0, sizeof *m);
+    czk_snap_json j;
+    CZK_TRY(czk_snap_dir_json(&j, dir));
+    const czk_snap_shape *s = &j.shape;
+    const size_t one = czk_snap_partition_proof_bytes(s);
+    uint8_t **bins = calloc(j.partitions, sizeof *bins);
+    size_t *lens = malloc(j.partitions * sizeof *lens);
+    czk_status st = bins && lens ? CZK_OK : czk_error(CZK_ERR_NOMEM, "%s: %u partitions", dir, j.partitions);
+    char why[96], path[4096];
+    snprintf(why, sizeof why, "a %s partition proof", j.proof);
+    for (uint32_t k = 0; k < j.partitions && st == CZK_OK; k++) {
+        snprintf(path, sizeof path, "%s/snap-partition-%u.bin", dir, k);
+        st = slurp(&bins[k], path, one, why);
+        lens[k] = one;
+    }
+    if (st == CZK_OK) {
+        st = czk_snap_vanilla_read(v, s, (const uint8_t *const *)bins, lens, j.partitions, j.comm_r_old,
+                                   j.comm_d_new, j.comm_r_new);
+        if (st != CZK_OK) st = czk_error_context(st, "%s", dir);
+    }
+    if (st == CZK_OK) {
+        st = czk_snap_vanilla_check(v);
+        if (st != CZK_OK) {
+            st = czk_error_context(st, "%s: the native check", dir);
+            czk_snap_vanilla_free(v);
+        }
+    }
+    for (uint32_t k = 0; bins && k < j.partitions; k++) free(bins[k]);
+    free(bins);
+    free(lens);
+    if (st == CZK_OK) *m = j;
+    return st;
+}
+
+czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64_t *bytes)
+{
+    czk_snap_json m;
+    CZK_TRY(czk_snap_json_of(&m, v));
+    char part[4096];
+    if (snprintf(part, sizeof part, "%s", dir) >= (int)sizeof part)
+        return czk_error(CZK_ERR_INVALID_ARG, "snap dir %s: path too long", dir);
+    for (char *q = part + 1;; q++) { /* mkdir -p */
+        char c = *q;
+        if (c != '/' && c != 0) continue;
+        *q = 0;
+        if (mkdir(part, 0777) != 0 && errno != EEXIST)
+            return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+        *q = c;
+        if (!c) break;
+    }
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return czk_error(CZK_ERR_IO, "%s: not a directory", dir);
+    const czk_snap_shape *s = &v->shape;
+    const size_t one = czk_snap_partition_proof_bytes(s);
+    uint8_t *bin = malloc(one);
+    if (!bin) return czk_error(CZK_ERR_NOMEM, "snap dir: %zu bytes", one);
+    char path[4096];
+    uint64_t total = 0;
+    czk_status st = CZK_OK;
+    uint32_t written = 0;
+    for (uint32_t k = 0; k < v->n && st == CZK_OK; k++) {
+        size_t len = 0;
+        snprintf(path, sizeof path, "%s/snap-partition-%u.bin", dir, k);
+        st = czk_snap_partition_encode(bin, one, &len, &v->parts[k], s);
+        if (st == CZK_OK) {
+            const void *chunk = bin;
+            st = czk__write_atomic(path, &chunk, &len, 1);
+        }
+        if (st == CZK_OK) total += len, written++;
+    }
+    char *js = NULL;
+    if (st == CZK_OK) st = czk_snap_json_dump(&js, &m);
+    if (st == CZK_OK) {
+        snprintf(path, sizeof path, "%s/snap.json", dir);
+        const void *chunks[2] = {js, "\n"};
+        const size_t lens[2] = {strlen(js), 1};
+        st = czk__write_atomic(path, chunks, lens, 2);
+        total += lens[0] + 1;
+    }
+    if (st != CZK_OK) /* no partial directory: the partitions written go */
+        for (uint32_t k = 0; k < written; k++) {
+            snprintf(path, sizeof path, "%s/snap-partition-%u.bin", dir, k);
+            remove(path);
+        }
+    free(bin);
+    free(js);
+    if (st == CZK_OK && bytes) *bytes = total;
+    return st;
+}

@@ -1,0 +1,142 @@
+/* SnapDeals as a proof kind (czk/snap_kind.h): the EmptySectorUpdate
+ * partition circuit's sizes, synthesis and public inputs over an update's
+ * vanilla proofs, the v28 parameter names, parameters and verification.
+ * One job is an update: its partitions are the engine's tasks, pipelined
+ * and batched like PoRep's; the witness source is full synthesis into the
+ * PROVE backend. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "czk/czk.h"
+#include "czk/snap_kind.h"
+#include "kinds/params.h"
+
+/* ---- circuit ------------------------------------------------------------------ */
+
+static void shape_sizes(czk_cs_sizes *out, const czk_snap_shape *s)
+{
+    czk_snap_counts c;
+    czk_snap_circuit_counts(&c, s);
+    out->n_inputs = c.inputs;
+    out->n_aux = c.aux;
+    /* the engine's count includes the input constraints input_i * 0 = 0 */
+    out->n_constraints = c.constraints + c.inputs;
+}
+
+static czk_status snap_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
+{
+    const czk_snap_vanilla *v = data;
+    if (k >= v->n) return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a SnapDeals job of %u", k, v->n);
+    shape_sizes(out, &v->shape);
+    return CZK_OK;
+}
+
+static czk_status snap_synth(czk_cs *cs, const void *data, uint32_t k)
+{
+    const czk_snap_vanilla *v = data;
+    return czk_snap_synthesize(cs, &v->shape, v, k);
+}
+
+static czk_status snap_inputs(czk_fr *out, size_t n, const void *data, uint32_t k)
+{
+    const czk_snap_vanilla *v = data;
+    if (n != CZK_SNAP_PUBLIC_INPUTS)
+        return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, the SnapDeals circuit %d",
+                         n + 1, CZK_SNAP_PUBLIC_INPUTS + 1);
+    return czk_snap_public_inputs(out, &v->shape, k, v->h, &v->comm_r_old, &v->comm_d_new, &v->comm_r_new);
+}
+
+static const czk_engine_circuit snap_circuit = {"snap", snap_sizes, snap_synth, snap_inputs};
+
+static uint32_t snap_partitions(const void *data)
+{
+    return ((const czk_snap_vanilla *)data)->n;
+}
+
+static czk_status snap_param_path(char *out, size_t cap, const char *dir, const void *data, const char *ext)
+{
+    return czk_snap_param_path(out, cap, dir, &((const czk_snap_vanilla *)data)->shape, ext);
+}
+
+static czk_status snap_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
+{
+    (void)data;
+    memset(out, 0, sizeof *out);
+    return czk_witness_source_cs(out, snap_synth, o ? o->lc : CZK_LC_DEFAULT);
+}
+
+const czk_proof_kind czk_kind_snap = {
+    "snap", "SnapDeals: every EmptySectorUpdate partition of an update's vanilla proofs",
+    &snap_circuit, snap_partitions, snap_param_path, snap_source_open,
+};
+
+/* ---- parameters ------------------------------------------------------------------- */
+
+static czk_status shape_synth(czk_cs *cs, const void *shape, uint32_t k)
+{
+    return czk_snap_synthesize(cs, shape, NULL, k);
+}
+
+czk_status czk_snap_setup_params(czk_groth16_params *out, const czk_snap_shape *s, const uint64_t *seed,
+                                 czk_progress_fn progress, void *ctx)
+{
+    czk_cs_sizes sizes;
+    shape_sizes(&sizes, s);
+    return czk__params_setup(out, "snap", &sizes, shape_synth, s, seed, progress, ctx);
+}
+
+static czk_status gen_params(czk_groth16_params *out, const void *s, czk_progress_fn progress, void *ctx)
+{
+    return czk_snap_setup_params(out, s, NULL, progress, ctx);
+}
+
+czk_status czk_snap_cached_params(czk_groth16_params *out, const czk_snap_shape *s, czk_progress_fn progress,
+                                  void *ctx, char path_out[512], int *generated)
+{
+    char name[256];
+    const czk_fc_shape *t = &s->tree;
+    /* the circuit depends on the node count (the constants) and tree R */
+    snprintf(name, sizeof name, "snap-n%llu-t%u.%u.%u-czk%s.params", (unsigned long long)t->nodes, t->base_arity,
+             t->sub_arity, t->top_arity, CZK_VERSION_STRING);
+    return czk__params_cached(out, name, gen_params, s, progress, ctx, path_out, generated);
+}
+
+/* ---- verification ------------------------------------------------------------------ */
+
+czk_status czk_snap_verify_public(const czk_groth16_vk *vk, const czk_snap_public *pub,
+                                  const czk_groth16_proof *proofs, uint32_t n)
+{
+    const czk_snap_shape *s = &pub->shape;
+    if (vk->n_ic != CZK_SNAP_PUBLIC_INPUTS + 1)
+        return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, the SnapDeals circuit %d",
+                         vk->n_ic, CZK_SNAP_PUBLIC_INPUTS + 1);
+    if (n != s->partitions)
+        return czk_error(CZK_ERR_INVALID_ARG, "%u proofs, a %s update has %u partitions", n,
+                         czk_snap_proof_name(s->update_proof), s->partitions);
+    czk_fr *in = malloc((size_t)n * CZK_SNAP_PUBLIC_INPUTS * sizeof *in);
+    if (!in) return czk_error(CZK_ERR_NOMEM, "SnapDeals public inputs");
+    czk_status st = CZK_OK;
+    for (uint32_t k = 0; k < n && st == CZK_OK; k++)
+        st = czk_snap_public_inputs(in + (size_t)k * CZK_SNAP_PUBLIC_INPUTS, s, k, pub->h, &pub->comm_r_old,
+                                    &pub->comm_d_new, &pub->comm_r_new);
+    czk_groth16_pvk pvk;
+    if (st == CZK_OK) st = czk_groth16_pvk_prepare(&pvk, vk);
+    if (st == CZK_OK) st = czk_groth16_verify_batch(&pvk, proofs, n, in, CZK_SNAP_PUBLIC_INPUTS, NULL);
+    free(in);
+    return st;
+}
+
+czk_status czk_snap_json_verify(const czk_groth16_vk *vk, const czk_snap_json *m, const czk_groth16_proof *proofs,
+                                uint32_t n)
+{
+    czk_snap_public pub;
+    memset(&pub, 0, sizeof pub);
+    pub.shape = m->shape;
+    pub.h = m->shape.h;
+    if (czk_fr_from_bytes(&pub.comm_r_old, m->comm_r_old) != CZK_OK ||
+        czk_fr_from_bytes(&pub.comm_d_new, m->comm_d_new) != CZK_OK ||
+        czk_fr_from_bytes(&pub.comm_r_new, m->comm_r_new) != CZK_OK)
+        return czk_error(CZK_ERR_NOT_CANONICAL, "SnapDeals: a commitment is not a field element");
+    return czk_snap_verify_public(vk, &pub, proofs, n);
+}
