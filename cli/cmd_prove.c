@@ -7,6 +7,7 @@
 #include "progress.h"
 #include "czk/porep_kind.h"
 #include "czk/post_kind.h"
+#include "czk/snap_kind.h"
 #include "czk/engine.h"
 #include "common/fileio.h"
 
@@ -16,7 +17,9 @@ static const char usage[] =
     "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--parallel]\n"
     "                 [--threads N] [--quiet] [--json]\n"
     "       czk prove --post window|winning --vanilla DIR (--params FILE.params | --param-cache DIR)\n"
-    "                 -o PROOF.bin [--no-verify] [--lc ...] [--params-check ...] [--threads N] [--quiet] [--json]\n\n"
+    "                 -o PROOF.bin [--no-verify] [--lc ...] [--params-check ...] [--threads N] [--quiet] [--json]\n"
+    "       czk prove --snap --vanilla DIR (--params FILE.params | --param-cache DIR) -o PROOF.bin\n"
+    "                 [--no-verify] [--lc ...] [--params-check ...] [--threads N] [--quiet] [--json]\n\n"
     "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
     "JSON): every partition (or only --partition K), one 192-byte Groth16 proof\n"
     "each, concatenated in partition order into PROOF.bin (written atomically).\n"
@@ -43,14 +46,21 @@ static const char usage[] =
     "proof from DIR/post-KIND.json and DIR/vanilla-KIND.bin (as `czk-oracle vanilla-post\n"
     "-o DIR` writes them): the vanilla proof is read strictly and checked against its\n"
     "challenges before any synthesis; one 192-byte proof, verified once, is written.\n"
-    "--param-cache DIR then names DIR/v28-proof-of-spacetime-fallback-...params.\n";
+    "--param-cache DIR then names DIR/v28-proof-of-spacetime-fallback-...params.\n"
+    "--snap --vanilla DIR: prove a SnapDeals update from DIR/snap.json and\n"
+    "DIR/snap-partition-K.bin (as `czk-oracle vanilla-snap` or `czk gen-snap` write them):\n"
+    "the partition proofs are read strictly and checked natively before any synthesis;\n"
+    "every partition goes through the pipelined engine, and their 192-byte proofs,\n"
+    "concatenated in partition order, are verified once and written.\n"
+    "--param-cache DIR then names DIR/v28-empty-sector-update-merkletree-...params.\n";
 
 enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE, OPT_PARALLEL,
-       OPT_POST, OPT_VANILLA };
+       OPT_POST, OPT_VANILLA, OPT_SNAP };
 
 typedef struct {
     const char *c1, *params, *param_cache, *out, *vanilla;
     int post;        /* 0: PoRep; else 1 + czk_post_kind */
+    int snap;        /* --snap */
     int pce_given;
     long long partition;
     int no_verify, parallel;
@@ -74,6 +84,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_NO_VERIFY: a->no_verify = 1; return 0;
     case OPT_PARALLEL: a->parallel = 1; return 0;
     case OPT_VANILLA: a->vanilla = arg; return 0;
+    case OPT_SNAP: a->snap = 1; return 0;
     case OPT_POST:
     {
         czk_post_kind k;
@@ -213,6 +224,81 @@ out:
     return exit_code;
 }
 
+static int prove_snap(const args *a, const czk_cli_common *c)
+{
+    czk_progress pg;
+    czk_progress_init(&pg, czk_cli_progress_enabled(c));
+    czk_snap_vanilla v;
+    czk_snap_json m;
+    /* strict read and native check before anything else is looked at */
+    czk_status s = czk_snap_dir_read(&v, &m, a->vanilla);
+    if (s != CZK_OK) return czk_cli_fail("prove", s, "the vanilla proofs are refused (nothing written)");
+    char params_path[1024];
+    const char *params = a->params;
+    int exit_code = CZK_EXIT_OK;
+    const uint32_t n = v.n;
+    czk_groth16_params p;
+    memset(&p, 0, sizeof p);
+    czk_groth16_proof *proofs = calloc(n, sizeof *proofs);
+    uint8_t *bytes = malloc((size_t)n * CZK_GROTH16_PROOF_BYTES);
+    czk_kind_partition_times *times = calloc(n, sizeof *times);
+    if (!proofs || !bytes || !times) {
+        exit_code = czk_cli_fail("prove", czk_error(CZK_ERR_NOMEM, "%u proofs", n), "out of memory");
+        goto out;
+    }
+    if (!params) {
+        s = czk_snap_param_path(params_path, sizeof params_path,
+                                a->param_cache ? a->param_cache : czk_fc_param_cache_dir(), &v.shape, ".params");
+        if (s != CZK_OK) {
+            exit_code = czk_cli_fail("prove", s, "no parameter file for this update");
+            goto out;
+        }
+        params = params_path;
+    }
+    s = read_params(&p, params, a->check, c, &pg);
+    if (s != CZK_OK) {
+        exit_code = czk_cli_fail("prove", s, "reading parameters failed");
+        goto out;
+    }
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = &czk_kind_snap;
+    job.data = &v;
+    job.params = &p;
+    job.n = n;
+    czk_kind_report rep;
+    exit_code = run_job(proofs, &job, a, &pg, &rep, times);
+    if (exit_code != CZK_EXIT_OK) goto out;
+    s = write_proofs(a->out, proofs, n, bytes);
+    if (s != CZK_OK) {
+        exit_code = czk_cli_fail("prove", s, "writing the proof failed");
+        goto out;
+    }
+    czk_snap_counts cnt;
+    czk_snap_circuit_counts(&cnt, &v.shape);
+    if (c->json) {
+        printf("{\"proof\":\"%s\",\"kind\":\"snap\",\"registered_proof\":\"%s\",\"witness\":\"%s\",\"partitions\":[",
+               a->out, m.proof, rep.source);
+        for (uint32_t i = 0; i < n; i++)
+            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"batch\":%d}",
+                   i ? "," : "", times[i].partition, (unsigned long long)cnt.constraints, times[i].synth_s,
+                   times[i].prove_s, times[i].batch);
+        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu}\n", rep.verified ? "true" : "false",
+               rep.wall_s, (unsigned long long)rep.peak_reserved);
+    } else if (!c->quiet) {
+        printf("proved the update (%s, %u partition%s) in %.2f s%s; wrote %s (%zu bytes)\n", m.proof, n,
+               n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out,
+               (size_t)n * CZK_GROTH16_PROOF_BYTES);
+    }
+out:
+    free(proofs);
+    free(bytes);
+    free(times);
+    czk_groth16_params_clear(&p);
+    czk_snap_vanilla_free(&v);
+    return exit_code;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {{"c1", required_argument, 0, OPT_C1},
@@ -227,6 +313,7 @@ static int run(int argc, char **argv)
                                          {"parallel", no_argument, 0, OPT_PARALLEL},
                                          {"post", required_argument, 0, OPT_POST},
                                          {"vanilla", required_argument, 0, OPT_VANILLA},
+                                         {"snap", no_argument, 0, OPT_SNAP},
                                          {0, 0, 0, 0}};
     args a;
     memset(&a, 0, sizeof a);
@@ -239,6 +326,13 @@ static int run(int argc, char **argv)
     if (rc != CZK_CLI_CONTINUE) return rc;
     if (a.params && a.param_cache)
         return czk_cli_usage_error("prove", usage, "--params and --param-cache exclude each other");
+    if (a.snap) {
+        if (a.post) return czk_cli_usage_error("prove", usage, "--snap and --post exclude each other");
+        if (!a.vanilla || !a.out) return czk_cli_usage_error("prove", usage, "--snap needs --vanilla DIR and -o");
+        if (a.c1 || a.partition >= 0 || a.parallel || a.pce_given)
+            return czk_cli_usage_error("prove", usage, "--c1, --partition, --parallel and --pce are PoRep's, not --snap's");
+        return prove_snap(&a, &c);
+    }
     if (a.post || a.vanilla) {
         if (!a.post || !a.vanilla || !a.out)
             return czk_cli_usage_error("prove", usage, "--post, --vanilla and -o are required together");
@@ -340,4 +434,5 @@ out:
     return exit_code;
 }
 
-CZK_CLI_COMMAND(prove, "prove a sector's PoRep from its C1 output, or a PoSt from its vanilla proof", run)
+CZK_CLI_COMMAND(prove, "prove a sector's PoRep from its C1 output, a PoSt or a SnapDeals update from its vanilla proofs",
+                run)

@@ -6,14 +6,16 @@
 #include "progress.h"
 #include "czk/porep_kind.h"
 #include "czk/post_kind.h"
+#include "czk/snap_kind.h"
 #include "shape_opts.h"
 
 static const char usage[] =
-    "usage: czk setup --circuit porep|window-post|winning-post (--sector-size S | custom shape)\n"
+    "usage: czk setup --circuit porep|window-post|winning-post|snap (--sector-size S | custom shape)\n"
     "                 (-o FILE.params --vk FILE.vk | --param-cache DIR) [--seed N] [--threads N]\n"
     "                 [--quiet] [--json]\n\n"
     "Generate Groth16 parameters for one partition of the PoRep circuit, or of\n"
-    "the WindowPoSt / WinningPoSt (FallbackPoSt) circuit, in bellperson's\n"
+    "the WindowPoSt / WinningPoSt (FallbackPoSt) circuit, or of the SnapDeals\n"
+    "(EmptySectorUpdate) circuit, in bellperson's\n"
     ".params layout, and the verifying key separately. The toxic waste comes\n"
     "from getrandom(2) unless --seed is given (tests only: a seeded setup is NOT\n"
     "secure). The parameters are written with their checksum sidecar\n"
@@ -22,7 +24,8 @@ static const char usage[] =
     "them (DIR/v28-...params and .vk), where czk prove --param-cache and czk serve\n"
     "look for them; a custom shape has no such name.\n\n" CZK_SHAPE_USAGE
     "  PoSt: --sector-size S [--sectors N] [--challenges C], or\n"
-    "        --nodes N --tree B[,S[,T]] --sectors N --challenges C (a custom tree)\n";
+    "        --nodes N --tree B[,S[,T]] --sectors N --challenges C (a custom tree)\n"
+    "  snap: --sector-size S, or --nodes N --tree B[,S[,T]] (constants from N)\n";
 
 enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE, OPT_VK, OPT_SEED, OPT_PARAM_CACHE };
 
@@ -71,8 +74,9 @@ static int run(int argc, char **argv)
     if (rc != CZK_CLI_CONTINUE) return rc;
     czk_post_kind pk = CZK_POST_WINDOW;
     int post = a.circuit && strstr(a.circuit, "-post") && czk_post_kind_parse(&pk, a.circuit) == CZK_OK;
-    if (!a.circuit || (!post && strcmp(a.circuit, "porep") != 0))
-        return czk_cli_usage_error("setup", usage, "--circuit wants porep, window-post or winning-post, got '%s'",
+    int snap = a.circuit && !strcmp(a.circuit, "snap");
+    if (!a.circuit || (!post && !snap && strcmp(a.circuit, "porep") != 0))
+        return czk_cli_usage_error("setup", usage, "--circuit wants porep, window-post, winning-post or snap, got '%s'",
                                    a.circuit ? a.circuit : "nothing");
     if (a.param_cache && (a.out || a.vk))
         return czk_cli_usage_error("setup", usage, "--param-cache and -o / --vk exclude each other");
@@ -80,8 +84,16 @@ static int run(int argc, char **argv)
         return czk_cli_usage_error("setup", usage, "-o FILE.params and --vk FILE.vk (or --param-cache DIR) are required");
     czk_fc_shape shape;
     czk_post_shape ps;
+    czk_snap_shape ss;
     char name[64];
-    if (post) {
+    if (snap) {
+        rc = czk_snap_shape_resolve(&ss, &a.shape, "setup", usage);
+        if (rc) return rc;
+        if (ss.update_proof == CZK_SNAP_PROOF_CUSTOM)
+            snprintf(name, sizeof name, "snap (custom, %llu nodes)", (unsigned long long)ss.tree.nodes);
+        else
+            snprintf(name, sizeof name, "snap %s", czk_snap_proof_name(ss.update_proof));
+    } else if (post) {
         rc = czk_post_shape_resolve(&ps, pk,
                                     &a.shape, "setup", usage);
         if (rc) return rc;
@@ -98,12 +110,13 @@ static int run(int argc, char **argv)
     if (a.param_cache) {
         czk_status ps_st = czk_mkdirs(a.param_cache, 0755);
         if (ps_st != CZK_OK) return czk_cli_fail("setup", ps_st, "the parameter cache directory");
-        ps_st = post ? czk_post_param_path(params_path, sizeof params_path, a.param_cache, &ps, ".params")
-                                : czk_fc_param_path(params_path, sizeof params_path, a.param_cache, shape.proof,
-                                                    ".params");
+        ps_st = snap   ? czk_snap_param_path(params_path, sizeof params_path, a.param_cache, &ss, ".params")
+                : post ? czk_post_param_path(params_path, sizeof params_path, a.param_cache, &ps, ".params")
+                       : czk_fc_param_path(params_path, sizeof params_path, a.param_cache, shape.proof, ".params");
         if (ps_st == CZK_OK)
-            ps_st = post ? czk_post_param_path(vk_path, sizeof vk_path, a.param_cache, &ps, ".vk")
-                         : czk_fc_param_path(vk_path, sizeof vk_path, a.param_cache, shape.proof, ".vk");
+            ps_st = snap   ? czk_snap_param_path(vk_path, sizeof vk_path, a.param_cache, &ss, ".vk")
+                    : post ? czk_post_param_path(vk_path, sizeof vk_path, a.param_cache, &ps, ".vk")
+                           : czk_fc_param_path(vk_path, sizeof vk_path, a.param_cache, shape.proof, ".vk");
         if (ps_st != CZK_OK) return czk_cli_fail("setup", ps_st, "no Filecoin parameter name for this shape");
         a.out = params_path;
         a.vk = vk_path;
@@ -113,8 +126,10 @@ static int run(int argc, char **argv)
     czk_groth16_params p;
     uint64_t seed = a.seed;
     double t0 = czk_now();
-    czk_status s = post ? czk_post_setup_params(&p, &ps, a.have_seed ? &seed : NULL, czk_progress_cb, &pg)
-                        : czk_porep_setup_params(&p, &shape, a.have_seed ? &seed : NULL, czk_progress_cb, &pg);
+    const uint64_t *sp = a.have_seed ? &seed : NULL;
+    czk_status s = snap   ? czk_snap_setup_params(&p, &ss, sp, czk_progress_cb, &pg)
+                   : post ? czk_post_setup_params(&p, &ps, sp, czk_progress_cb, &pg)
+                          : czk_porep_setup_params(&p, &shape, sp, czk_progress_cb, &pg);
     if (s != CZK_OK) return czk_cli_fail("setup", s, "parameter generation failed");
     s = czk_groth16_params_write_pinned(a.out, &p);
     if (s == CZK_OK) s = czk_groth16_vk_write(a.vk, &p.vk);
@@ -126,7 +141,7 @@ static int run(int argc, char **argv)
     if (c.json)
         printf("{\"circuit\":\"%s\",\"shape\":\"%s\",\"params\":\"%s\",\"vk\":\"%s\",\"inputs\":%zu,"
                "\"aux\":%zu,\"h\":%zu,\"a\":%zu,\"b\":%zu,\"seconds\":%.3f}\n",
-               a.circuit, post ? name : czk_fc_proof_name(shape.proof), a.out, a.vk, p.vk.n_ic, p.n_l, p.n_h, p.n_a,
+               a.circuit, post || snap ? name : czk_fc_proof_name(shape.proof), a.out, a.vk, p.vk.n_ic, p.n_l, p.n_h, p.n_a,
                p.n_b_g1, dt);
     else if (!c.quiet)
         printf("setup %s: %zu inputs, %zu aux, %zu h, %zu a, %zu b points in %.2f s\nwrote %s and %s\n", name,

@@ -7,10 +7,12 @@
 #include "progress.h"
 #include "czk/porep_kind.h"
 #include "czk/post_kind.h"
+#include "czk/snap_kind.h"
 
 static const char usage[] =
     "usage: czk verify (--vk FILE.vk | --param-cache DIR) --c1 C1.json --proof PROOF.bin [--partition K] [--json]\n"
-    "       czk verify --post window|winning --vanilla DIR (--vk FILE.vk | --param-cache DIR) --proof PROOF.bin [--json]\n\n"
+    "       czk verify --post window|winning --vanilla DIR (--vk FILE.vk | --param-cache DIR) --proof PROOF.bin [--json]\n"
+    "       czk verify --snap --vanilla DIR (--vk FILE.vk | --param-cache DIR) --proof PROOF.bin [--json]\n\n"
     "Verify a PoRep proof file (192 bytes per partition, in order) against the\n"
     "public inputs derived from the C1 data. Several partitions are checked\n"
     "together with one multi-pairing over a random linear combination.\n"
@@ -21,14 +23,20 @@ static const char usage[] =
     "bytes) against the public data of DIR/post-KIND.json alone (comm_r, and the\n"
     "challenges its randomness derives); --param-cache DIR then names\n"
     "DIR/v28-proof-of-spacetime-fallback-...vk.\n"
+    "--snap --vanilla DIR: verify a SnapDeals update proof (192 bytes per partition,\n"
+    "in order) against DIR/snap.json alone (its update proof type, comm_r_old,\n"
+    "comm_d_new and comm_r_new; the partition proofs are not read); --param-cache DIR\n"
+    "then names DIR/v28-empty-sector-update-...vk.\n"
     "Exit status 0: valid; 1: invalid or unreadable (the reason is printed).\n";
 
-enum { OPT_VK = CZK_OPT_FIRST_FREE, OPT_C1, OPT_PROOF, OPT_PARTITION, OPT_PARAM_CACHE, OPT_POST, OPT_VANILLA };
+enum { OPT_VK = CZK_OPT_FIRST_FREE, OPT_C1, OPT_PROOF, OPT_PARTITION, OPT_PARAM_CACHE, OPT_POST, OPT_VANILLA,
+       OPT_SNAP };
 
 typedef struct {
     const char *vk, *c1, *proof, *param_cache, *vanilla;
     long long partition;
     int post; /* 0: PoRep; else 1 + czk_post_kind */
+    int snap;
 } args;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -40,6 +48,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_C1: a->c1 = arg; return 0;
     case OPT_PROOF: a->proof = arg; return 0;
     case OPT_VANILLA: a->vanilla = arg; return 0;
+    case OPT_SNAP: a->snap = 1; return 0;
     case OPT_POST:
     {
         czk_post_kind k;
@@ -150,6 +159,77 @@ out:
     return code;
 }
 
+static int verify_snap(const args *a, const czk_cli_common *c)
+{
+    czk_snap_json m;
+    czk_status s = czk_snap_dir_json(&m, a->vanilla);
+    if (s != CZK_OK) return czk_cli_fail("verify", s, "reading the update's data failed");
+    char vk_path[1024];
+    const char *vkp = a->vk;
+    int code = CZK_EXIT_FAIL;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    czk_groth16_proof *pr = NULL;
+    czk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    if (!vkp) {
+        s = czk_snap_param_path(vk_path, sizeof vk_path, a->param_cache ? a->param_cache : czk_fc_param_cache_dir(),
+                                &m.shape, ".vk");
+        if (s != CZK_OK) {
+            czk_cli_fail("verify", s, "no verifying key for this update");
+            goto out;
+        }
+        vkp = vk_path;
+    }
+    s = czk_groth16_vk_read(&vk, vkp);
+    if (s != CZK_OK) {
+        czk_cli_fail("verify", s, "reading the verifying key failed");
+        goto out;
+    }
+    s = read_all(&bytes, &len, a->proof);
+    if (s != CZK_OK) {
+        czk_cli_fail("verify", s, "reading the proof failed");
+        goto out;
+    }
+    const uint32_t n = m.partitions;
+    if (len != (size_t)n * CZK_GROTH16_PROOF_BYTES) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: %zu bytes, expected %u proofs of %d bytes (one per partition of %s)", a->proof,
+                      len, n, CZK_GROTH16_PROOF_BYTES, m.proof);
+        czk_cli_fail("verify", s, "invalid proof file");
+        goto out;
+    }
+    pr = calloc(n, sizeof *pr);
+    if (!pr) {
+        czk_cli_fail("verify", czk_error(CZK_ERR_NOMEM, "%u proofs", n), "out of memory");
+        goto out;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        s = czk_groth16_proof_decode(&pr[k], bytes + (size_t)k * CZK_GROTH16_PROOF_BYTES);
+        if (s != CZK_OK) {
+            czk_cli_fail("verify", czk_error_context(s, "%s: partition %u's proof (byte offset %zu)", a->proof, k,
+                                                     (size_t)k * CZK_GROTH16_PROOF_BYTES),
+                         "invalid proof");
+            goto out;
+        }
+    }
+    s = czk_snap_json_verify(&vk, &m, pr, n);
+    if (c->json)
+        printf("{\"valid\":%s,\"kind\":\"snap\",\"registered_proof\":\"%s\",\"partitions\":%u%s%s%s}\n",
+               s == CZK_OK ? "true" : "false", m.proof, n, s == CZK_OK ? "" : ",\"error\":\"",
+               s == CZK_OK ? "" : czk_status_str(s), s == CZK_OK ? "" : "\"");
+    if (s == CZK_OK) {
+        if (!c->json && !c->quiet) printf("valid: SnapDeals update proof of %s (%u partitions)\n", m.proof, n);
+        code = CZK_EXIT_OK;
+    } else {
+        czk_cli_fail("verify", s, "INVALID");
+    }
+out:
+    free(bytes);
+    free(pr);
+    czk_groth16_vk_clear(&vk);
+    return code;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {{"vk", required_argument, 0, OPT_VK},
@@ -159,6 +239,7 @@ static int run(int argc, char **argv)
                                          {"param-cache", required_argument, 0, OPT_PARAM_CACHE},
                                          {"post", required_argument, 0, OPT_POST},
                                          {"vanilla", required_argument, 0, OPT_VANILLA},
+                                         {"snap", no_argument, 0, OPT_SNAP},
                                          {0, 0, 0, 0}};
     args a = {0};
     a.partition = -1;
@@ -167,6 +248,14 @@ static int run(int argc, char **argv)
     if (rc != CZK_CLI_CONTINUE) return rc;
     if (a.vk && a.param_cache)
         return czk_cli_usage_error("verify", usage, "--vk and --param-cache exclude each other");
+    if (a.snap) {
+        if (a.post) return czk_cli_usage_error("verify", usage, "--snap and --post exclude each other");
+        if (!a.vanilla || !a.proof)
+            return czk_cli_usage_error("verify", usage, "--snap, --vanilla and --proof are required together");
+        if (a.c1 || a.partition >= 0)
+            return czk_cli_usage_error("verify", usage, "--c1 and --partition are PoRep's, not --snap's");
+        return verify_snap(&a, &c);
+    }
     if (a.post || a.vanilla) {
         if (!a.post || !a.vanilla || !a.proof)
             return czk_cli_usage_error("verify", usage, "--post, --vanilla and --proof are required together");

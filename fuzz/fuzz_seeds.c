@@ -494,5 +494,7 @@ int czk_fuzz_seeds(const char *target, czk_fuzz_emit_fn emit, void *ctx)
     if (strncmp(target, "snarkjs_", 8) == 0) return seeds_snarkjs(target, emit, ctx);
     if (strcmp(target, "post_vanilla") == 0) return czk__fuzz_seeds_post_vanilla(emit, ctx);
     if (strcmp(target, "post_json") == 0) return czk__fuzz_seeds_post_json(emit, ctx);
+    if (strcmp(target, "snap_vanilla") == 0) return czk__fuzz_seeds_snap_vanilla(emit, ctx);
+    if (strcmp(target, "snap_json") == 0) return czk__fuzz_seeds_snap_json(emit, ctx);
     return -1;
 }

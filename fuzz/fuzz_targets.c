@@ -579,6 +579,8 @@ const czk_fuzz_target czk_fuzz_targets[] = {
     T(snarkjs_vk_json),
     T(post_vanilla),
     T(post_json),
+    T(snap_vanilla),
+    T(snap_json),
 };
 #undef T
 const size_t czk_fuzz_n_targets = sizeof czk_fuzz_targets / sizeof czk_fuzz_targets[0];

@@ -64,6 +64,8 @@ CZK_FUZZ_DECL(snarkjs_public_json);
 CZK_FUZZ_DECL(snarkjs_vk_json);
 CZK_FUZZ_DECL(post_vanilla); /* fuzz/fuzz_post_vanilla.c */
 CZK_FUZZ_DECL(post_json);
+CZK_FUZZ_DECL(snap_vanilla); /* fuzz/fuzz_snap_vanilla.c */
+CZK_FUZZ_DECL(snap_json);
 
 /* Seed inputs of a target: calls emit(ctx, data, size) once per seed.
  * Returns the number of seeds, or -1 when a seed could not be built. */
@@ -74,5 +76,10 @@ int czk__fuzz_seeds_post_vanilla(czk_fuzz_emit_fn emit, void *ctx);
 /* The post_json target's seeds: the vectors' post-window.json and
  * post-winning.json (fuzz/fuzz_post_vanilla.c). */
 int czk__fuzz_seeds_post_json(czk_fuzz_emit_fn emit, void *ctx);
+/* The snap_vanilla and snap_json targets' seeds: the vectors' real 2KiB
+ * partition proof and snap.json, synthetic 8MiB / 32GiB / 64GiB partition
+ * proofs (fuzz/fuzz_snap_vanilla.c). */
+int czk__fuzz_seeds_snap_vanilla(czk_fuzz_emit_fn emit, void *ctx);
+int czk__fuzz_seeds_snap_json(czk_fuzz_emit_fn emit, void *ctx);
 
 #endif

@@ -8,6 +8,7 @@
 #include "czk/filecoin.h"
 #include "czk/porep_kind.h"
 #include "czk/post_kind.h"
+#include "czk/snap_kind.h"
 #include "service/service_internal.h"
 
 #define KIB 1024ULL
@@ -60,7 +61,9 @@ czk_status czk__svc_circuit_path(char *out, size_t cap, const char *dir, const s
                                   c->sector_size));
         return czk_post_param_path(out, cap, dir, &s, ".params");
     }
-    return czk_error(CZK_ERR_UNSUPPORTED, "circuit %s: czk has no SnapDeals circuit yet", c->id);
+    czk_snap_shape s;
+    CZK_TRY(czk_snap_shape_of(&s, c->sector_size));
+    return czk_snap_param_path(out, cap, dir, &s, ".params");
 }
 
 /* ---- PoRep: the C1 envelope ----------------------------------------------------------- */
@@ -177,7 +180,7 @@ static czk_status decode_post(svc_payload *p, const czk_svc_request *r)
     return CZK_OK;
 }
 
-/* ---- SnapDeals: checked, then refused as a job --------------------------------------------- */
+/* ---- SnapDeals: bincode partition proofs and the three commitments ------------------------ */
 
 static czk_status decode_snap(svc_payload *p, const czk_svc_request *r)
 {
@@ -186,21 +189,52 @@ static czk_status decode_snap(svc_payload *p, const czk_svc_request *r)
     for (size_t i = 0; i < 3; i++)
         if (comms[i].b->len != 32)
             return czk_error(CZK_ERR_INVALID_ARG, "%s: %zu bytes, wanted 32", comms[i].name, comms[i].b->len);
-    if (r->n_vanilla_proofs == 0)
-        return czk_error(CZK_ERR_INVALID_ARG, "vanilla_proofs: empty (one bincode partition proof per partition)");
-    if (r->registered_proof > 4)
+    if (r->registered_proof >= CZK_SNAP_UPDATE_PROOFS)
         return czk_error(CZK_ERR_INVALID_ARG, "registered_proof %llu: not an update proof (0 .. 4)",
                          (unsigned long long)r->registered_proof);
-    p->pk = NULL;
-    p->partitions = (uint32_t)r->n_vanilla_proofs;
-    snprintf(p->circuit_id, sizeof p->circuit_id, "snap-%s", r->registered_proof == 0   ? "2k"
-                                                             : r->registered_proof == 1 ? "8m"
-                                                             : r->registered_proof == 2 ? "512m"
-                                                             : r->registered_proof == 3 ? "32g"
-                                                                                        : "64g");
-    snprintf(p->what, sizeof p->what, "SnapDeals update, %u partitions", p->partitions);
-    snprintf(p->unsupported, sizeof p->unsupported,
-             "proof kind SNAP_DEALS_UPDATE: czk has no SnapDeals circuit yet (the request was well-formed)");
+    czk_snap_shape s;
+    CZK_TRY(czk_snap_shape_of_proof(&s, (int)r->registered_proof));
+    const char *name = czk_snap_proof_name(s.update_proof);
+    if (r->sector_size && r->sector_size != s.tree.sector_size)
+        return czk_error(CZK_ERR_INVALID_ARG, "sector_size %llu, but registered_proof %llu (%s) is of %llu-byte sectors",
+                         (unsigned long long)r->sector_size, (unsigned long long)r->registered_proof, name,
+                         (unsigned long long)s.tree.sector_size);
+    if (r->n_vanilla_proofs != s.partitions)
+        return czk_error(CZK_ERR_INVALID_ARG,
+                         "vanilla_proofs: %zu partition proofs, a %s update has %u (one bincode PartitionProof each)",
+                         (size_t)r->n_vanilla_proofs, name, s.partitions);
+    const uint32_t n = s.partitions;
+    const uint8_t **pp = malloc(n * sizeof *pp);
+    size_t *lens = malloc(n * sizeof *lens);
+    czk_snap_vanilla *v = calloc(1, sizeof *v);
+    if (!pp || !lens || !v) {
+        free(pp);
+        free(lens);
+        free(v);
+        return czk_error(CZK_ERR_NOMEM, "vanilla_proofs");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        pp[i] = r->vanilla_proofs[i].data;
+        lens[i] = r->vanilla_proofs[i].len;
+    }
+    czk_status st = czk_snap_vanilla_read(v, &s, pp, lens, n, r->comm_r_old.data, r->comm_d_new.data,
+                                          r->comm_r_new.data);
+    free(pp);
+    free(lens);
+    if (st == CZK_OK) {
+        st = czk_snap_vanilla_check(v);
+        if (st != CZK_OK) czk_snap_vanilla_free(v);
+    }
+    if (st != CZK_OK) {
+        free(v);
+        return czk_error_context(st, "vanilla_proofs (%s)", name);
+    }
+    p->pk = &czk_kind_snap;
+    p->data = v;
+    p->partitions = n;
+    const char *id = czk__svc_circuit_id(CZK_SVC_SNAP, s.tree.sector_size);
+    snprintf(p->circuit_id, sizeof p->circuit_id, "%s", id ? id : "");
+    snprintf(p->what, sizeof p->what, "SnapDeals %s update, %u partition%s", name, n, n > 1 ? "s" : "");
     return CZK_OK;
 }
 
@@ -224,6 +258,7 @@ void czk__svc_payload_free(svc_payload *p)
 {
     if (!p->data) return;
     if (p->kind == CZK_SVC_POREP) czk_fc_c1_free(p->data);
+    else if (p->kind == CZK_SVC_SNAP) czk_snap_vanilla_free(p->data);
     else czk_post_vanilla_free(p->data);
     free(p->data);
     p->data = NULL;

@@ -56,8 +56,21 @@ expect_out "are PoRep's, not --post's" "prove --post refuses PoRep options"
 expect 2 "verify --post with a bad kind" -- verify --post daily --vanilla d --proof p.bin
 expect 2 "verify --post with --c1" -- verify --post window --vanilla d --proof p.bin --c1 c.json
 expect_out "--c1 and --partition are PoRep's, not --post's" "verify --post refuses PoRep options"
-expect 2 "setup with an unknown circuit" -- setup --circuit snap --sector-size 2KiB -o p --vk v
-expect_out "--circuit wants porep, window-post or winning-post, got 'snap'" "setup names the bad circuit"
+expect 2 "setup with an unknown circuit" -- setup --circuit daily --sector-size 2KiB -o p --vk v
+expect_out "--circuit wants porep, window-post, winning-post or snap, got 'daily'" "setup names the bad circuit"
+expect 2 "setup snap with a PoSt option" -- setup --circuit snap --sector-size 2KiB --sectors 2 -o p --vk v
+expect_out "do not apply to snap" "setup snap refuses --sectors"
+expect 2 "setup snap with a size of no update proof" -- setup --circuit snap --sector-size 4KiB -o p --vk v
+expect 2 "prove --snap without --vanilla" -- prove --snap -o y.bin
+expect_out "--snap needs --vanilla DIR and -o" "prove --snap names what is missing"
+expect 2 "prove --snap with --post" -- prove --snap --post window --vanilla d -o y.bin
+expect 2 "prove --snap with --c1" -- prove --snap --vanilla d -o y.bin --c1 c.json
+expect_out "are PoRep's, not --snap's" "prove --snap refuses PoRep options"
+expect 2 "verify --snap without --proof" -- verify --snap --vanilla d
+expect_out "--snap, --vanilla and --proof are required together" "verify --snap names what is missing"
+expect 2 "gen-snap without -o" -- gen-snap --sector-size 2KiB
+expect 2 "gen-snap with a size of no update proof" -- gen-snap --sector-size 4KiB -o d
+expect_out "--sector-size" "gen-snap names the bad size"
 expect 2 "setup window-post with a PoRep option" -- setup --circuit window-post --sector-size 2KiB --layers 2 -o p --vk v
 expect 2 "setup porep with --sectors" -- setup --circuit porep --sector-size 2KiB --sectors 2 -o p --vk v
 
@@ -76,8 +89,22 @@ expect_out "public inputs = czk_post_public_inputs" "winning-post checks its pub
 expect 0 "synth-only window-post 32GiB resized" -- bench synth-only --circuit window-post --sector-size 32GiB \
     --sectors 2 -i 1 --backend shape
 expect_out "106666 + 23 input constraints" "window-post 32GiB with 2 sectors: 2 x (313 + 10 x 5,302)"
-expect 2 "synth-only bad --circuit" -- bench synth-only --circuit snap --sector-size 2KiB
-expect_out "--circuit wants porep, window-post or winning-post, got 'snap'" "bad --circuit named"
+expect 2 "synth-only bad --circuit" -- bench synth-only --circuit daily --sector-size 2KiB
+expect_out "--circuit wants porep, window-post, winning-post or snap, got 'daily'" "bad --circuit named"
+# bench synth-only --circuit snap: a generated 2KiB update (1,705,039
+# constraints + 5 input rows) and a custom 8KiB shape (tree 8,4: 1 partition,
+# 10 challenges, 8 apex leaves) from the closed form and the counting pass
+expect 0 "synth-only snap 2KiB" -- bench synth-only --circuit snap --sector-size 2KiB -i 1 --json
+expect_out '"inputs":5,"aux":1703569,"constraints":1705044,"circuit_constraints":1705039' "snap 2KiB counts"
+expect_out '"ok":true' "snap 2KiB checks pass"
+expect 0 "synth-only snap custom" -- bench synth-only --circuit snap --nodes 256 --tree 8,4 -i 1 --backend witness
+expect_out "public inputs = czk_snap_public_inputs" "snap custom checks its public inputs"
+expect 2 "synth-only snap --partition out of range" -- bench synth-only --circuit snap --sector-size 2KiB --partition 1
+expect_out "--partition 1: the update has 1 partitions" "snap --partition out of range named"
+expect 2 "synth-only snap with --challenges" -- bench synth-only --circuit snap --sector-size 2KiB --challenges 3
+expect_out "do not apply to snap" "snap refuses --challenges"
+expect 2 "synth-only snap custom, a node count too small" -- bench synth-only --circuit snap --nodes 2048 --tree 8,4
+expect_out "cannot hold" "snap custom shape that cannot hold its constants named"
 expect 2 "synth-only bad --sectors" -- bench synth-only --circuit window-post --sector-size 2KiB --sectors 0
 expect_out "--sectors wants 1..100000, got '0'" "bad --sectors named"
 expect 2 "synth-only --sectors for porep" -- bench synth-only --sector-size 2KiB --sectors 2

@@ -15,6 +15,7 @@
 #include "runner.h"
 
 #include "../../fuzz/fuzz_post_vanilla.c"
+#include "../../fuzz/fuzz_snap_vanilla.c"
 #include "../../fuzz/fuzz_seeds.c"
 #include "../../fuzz/fuzz_targets.c"
 
@@ -56,7 +57,7 @@ static int truncation_fails(const char *name)
 {
     static const char *const v[] = {"fc_c1", "groth16_params", "groth16_vk", "pce", "pce_resum", "circom_r1cs",
                                     "circom_wtns", "circom_zkey", "snarkjs_proof_json", "snarkjs_vk_json",
-                                    "post_vanilla"};
+                                    "post_vanilla", "snap_vanilla"};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (strcmp(v[i], name) == 0) return 1;
     return 0;
@@ -178,7 +179,7 @@ static void run_target(const char *name)
         /* oversized: trailing garbage after a complete binary file */
         if (strcmp(name, "groth16_params") == 0 || strncmp(name, "pce", 3) == 0 ||
             strcmp(name, "circom_r1cs") == 0 || strcmp(name, "circom_wtns") == 0 || strcmp(name, "circom_zkey") == 0 ||
-            strcmp(name, "post_vanilla") == 0) {
+            strcmp(name, "post_vanilla") == 0 || strcmp(name, "snap_vanilla") == 0) {
             memcpy(buf, d, n);
             memset(buf + n, 0xa5, 64);
             int st = run_one(t, buf, n + 64);
@@ -233,11 +234,13 @@ FUZZ_TEST(snarkjs_public_json)
 FUZZ_TEST(snarkjs_vk_json)
 FUZZ_TEST(post_vanilla)
 FUZZ_TEST(post_json)
+FUZZ_TEST(snap_vanilla)
+FUZZ_TEST(snap_json)
 
 /* Every target has a test above. */
 CZK_TEST(fuzz_corpus_all_targets_listed)
 {
-    CHECK_EQ_U64(czk_fuzz_n_targets, 22);
+    CHECK_EQ_U64(czk_fuzz_n_targets, 24);
 }
 
 /* fuzz/regressions/<target>-<n>.bin: inputs that once crashed a parser. */

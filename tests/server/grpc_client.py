@@ -194,7 +194,8 @@ def errors(stub, out):
     expect(porep, grpc.StatusCode.INVALID_ARGUMENT, "vanilla_proof", "garbage C1")
     r = post_request(rid="bad\nid")
     expect(r, grpc.StatusCode.INVALID_ARGUMENT, "request_id", "a request_id with a newline")
-    # a kind czk has no circuit for is a job that fails, as cuzk answers a failed proof
+    # a SnapDeals payload that is not an update of its registered proof (one partition proof of garbage for
+    # a 32GiB update of 16 partitions) is refused (or, by a daemon that takes it, fails as a job)
     snap = pb.SubmitProofRequest(request_id="py-snap", proof_kind=pb.SNAP_DEALS_UPDATE, registered_proof=3,
                                  vanilla_proofs=[b"\x00" * 64], comm_r_old=b"\x01" * 32, comm_r_new=b"\x02" * 32,
                                  comm_d_new=b"\x03" * 32)

@@ -2,7 +2,7 @@
  * WindowPoSt vanilla proof of tests/filecoin/vectors (filecoin-proofs'),
  * with parameters made here under their v28 name in a temporary parameter
  * cache: proofs that verify, request-id attachment, await timeouts,
- * cancel, priorities, malformed payloads, unsupported kinds, missing
+ * cancel, priorities, malformed payloads, SnapDeals requests, missing
  * parameters, residency (preload / evict), status and metrics, retention,
  * the memory budget, shutdown. The gRPC front end is tested over the wire
  * by tests/server/. */
@@ -21,6 +21,7 @@
 
 #include "czk/czk.h"
 #include "czk/post_kind.h"
+#include "czk/snap_kind.h"
 #include "czk/service.h"
 
 #define WINDOW_2K_V1_2 10 /* filecoin-proofs-api's StackedDrgWindow2KiBV1_2 */
@@ -414,30 +415,59 @@ CZK_TEST(malformed_requests_are_refused)
     czk_service_destroy(s);
 }
 
-CZK_TEST(unsupported_kind_and_missing_params_fail_as_jobs)
+CZK_TEST(snap_requests_and_missing_params_fail_as_jobs)
 {
     prepare();
     czk_service *s = make_service(0, 0);
-    uint8_t comm[32] = {1};
-    czk_svc_bytes part = {g_bin, 16};
+    /* a SnapDeals request: the real 2KiB partition proof and its commitments,
+     * decoded and checked at submission; the parameters are not in the
+     * cache, so the job fails naming the v28 file it looked for */
+    size_t sl;
+    uint8_t *sbin = slurp("snap-partition-0.bin", &sl);
+    REQUIRE(sbin);
+    czk_snap_json sm;
+    char spath[4300];
+    snprintf(spath, sizeof spath, "%s/tests/filecoin/vectors/snap.json", CZK_SOURCE_DIR);
+    REQUIRE_OK(czk_snap_json_read(&sm, spath));
+    czk_svc_bytes part = {sbin, sl};
     czk_svc_request r;
     memset(&r, 0, sizeof r);
     r.request_id = "snap";
     r.kind = CZK_SVC_SNAP;
-    r.registered_proof = 3;
+    r.registered_proof = 0; /* StackedDrg2KiBV1 */
     r.vanilla_proofs = &part;
     r.n_vanilla_proofs = 1;
-    r.comm_r_old = r.comm_r_new = r.comm_d_new = (czk_svc_bytes){comm, 32};
+    r.comm_r_old = (czk_svc_bytes){sm.comm_r_old, 32};
+    r.comm_r_new = (czk_svc_bytes){sm.comm_r_new, 32};
+    r.comm_d_new = (czk_svc_bytes){sm.comm_d_new, 32};
     czk_svc_submitted sub;
     REQUIRE_OK(czk_service_submit(s, &r, &sub));
     czk_svc_result res;
     REQUIRE_OK(czk_service_await(s, "snap", -1, &res));
     CHECK(res.status == CZK_SVC_FAILED);
-    CHECK_MSG(strstr(res.error, "SnapDeals") != NULL, "%s", res.error);
-    r.comm_d_new.len = 31;
+    CHECK_MSG(strstr(res.error, "v28-empty-sector-update") != NULL && strstr(res.error, g_cache) != NULL, "%s",
+              res.error);
+    /* malformed requests are refused at submission, naming the field */
     r.request_id = "snap2";
+    r.comm_d_new.len = 31;
     CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
     CHECK(strstr(czk_last_error(), "comm_d_new") != NULL);
+    r.comm_d_new.len = 32;
+    r.registered_proof = 3; /* 32GiB: 16 partitions */
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(czk_last_error(), "1 partition proofs, a StackedDrg32GiBV1 update has 16") != NULL, "%s",
+              czk_last_error());
+    r.registered_proof = 0;
+    r.comm_r_new = (czk_svc_bytes){sm.comm_r_old, 32}; /* another comm_r_new: the native check fails */
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_VERIFY);
+    CHECK_MSG(strstr(czk_last_error(), "vanilla_proofs (StackedDrg2KiBV1)") != NULL, "%s", czk_last_error());
+    r.comm_r_new = (czk_svc_bytes){sm.comm_r_new, 32};
+    part.len = sl - 1; /* cut short: the reader names the offset */
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_FORMAT);
+    CHECK_MSG(strstr(czk_last_error(), "snap partition proof 0: challenge 9, proof_r_new") != NULL &&
+                  strstr(czk_last_error(), "byte offset") != NULL,
+              "%s", czk_last_error());
+    free(sbin);
     /* WinningPoSt: a valid request whose parameters are not in the cache */
     size_t wl;
     uint8_t *wbin = slurp("vanilla-winning.bin", &wl);
@@ -483,7 +513,8 @@ CZK_TEST(preload_evict_status_metrics)
     CHECK_EQ_U64((uint64_t)already, 1);
     CHECK(czk_service_preload(s, "porep-3k", &already, &ms) == CZK_ERR_INVALID_ARG);
     CHECK(strstr(czk_last_error(), "porep-32g") != NULL); /* the list of known ids */
-    CHECK(czk_service_preload(s, "snap-32g", &already, &ms) == CZK_ERR_UNSUPPORTED);
+    CHECK(czk_service_preload(s, "snap-32g", &already, &ms) == CZK_ERR_IO); /* a kind czk proves, no file */
+    CHECK_MSG(strstr(czk_last_error(), "v28-empty-sector-update") != NULL, "%s", czk_last_error());
     /* a missing file names itself */
     CHECK(czk_service_preload(s, "porep-2k", &already, &ms) == CZK_ERR_IO);
     CHECK_MSG(strstr(czk_last_error(), g_cache) != NULL, "%s", czk_last_error());
