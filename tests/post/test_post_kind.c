@@ -14,6 +14,7 @@
 #include "czk/kind.h"
 #include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
+#include "czk/snap_kind.h"
 
 /* A generated vanilla whose inclusion proofs answer its own challenges
  * (partition 0, sector ids 0..): the generator's randomness depends on the
@@ -65,7 +66,8 @@ CZK_TEST(registry_finds_post_kinds)
     CHECK(czk_proof_kind_find("porep") == &czk_kind_porep);
     CHECK(czk_proof_kind_at(1) == &czk_kind_window_post);
     CHECK(czk_proof_kind_at(2) == &czk_kind_winning_post);
-    CHECK(czk_proof_kind_at(3) == NULL);
+    CHECK(czk_proof_kind_at(3) == &czk_kind_snap); /* then SnapDeals (tests/snap) */
+    CHECK(czk_proof_kind_at(4) == NULL);
     CHECK(!strcmp(czk_kind_window_post.name, "window-post"));
     CHECK(!strcmp(czk_kind_winning_post.name, "winning-post"));
     CHECK(!strcmp(czk_kind_window_post.circuit->name, "window-post"));

@@ -48,7 +48,7 @@ const USAGE: &str = "usage: czk-oracle <command> [options]
         with random toxic waste (its test path) where missing; prints their names
   params --circuit window-post|winning-post --sector-size S --cache DIR
         filecoin-proofs' FallbackPoSt parameters, generated where missing
-  params --sector-size S --cache DIR --from FILE.params --from-vk FILE.vk
+  params [--circuit porep|snap] --sector-size S --cache DIR --from FILE.params --from-vk FILE.vk
         the same files from parameters made elsewhere (czk setup): bellperson
         reads them and writes them back with its own writer
   load-params --sector-size S [--cache DIR] [-i N]
@@ -308,19 +308,38 @@ fn import_porep_params<Tree: 'static + MerkleTreeTrait>(
     from_vk: &Path,
     cache: &Path,
 ) -> Result<()> {
-    use bellperson::groth16::{Parameters, VerifyingKey};
-    use blstrs::Bls12;
-    use std::io::{BufReader, BufWriter};
     let config = proof.as_v1_config();
     let pp = filecoin_proofs::parameters::public_params::<Tree>(&config)?;
     let id = <StackedCompound<Tree, DefaultPieceHasher> as storage_proofs_core::parameter_cache::CacheableParameters<
         stacked::StackedCircuit<Tree, DefaultPieceHasher>,
         _,
     >>::cache_identifier(&pp);
-    let name = util::param_file_name(&id);
+    import_params("porep", &util::param_file_name(&id), from, from_vk, cache)
+}
+
+/// The same for the EmptySectorUpdate circuit of a sector size.
+fn import_snap_params<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::poseidon::PoseidonHasher>>(
+    size: u64,
+    from: &Path,
+    from_vk: &Path,
+    cache: &Path,
+) -> Result<()> {
+    use storage_proofs_core::parameter_cache::CacheableParameters;
+    use storage_proofs_update::{EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PublicParams};
+    let pp = PublicParams::from_sector_size(size);
+    let id = <EmptySectorUpdateCompound<Tree> as CacheableParameters<EmptySectorUpdateCircuit<Tree>, _>>::cache_identifier(&pp);
+    import_params("snap", &util::param_file_name(&id), from, from_vk, cache)
+}
+
+/// bellperson reads FROM (unchecked, as filecoin-proofs maps its own files)
+/// and FROM_VK, checks that the embedded key is FROM_VK's, and writes both
+/// with its own writers as cache/NAME and its .vk.
+fn import_params(what: &str, name: &str, from: &Path, from_vk: &Path, cache: &Path) -> Result<()> {
+    use bellperson::groth16::{Parameters, VerifyingKey};
+    use blstrs::Bls12;
+    use std::io::{BufReader, BufWriter};
     let params = step("read params", || {
         let f = fs::File::open(from).with_context(|| format!("opening {}", from.display()))?;
-        // unchecked, as filecoin-proofs maps its own parameter files
         Parameters::<Bls12>::read(BufReader::with_capacity(1 << 20, f), false)
             .with_context(|| format!("bellperson could not read {}", from.display()))
     })?;
@@ -339,7 +358,7 @@ fn import_porep_params<Tree: 'static + MerkleTreeTrait>(
         params.b_g2.len(),
         vk.ic.len()
     );
-    let out = cache.join(&name);
+    let out = cache.join(name);
     let out_vk = out.with_extension("vk");
     step("write params", || {
         let tmp = out.with_extension("params.tmp");
@@ -351,7 +370,7 @@ fn import_porep_params<Tree: 'static + MerkleTreeTrait>(
         vk.write(&mut v)?;
         write_atomic(&out_vk, &v)
     })?;
-    println!("porep {}", name);
+    println!("{} {}", what, name);
     Ok(())
 }
 
@@ -434,7 +453,11 @@ fn cmd_params(args: &[String]) -> Result<()> {
         ("window-post", None) => with_tree!(size, gen_post_params, post_proof_of("window", size)?),
         ("winning-post", None) => with_tree!(size, gen_post_params, post_proof_of("winning", size)?),
         ("snap", None) => with_tree!(size, gen_snap_params, size),
-        (c, _) => bail!("--circuit: porep, window-post, winning-post or snap (--from: porep only), got '{}'", c),
+        ("snap", Some(from)) => {
+            let from_vk = arg_value(args, "--from-vk").context("--from wants --from-vk FILE.vk")?;
+            with_tree!(size, import_snap_params, size, Path::new(from), Path::new(from_vk), &cache)
+        }
+        (c, _) => bail!("--circuit: porep, window-post, winning-post or snap (--from: porep or snap), got '{}'", c),
     }
 }
 
