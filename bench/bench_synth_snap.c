@@ -23,7 +23,8 @@ static czk_status snap_check(czk_cs *cs, const czk_snap_counts *n, const czk_fr 
     if (cs->n_inputs != n->inputs || cs->n_aux != n->aux ||
         (cs->needs_constraints && cs->n_constraints != n->constraints + n->inputs))
         return czk_error(CZK_ERR_INTERNAL,
-                         "%u inputs, %u aux, %llu constraints; czk_snap_circuit_counts says %llu, %llu, %llu (+ inputs)",
+                         "%u inputs, %u aux, %llu constraints; czk_snap_circuit_counts says %llu, %llu, %llu "
+                         "(+ inputs)",
                          cs->n_inputs, cs->n_aux, (unsigned long long)cs->n_constraints,
                          (unsigned long long)n->inputs, (unsigned long long)n->aux,
                          (unsigned long long)n->constraints);

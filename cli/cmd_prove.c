@@ -330,7 +330,8 @@ static int run(int argc, char **argv)
         if (a.post) return czk_cli_usage_error("prove", usage, "--snap and --post exclude each other");
         if (!a.vanilla || !a.out) return czk_cli_usage_error("prove", usage, "--snap needs --vanilla DIR and -o");
         if (a.c1 || a.partition >= 0 || a.parallel || a.pce_given)
-            return czk_cli_usage_error("prove", usage, "--c1, --partition, --parallel and --pce are PoRep's, not --snap's");
+            return czk_cli_usage_error("prove", usage,
+                                       "--c1, --partition, --parallel and --pce are PoRep's, not --snap's");
         return prove_snap(&a, &c);
     }
     if (a.post || a.vanilla) {
@@ -434,5 +435,6 @@ out:
     return exit_code;
 }
 
-CZK_CLI_COMMAND(prove, "prove a sector's PoRep from its C1 output, a PoSt or a SnapDeals update from its vanilla proofs",
+CZK_CLI_COMMAND(prove,
+                "prove a sector's PoRep from its C1 output, a PoSt or a SnapDeals update from its vanilla proofs",
                 run)

@@ -141,7 +141,8 @@ static int run(int argc, char **argv)
     if (c.json)
         printf("{\"circuit\":\"%s\",\"shape\":\"%s\",\"params\":\"%s\",\"vk\":\"%s\",\"inputs\":%zu,"
                "\"aux\":%zu,\"h\":%zu,\"a\":%zu,\"b\":%zu,\"seconds\":%.3f}\n",
-               a.circuit, post || snap ? name : czk_fc_proof_name(shape.proof), a.out, a.vk, p.vk.n_ic, p.n_l, p.n_h, p.n_a,
+               a.circuit, post || snap ? name : czk_fc_proof_name(shape.proof),
+               a.out, a.vk, p.vk.n_ic, p.n_l, p.n_h, p.n_a,
                p.n_b_g1, dt);
     else if (!c.quiet)
         printf("setup %s: %zu inputs, %zu aux, %zu h, %zu a, %zu b points in %.2f s\nwrote %s and %s\n", name,

@@ -11,7 +11,8 @@
 
 static const char usage[] =
     "usage: czk verify (--vk FILE.vk | --param-cache DIR) --c1 C1.json --proof PROOF.bin [--partition K] [--json]\n"
-    "       czk verify --post window|winning --vanilla DIR (--vk FILE.vk | --param-cache DIR) --proof PROOF.bin [--json]\n"
+    "       czk verify --post window|winning --vanilla DIR (--vk FILE.vk | --param-cache DIR) --proof PROOF.bin\n"
+    "                  [--json]\n"
     "       czk verify --snap --vanilla DIR (--vk FILE.vk | --param-cache DIR) --proof PROOF.bin [--json]\n\n"
     "Verify a PoRep proof file (192 bytes per partition, in order) against the\n"
     "public inputs derived from the C1 data. Several partitions are checked\n"
@@ -193,8 +194,8 @@ static int verify_snap(const args *a, const czk_cli_common *c)
     }
     const uint32_t n = m.partitions;
     if (len != (size_t)n * CZK_GROTH16_PROOF_BYTES) {
-        s = czk_error(CZK_ERR_FORMAT, "%s: %zu bytes, expected %u proofs of %d bytes (one per partition of %s)", a->proof,
-                      len, n, CZK_GROTH16_PROOF_BYTES, m.proof);
+        s = czk_error(CZK_ERR_FORMAT, "%s: %zu bytes, expected %u proofs of %d bytes (one per partition of %s)",
+                      a->proof, len, n, CZK_GROTH16_PROOF_BYTES, m.proof);
         czk_cli_fail("verify", s, "invalid proof file");
         goto out;
     }

@@ -184,7 +184,8 @@ static czk_status challenge_high(czk_cs *cs, const snap_ctx *x, czk_anum *out, c
             czk_lc_add_var(b, h_select_bits[k].var);
             czk_lc_add_var(c, hz[k].var);
             char name[80];
-            if (cs->wants_names) snprintf(name, sizeof name, "c_high_or_zero == c_high * h_select_bit (h=%u, k=%u)", h, k);
+            if (cs->wants_names)
+                snprintf(name, sizeof name, "c_high_or_zero == c_high * h_select_bit (h=%u, k=%u)", h, k);
             CZK_TRY(czk_enforce(cs, a, b, c, cs->wants_names ? name : "c_high_or_zero", CZK_NOIDX));
         }
     }

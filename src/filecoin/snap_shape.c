@@ -140,8 +140,9 @@ czk_status czk_snap_h_select(uint64_t *out, const czk_snap_shape *s, uint32_t h)
             *out = 1ULL << i;
             return CZK_OK;
         }
-    return czk_error(CZK_ERR_INVALID_ARG, "SnapDeals: h = %u is not one of the sector size's hs (%u, %u, %u, %u, %u, %u)",
-                     h, s->hs[0], s->hs[1], s->hs[2], s->hs[3], s->hs[4], s->hs[5]);
+    return czk_error(CZK_ERR_INVALID_ARG,
+                     "SnapDeals: h = %u is not one of the sector size's hs (%u, %u, %u, %u, %u, %u)", h, s->hs[0],
+                     s->hs[1], s->hs[2], s->hs[3], s->hs[4], s->hs[5]);
 }
 
 czk_status czk_snap_public_inputs(czk_fr out[CZK_SNAP_PUBLIC_INPUTS], const czk_snap_shape *s, uint32_t k,

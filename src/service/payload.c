@@ -196,7 +196,8 @@ static czk_status decode_snap(svc_payload *p, const czk_svc_request *r)
     CZK_TRY(czk_snap_shape_of_proof(&s, (int)r->registered_proof));
     const char *name = czk_snap_proof_name(s.update_proof);
     if (r->sector_size && r->sector_size != s.tree.sector_size)
-        return czk_error(CZK_ERR_INVALID_ARG, "sector_size %llu, but registered_proof %llu (%s) is of %llu-byte sectors",
+        return czk_error(CZK_ERR_INVALID_ARG,
+                         "sector_size %llu, but registered_proof %llu (%s) is of %llu-byte sectors",
                          (unsigned long long)r->sector_size, (unsigned long long)r->registered_proof, name,
                          (unsigned long long)s.tree.sector_size);
     if (r->n_vanilla_proofs != s.partitions)

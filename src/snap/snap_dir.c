@@ -15,7 +15,8 @@ czk_status czk_snap_dir_json(czk_snap_json *m, const char *dir)
 {
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/snap.json", dir);
-    if (n < 0 || (size_t)n >= sizeof path) return czk_error(CZK_ERR_INVALID_ARG, "snap directory %s: path too long", dir);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return czk_error(CZK_ERR_INVALID_ARG, "snap directory %s: path too long", dir);
     return czk_snap_json_read(m, path);
 }
 

@@ -13,10 +13,12 @@ CZK="$1"
 cli_init test_cli_snap
 VEC="$(dirname "$0")/../filecoin/vectors"
 P="--params-check curve"
-S28=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
+S28=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-
+S28=${S28}fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
 
 # the parameters, under their v28 name (with the checksum sidecar)
-expect 0 "setup snap 2KiB --param-cache" -- setup --circuit snap --sector-size 2KiB --seed 1 --param-cache "$T/pc" --quiet
+expect 0 "setup snap 2KiB --param-cache" -- setup --circuit snap --sector-size 2KiB --seed 1 --param-cache "$T/pc" \
+    --quiet
 for f in "$T/pc/$S28.params" "$T/pc/$S28.vk" "$T/pc/$S28.params.czkcheck"; do
     check "setup --param-cache wrote $f" test -s "$f"
 done

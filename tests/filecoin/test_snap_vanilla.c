@@ -105,8 +105,8 @@ CZK_TEST(snap_poseidon_gr_known_answers)
         hex_le(w, kat[i].out);
         REQUIRE_OK(czk_fr_from_bytes(&want, w));
         czk_poseidon_hash2_gr(&got, &a, &b);
-        CHECK_MSG(czk_fr_eq(&got, &want), "PoseidonGR(%llu, %llu) differs from the reference", (unsigned long long)kat[i].a,
-                  (unsigned long long)kat[i].b);
+        CHECK_MSG(czk_fr_eq(&got, &want), "PoseidonGR(%llu, %llu) differs from the reference",
+                  (unsigned long long)kat[i].a, (unsigned long long)kat[i].b);
         if (i == 1) {
             czk_snap_phi(&got, &a, &b);
             CHECK(czk_fr_eq(&got, &want));
@@ -286,8 +286,8 @@ CZK_TEST(snap_vanilla_malformed)
     CHECK_EQ_U64(accepted, 0);
     CHECK_ERR(read1(&v, &m, d, 0), CZK_ERR_FORMAT, "snap partition proof 0: comm_c: input ends after 0 bytes");
     CHECK_ERR(read1(&v, &m, d, 400), CZK_ERR_FORMAT,
-              "snap partition proof 0: challenge 0, proof_r_old, path element 0, hashes[0]: input ends after 400 bytes, "
-              "20 more needed (byte offset 388)");
+              "snap partition proof 0: challenge 0, proof_r_old, path element 0, hashes[0]: input ends after 400 "
+              "bytes, 20 more needed (byte offset 388)");
     /* a trailing byte */
     memcpy(b, d, n);
     b[n] = 0;
@@ -298,13 +298,15 @@ CZK_TEST(snap_vanilla_malformed)
     CHECK_ERR(read1(&v, &m, b, n), CZK_ERR_FORMAT, "apex_leafs: expected 8 elements, found 9 (byte offset 32)");
     memcpy(b, d, n);
     set_u64(b + 296, 86);
-    CHECK_ERR(read1(&v, &m, b, n), CZK_ERR_FORMAT, "challenge_proofs: expected 10 elements, found 86 (byte offset 296)");
+    CHECK_ERR(read1(&v, &m, b, n), CZK_ERR_FORMAT,
+              "challenge_proofs: expected 10 elements, found 86 (byte offset 296)");
     /* challenge 3: its variants, path lengths, hash counts, indices */
     const size_t c3 = 304 + 3 * 1476;
     memcpy(b, d, n);
     b[c3] = 1;
     CHECK_ERR(read1(&v, &m, b, n), CZK_ERR_FORMAT,
-              "challenge 3, proof_r_old, variant: expected 0 (Single, the tree's shape), found 1 (Sub) (byte offset 4732)");
+              "challenge 3, proof_r_old, variant: expected 0 (Single, the tree's shape), found 1 (Sub) "
+              "(byte offset 4732)");
     memcpy(b, d, n);
     b[c3 + 556] = 9;
     CHECK_ERR(read1(&v, &m, b, n), CZK_ERR_FORMAT, "challenge 3, proof_d_new, variant: expected 0 (Single");

@@ -70,7 +70,8 @@ CZK_TEST(poseidon_gr_circuit)
             CHECK_MSG(czk_cs_test_check(cs) == CZK_ERR_UNSATISFIED, "aux %u altered, still satisfied", v);
             int64_t w = czk_cs_test_which_unsatisfied(cs);
             const char *name = w >= 0 ? czk_cs_test_constraint_name(cs, (uint64_t)w) : NULL;
-            CHECK_MSG(name && strncmp(name, "gr/", 3) == 0, "aux %u: failing constraint '%s'", v, name ? name : "(null)");
+            CHECK_MSG(name && strncmp(name, "gr/", 3) == 0, "aux %u: failing constraint '%s'", v,
+                      name ? name : "(null)");
             REQUIRE_OK(czk_cs_test_set(cs, var, &old));
         }
         CHECK_OK(czk_cs_test_check(cs));

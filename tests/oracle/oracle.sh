@@ -14,6 +14,12 @@
 #                                  with them -> both verifiers accept
 #   oracle.sh CZK digest SIZE      digests only, of a C1 from czk gen-c1 (512MiB, 32GiB;
 #                                  CZK_ORACLE_REAL_512=1: a real 512MiB seal, ~10 min)
+#   oracle.sh CZK snap-digest SIZE SnapDeals digests only, of a czk gen-snap update
+#                                  (512MiB, 32GiB, 64GiB: its first and last partition)
+# The porep cases also update their sealed sector (SnapDeals, vanilla-snap):
+# digests of the update's partitions at both sizes; at 2KiB czk proves it
+# with 2KiB snap parameters (made like the PoRep ones) and filecoin-proofs'
+# verify_empty_sector_update_proof judges the proof.
 #
 # Every step prints what it runs and how long it took. The oracle's build
 # directory and filecoin-proofs' parameters live in czk's cache directory
@@ -111,6 +117,59 @@ ensure_post_params() { # ensure_post_params KIND SIZE: filecoin-proofs' own, gen
         "$ORACLE" params --circuit "$1-post" --sector-size "$2" --cache "$FILPARAMS" || return 1
     grep '^step\|^post' "$T/out" | sed 's/^/    /'
     [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]
+}
+
+snap_param() { # snap_param SIZE -> the v28 stem of the EmptySectorUpdate parameters
+    case "$1" in
+    2KiB) echo "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-$(
+        echo fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194)" ;;
+    8MiB) echo "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-$(
+        echo 92180959e1918d26350b8e6cfe217bbdd0a2d8de51ebec269078b364b715ad63)" ;;
+    esac
+}
+
+# ensure_snap_params SIZE: EmptySectorUpdate parameters under their v28
+# names in $FILPARAMS. By default czk setup makes them (about a minute at
+# 2KiB) and bellperson rewrites them (byte-identical, checked); with
+# CZK_ORACLE_FIL_PARAMS=1 filecoin-proofs' own generator makes them (its test
+# path: 902 CPU-s, 31 minutes of wall time, for 2KiB on the loaded development machine).
+ensure_snap_params() {
+    stem=$(snap_param "$1")
+    if [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]; then return 0; fi
+    mkdir -p "$FILPARAMS"
+    if [ "$FIL_OWN_PARAMS" = 1 ]; then
+        run "czk-oracle params --circuit snap --sector-size $1 (filecoin-proofs' generator, random toxic waste)" \
+            "$ORACLE" params --circuit snap --sector-size "$1" --cache "$FILPARAMS" || return 1
+        grep '^step\|^snap' "$T/out" | sed 's/^/    /'
+    else
+        run "czk setup --circuit snap --sector-size $1 (toxic waste from getrandom)" "$CZK" setup --circuit snap \
+            --sector-size "$1" -o "$T/snap.params" --vk "$T/snap.vk" --quiet || return 1
+        run "czk-oracle params --circuit snap --from (bellperson reads czk's files, writes them with its own writer)" \
+            "$ORACLE" params --circuit snap --sector-size "$1" --cache "$FILPARAMS" --from "$T/snap.params" \
+            --from-vk "$T/snap.vk" || return 1
+        grep '^step\|^snap\|^sections' "$T/out" | sed 's/^/    /'
+        if cmp -s "$T/snap.params" "$FILPARAMS/$stem.params" && cmp -s "$T/snap.vk" "$FILPARAMS/$stem.vk"; then
+            ok "bellperson's writer reproduces czk's $1 snap .params and .vk byte for byte"
+        else
+            bad "bellperson's serialization of czk's $1 snap parameters differs from czk's"
+            rm -f "$FILPARAMS/$stem.params" "$FILPARAMS/$stem.vk"
+            return 1
+        fi
+        rm -f "$T/snap.params" "$T/snap.vk"
+    fi
+    [ -s "$FILPARAMS/$stem.params" ] && [ -s "$FILPARAMS/$stem.vk" ]
+}
+
+# snap_digests_equal DESC DIR K...: czk's and the reference's digests of the
+# EmptySectorUpdate circuit of partitions K of the update in DIR
+snap_digests_equal() {
+    desc="$1"; dir="$2"; shift 2
+    for k in "$@"; do
+        REF_CMD="snap-digest --vanilla $dir --partition $k"
+        # (${SNAP_BACKEND:-}: --backend witness for the big partitions, no a/b/c vectors)
+        CZK_CMD="bench synth-only --circuit snap --vanilla $dir --partition $k ${SNAP_BACKEND:-}"
+        circuit_digests_equal "$desc, partition $k"
+    done
 }
 
 ensure_params() { # ensure_params SIZE: PoRep parameters under their v28 names in $FILPARAMS
@@ -255,6 +314,8 @@ params)
     for k in window winning; do
         if ensure_post_params "$k" 2KiB; then ok "filecoin-proofs' 2KiB ${k}PoSt parameters in $FILPARAMS"; else bad "2KiB $k PoSt parameters"; fi
     done
+    if ensure_snap_params 2KiB; then ok "the 2KiB SnapDeals parameters (v28 name) in $FILPARAMS"
+    else bad "2KiB snap parameters"; fi
     finish
     ;;
 porep)
@@ -300,8 +361,21 @@ porep)
         else
             echo "  (no czk_tests beside $CZK: czk's check of the vanilla PoSt proofs is skipped)"
         fi
-        expect_rc 0 "czk-oracle vanilla-snap (encode_into, partition proofs verified by filecoin-proofs)" \
-            "$ORACLE" vanilla-snap -o "$T/snap" "$D"
+    fi
+    # a SnapDeals update of the sealed sector (random new data, encode_into),
+    # its partition proofs from filecoin-proofs: czk reads and checks them,
+    # and the EmptySectorUpdate circuit's digests are the reference's (first
+    # and last partition; 2KiB has one, 8MiB four)
+    expect_rc 0 "czk-oracle vanilla-snap (encode_into, partition proofs verified by filecoin-proofs)" \
+        "$ORACLE" vanilla-snap -o "$T/snap" "$D"
+    if [ "$SIZE" = 2KiB ]; then
+        got=$(wc -c <"$T/snap/snap-partition-0.bin" 2>/dev/null || echo 0)
+        # 32 + 8 + 8 x 32 + 8 + 10 x (2 x 556 + (4 + 32 + 32 + 8 + 6 x 48))
+        if [ "$got" -eq 15064 ]; then ok "2KiB snap partition proof is 15064 bytes"
+        else bad "2KiB snap partition proof: $got bytes"; fi
+        snap_digests_equal "$SIZE SnapDeals update" "$T/snap" 0
+    else
+        snap_digests_equal "$SIZE SnapDeals update" "$T/snap" 0 3
     fi
     if [ -z "${CZK_TEST_ASAN:-}" ]; then
         # czk proves with the parameter files bellperson wrote (or
@@ -374,6 +448,44 @@ porep)
                     --post "$k" --vanilla "$d" --param-cache "$FILPARAMS" --proof "$d/bp.proof" ;;
             esac
         done
+    fi
+    if [ "$SIZE" = 2KiB ]; then
+        # the update proven by czk with the 2KiB snap parameters (made by
+        # oracle/params), judged by verify_empty_sector_update_proof; a flipped
+        # byte refused; bellperson's proof of the same partition proofs
+        # accepted by czk verify --snap; a czk gen-snap update proven by czk
+        # and accepted by filecoin-proofs
+        sstem=$(snap_param 2KiB)
+        if ensure_snap_params 2KiB; then
+            run "czk prove --snap --param-cache (2KiB snap parameter files)" "$CZK" prove --snap --vanilla "$T/snap" \
+                --param-cache "$FILPARAMS" --params-check curve -o "$T/czk-snap.proof" --quiet
+            if [ $? -eq 0 ]; then ok "czk proved the real 2KiB update"; else bad "czk prove --snap"; fi
+            expect_rc 0 "filecoin-proofs verify_empty_sector_update_proof accepts czk's proof" "$ORACLE" verify-snap \
+                --vanilla "$T/snap" "$T/czk-snap.proof"
+            for off in 0 100 191; do
+                flip_byte "$T/czk-snap.proof" "$T/flip.proof" "$off"
+                expect_rc 1 "verify_empty_sector_update_proof rejects czk's proof with byte $off flipped" "$ORACLE" \
+                    verify-snap --vanilla "$T/snap" "$T/flip.proof"
+            done
+            run "czk-oracle prove-snap (bellperson)" "$ORACLE" prove-snap --vanilla "$T/snap" -o "$T/bp-snap.proof"
+            expect_rc 0 "verify_empty_sector_update_proof accepts bellperson's proof" "$ORACLE" verify-snap \
+                --vanilla "$T/snap" "$T/bp-snap.proof"
+            expect_rc 0 "czk verify --snap accepts bellperson's proof" "$CZK" verify --snap --vanilla "$T/snap" \
+                --param-cache "$FILPARAMS" --proof "$T/bp-snap.proof"
+            flip_byte "$T/bp-snap.proof" "$T/flip.proof" 150
+            expect_rc 1 "czk verify --snap rejects bellperson's proof with a flipped byte" "$CZK" verify --snap \
+                --vanilla "$T/snap" --param-cache "$FILPARAMS" --proof "$T/flip.proof"
+            run "czk gen-snap --sector-size 2KiB" "$CZK" gen-snap --sector-size 2KiB --seed 9 -o "$T/gensnap" --quiet
+            snap_digests_equal "2KiB SnapDeals update from czk gen-snap" "$T/gensnap" 0
+            run "czk prove --snap of czk gen-snap" "$CZK" prove --snap --vanilla "$T/gensnap" \
+                --param-cache "$FILPARAMS" --params-check curve -o "$T/gensnap.proof" --quiet
+            expect_rc 0 "verify_empty_sector_update_proof accepts czk's proof of gen-snap" "$ORACLE" verify-snap \
+                --vanilla "$T/gensnap" "$T/gensnap.proof"
+            expect_rc 1 "verify_empty_sector_update_proof rejects it for the real update's commitments" "$ORACLE" \
+                verify-snap --vanilla "$T/snap" "$T/gensnap.proof"
+        else
+            bad "2KiB snap parameters ($sstem)"
+        fi
     fi
     if [ "$SIZE" != 2KiB ]; then
         # bellperson's C2 is checked once, at 2KiB (czk verify takes the same
@@ -454,6 +566,21 @@ digest)
         digests_equal "$SIZE real C1" "$D/c1.json"
         ;;
     esac
+    finish
+    ;;
+snap-digest)
+    need_oracle
+    if [ -n "${CZK_TEST_ASAN:-}" ]; then
+        echo "oracle snap-digest $SIZE: skipped under ASan (the 2KiB digests run in the porep case;" \
+            "the Release run covers $SIZE)"
+        exit 77
+    fi
+    # a czk gen-snap update (whole trees of a repeating tile; seconds): the
+    # reference synthesizes its first and last partition from czk's bincode
+    run "czk gen-snap --sector-size $SIZE" "$CZK" gen-snap --sector-size "$SIZE" --seed 3 -o "$T/gensnap" --quiet
+    if [ $? -ne 0 ]; then bad "czk gen-snap $SIZE"; finish; fi
+    SNAP_BACKEND="--backend witness"
+    snap_digests_equal "$SIZE SnapDeals update from czk gen-snap" "$T/gensnap" 0 15
     finish
     ;;
 *)

@@ -325,9 +325,8 @@ fn import_snap_params<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers:
     cache: &Path,
 ) -> Result<()> {
     use storage_proofs_core::parameter_cache::CacheableParameters;
-    use storage_proofs_update::{EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PublicParams};
-    let pp = PublicParams::from_sector_size(size);
-    let id = <EmptySectorUpdateCompound<Tree> as CacheableParameters<EmptySectorUpdateCircuit<Tree>, _>>::cache_identifier(&pp);
+    let pp = storage_proofs_update::PublicParams::from_sector_size(size);
+    let id = <UpdCompound<Tree> as CacheableParameters<UpdCircuit<Tree>, _>>::cache_identifier(&pp);
     import_params("snap", &util::param_file_name(&id), from, from_vk, cache)
 }
 
@@ -405,30 +404,28 @@ fn gen_post_params<Tree: 'static + MerkleTreeTrait>(proof: filecoin_proofs_api::
     Ok(())
 }
 
+/// The EmptySectorUpdate proof scheme, its circuit and its compound proof.
+type Upd<Tree> = storage_proofs_update::EmptySectorUpdate<Tree>;
+type UpdCircuit<Tree> = storage_proofs_update::EmptySectorUpdateCircuit<Tree>;
+type UpdCompound<Tree> = storage_proofs_update::EmptySectorUpdateCompound<Tree>;
+
 /// filecoin-proofs' own EmptySectorUpdate parameters for a sector size,
 /// generated with random toxic waste where missing (its test path).
 fn gen_snap_params<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::poseidon::PoseidonHasher>>(
     size: u64,
 ) -> Result<()> {
     use storage_proofs_core::parameter_cache::CacheableParameters;
-    use storage_proofs_update::{EmptySectorUpdate, EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PublicParams};
-    let pp = PublicParams::from_sector_size(size);
+    let pp = storage_proofs_update::PublicParams::from_sector_size(size);
     let mut rng = rand::rngs::OsRng;
     step("snap params", || {
-        <EmptySectorUpdateCompound<Tree> as CompoundProof<EmptySectorUpdate<Tree>, EmptySectorUpdateCircuit<Tree>>>::groth_params(
-            Some(&mut rng),
-            &pp,
-        )?;
+        <UpdCompound<Tree> as CompoundProof<Upd<Tree>, UpdCircuit<Tree>>>::groth_params(Some(&mut rng), &pp)?;
         Ok(())
     })?;
     step("snap vk", || {
-        <EmptySectorUpdateCompound<Tree> as CompoundProof<EmptySectorUpdate<Tree>, EmptySectorUpdateCircuit<Tree>>>::verifying_key(
-            Some(&mut rng),
-            &pp,
-        )?;
+        <UpdCompound<Tree> as CompoundProof<Upd<Tree>, UpdCircuit<Tree>>>::verifying_key(Some(&mut rng), &pp)?;
         Ok(())
     })?;
-    let id = <EmptySectorUpdateCompound<Tree> as CacheableParameters<EmptySectorUpdateCircuit<Tree>, _>>::cache_identifier(&pp);
+    let id = <UpdCompound<Tree> as CacheableParameters<UpdCircuit<Tree>, _>>::cache_identifier(&pp);
     println!("snap {}", util::param_file_name(&id));
     Ok(())
 }
@@ -957,13 +954,10 @@ fn snap_circuit<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::posei
     meta: &SnapMeta,
     parts: &[Vec<u8>],
     k: usize,
-) -> Result<(storage_proofs_update::EmptySectorUpdateCircuit<Tree>, String)> {
+) -> Result<(UpdCircuit<Tree>, String)> {
     use filecoin_hashers::{poseidon::PoseidonDomain, sha256::Sha256Domain};
     use storage_proofs_core::parameter_cache::CacheableParameters;
-    use storage_proofs_update::{
-        constants::h_default, EmptySectorUpdate, EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PartitionProof,
-        PublicInputs, PublicParams,
-    };
+    use storage_proofs_update::{constants::h_default, PartitionProof, PublicInputs, PublicParams};
     ensure!(k < parts.len(), "partition {} out of range ({} partitions)", k, parts.len());
     let pp = PublicParams::from_sector_size(u64::from(meta.registered_update_proof.sector_size()));
     let proof: PartitionProof<Tree> = bincode::deserialize(&parts[k]).context("bincode PartitionProof")?;
@@ -974,14 +968,14 @@ fn snap_circuit<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::posei
         comm_r_new: PoseidonDomain::try_from_bytes(&meta.comm_r_new)?,
         h: h_default(pp.sector_nodes),
     };
-    let circuit = <EmptySectorUpdateCompound<Tree> as CompoundProof<EmptySectorUpdate<Tree>, EmptySectorUpdateCircuit<Tree>>>::circuit(
+    let circuit = <UpdCompound<Tree> as CompoundProof<Upd<Tree>, UpdCircuit<Tree>>>::circuit(
         &pub_inputs,
         (),
         &proof,
         &pp,
         Some(k),
     )?;
-    let id = <EmptySectorUpdateCompound<Tree> as CacheableParameters<EmptySectorUpdateCircuit<Tree>, _>>::cache_identifier(&pp);
+    let id = <UpdCompound<Tree> as CacheableParameters<UpdCircuit<Tree>, _>>::cache_identifier(&pp);
     Ok((circuit, util::param_file_name(&id)))
 }
 
