@@ -28,7 +28,8 @@ static const char usage[] =
     "                             | --nodes N --tree B[,S[,T]] --sectors N --challenges C\n"
     "                             | --vanilla DIR)\n"
     "                            [--seed N] [-i ITER] [--lc KIND] [--backend prove|witness|shape] [--seq]\n"
-    "                            [--pce off|on|auto|both] [--validate] [--no-nnz] [--no-check] [--threads T] [--json]\n"
+    "                            [--pce off|on|auto|both] [--validate] [--stream] [--no-nnz] [--no-check]\n"
+    "                            [--threads T] [--json]\n"
     "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n\n"
     "Synthesize PoRep partition circuits (docs/filecoin.md#porep) from a C1 file or a generated\n"
     "consistent sector, and time it. Per iteration: wall time (reset + synthesis +\n"
@@ -51,7 +52,9 @@ static const char usage[] =
     "                    across threads, written in place; --seq: one after the other);\n"
     "                    --pce on|both times the PoSt PCE (witness across sectors, then\n"
     "                    the mat-vec) and --validate compares it with the PROVE synthesis,\n"
-    "                    streamed by sectors, bit for bit\n"
+    "                    streamed by sectors, bit for bit; a, b, c are streamed in chunks\n"
+    "                    (--stream, or when the full assignment does not fit: 32GiB\n"
+    "                    WindowPoSt is 11.2 GiB of a/b/c besides the PCE and witness)\n"
     "  --sectors N       (PoSt) circuit sectors per partition\n"
     "  --vanilla DIR     (PoSt) real vanilla proofs instead of generated ones: DIR/post-KIND.json\n"
     "                    (its registered_post_proof gives the shape) and DIR/vanilla-KIND.bin\n"
@@ -867,10 +870,10 @@ static void print_compare(const czk_cli_common *com, const run_summary *off, con
 static int synth_post(const opts *o, const czk_cli_common *com)
 {
     const czk_post_kind k = o->circuit == CIRCUIT_WINNING_POST ? CZK_POST_WINNING : CZK_POST_WINDOW;
-    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->partition ? "--partition" : o->stream ? "--stream" : NULL;
+    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->partition ? "--partition" : NULL;
     if (bad) return czk_cli_usage_error(CMD, usage, "%s is a PoRep option (not for --circuit %s)", bad, czk_post_kind_name(k));
-    if (o->validate && o->pce != PCE_ON && o->pce != PCE_BOTH)
-        return czk_cli_usage_error(CMD, usage, "--validate compares the PCE path: give --pce on or both");
+    if ((o->validate || o->stream) && o->pce != PCE_ON && o->pce != PCE_BOTH)
+        return czk_cli_usage_error(CMD, usage, "--validate and --stream are PCE options: give --pce on or both");
     if (o->r1cs && o->pce != PCE_OFF) return czk_cli_usage_error(CMD, usage, "--r1cs-digest runs with --pce off");
     if (o->pce != PCE_OFF && o->backend != CZK_CS_PROVE)
         return czk_cli_usage_error(CMD, usage, "--pce makes the prove backend's assignment: no --backend %s",
@@ -904,7 +907,7 @@ static int synth_post(const opts *o, const czk_cli_common *com)
         pce = czk_pce_post_is_cached(&vs) ? 1 : 0;
     }
     const czk__post_bench b = {o->vanilla ? NULL : &s, (int)k, o->vanilla, o->seed, o->iters, o->lc, o->backend,
-                               o->no_nnz, o->no_check, o->seq, pce, o->validate, o->r1cs ? &ro : NULL};
+                               o->no_nnz, o->no_check, o->seq, pce, o->validate, o->stream, o->r1cs ? &ro : NULL};
     return czk__bench_synth_post(&b, com);
 }
 

@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "czk/czk.h"
 #include "czk/perf.h"
+#include "pce/pce_internal.h"
 #include "czk/post.h"
 #include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
@@ -157,8 +158,46 @@ static void pce_progress(void *ctx, const char *stage, double f)
  * iteration the parallel witness and the mat-vec, timed apart; checks as
  * above; validate: the streamed comparison with the parallel PROVE
  * synthesis afterwards (a, b, c released first). */
+/* Bytes the kernel can still give (MemAvailable), 0 when unknown. */
+static double mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    double kb = 0;
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
+    fclose(f);
+    return kb * 1024.0;
+}
+
+/* Rows of a, b, c evaluated per chunk when streaming. */
+#define STREAM_ROWS ((uint64_t)1024 * CZK_PCE_BLOCK)
+
+/* a, b, c of every row in chunks (3 x STREAM_ROWS values), each chunk
+ * checked (a*b = c) and dropped: the mat-vec without the full assignment. */
+static czk_status eval_streamed(const czk_pce *p, czk_fr *buf, const czk_fr *in, size_t ni, const czk_fr *aux,
+                                size_t na, uint64_t rows, int threads, int check)
+{
+    for (uint64_t r0 = 0; r0 < rows; r0 += STREAM_ROWS) {
+        uint64_t r1 = r0 + STREAM_ROWS < rows ? r0 + STREAM_ROWS : rows;
+        czk_fr *a = buf, *b = buf + STREAM_ROWS, *c = buf + 2 * STREAM_ROWS;
+        CZK_TRY(czk_pce_eval_range(p, a, b, c, r0, r1, in, ni, aux, na, threads));
+        if (!check) continue;
+        czk_cs_assignment chunk;
+        memset(&chunk, 0, sizeof chunk);
+        chunk.a = a;
+        chunk.b = b;
+        chunk.c = c;
+        chunk.n_constraints = (size_t)(r1 - r0);
+        czk_status st = czk_pce_check(&chunk, threads);
+        if (st != CZK_OK) return czk_error(st, "row %llu and after: %s", (unsigned long long)r0, czk_last_error());
+    }
+    return CZK_OK;
+}
+
 static czk_status run_pce(FILE *out, int json, const czk_post_vanilla *v, const czk_cs_sizes *z, long long iters,
-                          int no_check, int validate, const czk_fr *pub, mode_sum *sum)
+                          int no_check, int validate, int force_stream, const czk_fr *pub, mode_sum *sum)
 {
     const int threads = czk_threads() > 0 ? czk_threads() : 1;
     double t0 = czk_now();
@@ -168,40 +207,64 @@ static czk_status run_pce(FILE *out, int json, const czk_post_vanilla *v, const 
     const double load_s = czk_now() - t0;
     czk_pce_info in;
     czk_pce_info_get(p, &in);
+    /* the full assignment, or a, b, c streamed when it does not fit */
+    const double fr = (double)sizeof(czk_fr), GiB = 1073741824.0;
+    const double wit_b = (double)(z->n_inputs + z->n_aux) * fr, abc_b = 3.0 * (double)in.rows * fr;
+    const double avail = mem_available();
+    const int stream = force_stream || (avail > 0 && wit_b + abc_b > 0.9 * avail);
     czk_pce_work *w = NULL;
+    czk_fr *buf = NULL;
     czk_status st = czk_pce_work_create(&w, p);
-    if (st == CZK_OK) st = czk_pce_work_reserve(w, threads);
+    if (st == CZK_OK && !stream) st = czk_pce_work_reserve(w, threads);
+    if (st == CZK_OK && stream && !(buf = malloc(3 * (size_t)STREAM_ROWS * sizeof(czk_fr))))
+        st = czk_error(CZK_ERR_NOMEM, "PCE chunk buffers");
     double *wall = calloc((size_t)iters, sizeof(double)), *cpu = calloc((size_t)iters, sizeof(double));
     if (st == CZK_OK && (!wall || !cpu)) st = czk_error(CZK_ERR_NOMEM, "samples");
-    const double GiB = 1073741824.0;
     if (json)
         fprintf(out,
-                ",\"pce\":{\"built\":%s,\"load_s\":%.3f,\"rows\":%llu,\"cols\":%llu,\"nnz\":[%llu,%llu,%llu],"
+                ",\"pce\":{\"built\":%s,\"stream\":%s,\"load_s\":%.3f,\"rows\":%llu,\"cols\":%llu,\"nnz\":[%llu,%llu,%llu],"
                 "\"bytes\":%zu,\"bytes_per_nnz\":%.4f,\"threads\":%d,\"iterations\":[",
-                built ? "true" : "false", load_s, (unsigned long long)in.rows, (unsigned long long)in.cols,
+                built ? "true" : "false", stream ? "true" : "false", load_s, (unsigned long long)in.rows,
+                (unsigned long long)in.cols,
                 (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1], (unsigned long long)in.nnz[2],
                 in.bytes, in.bytes_per_nnz, threads);
     else
         fprintf(out,
                 "# PCE %s in %.2f s: %llu rows, %llu columns, non-zeros A %llu, B %llu, C %llu; %.2f GiB, %.3f "
-                "bytes/non-zero\n# witness: sectors on %d threads; mat-vec: row blocks on %d threads\n"
+                "bytes/non-zero\n# mode: %s; witness %.2f GiB, a/b/c %.2f GiB, %.1f GiB available\n"
+                "# witness: sectors on %d threads; mat-vec: row blocks on %d threads\n"
                 "%5s %10s %10s %10s %10s %12s %10s\n",
                 built ? "built (now cached)" : "read from the cache", load_s, (unsigned long long)in.rows,
                 (unsigned long long)in.cols, (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1],
-                (unsigned long long)in.nnz[2], (double)in.bytes / GiB, in.bytes_per_nnz, threads, threads, "iter",
-                "wall", "cpu", "witness", "mat-vec", "cons/s", "peakRSS");
+                (unsigned long long)in.nnz[2], (double)in.bytes / GiB, in.bytes_per_nnz,
+                stream ? "streamed a,b,c (3 x 2^20-row chunks, checked chunk by chunk)" : "full assignment",
+                wit_b / GiB, stream ? 3.0 * (double)STREAM_ROWS * fr / GiB : abc_b / GiB, avail / GiB, threads,
+                threads, "iter", "wall", "cpu", "witness", "mat-vec", "cons/s", "peakRSS");
     for (long long it = 0; it < iters && st == CZK_OK; it++) {
         double w0 = czk_now(), c0 = czk_cpu_now();
         czk_perf_begin();
         st = czk_post_pce_witness(w, v, threads);
         double w1 = czk_now();
         czk_cs_assignment a;
-        if (st == CZK_OK) st = czk_pce_work_eval(w, threads, &a);
+        const czk_fr *in_v = NULL, *aux_v = NULL;
+        size_t ni = 0, na = 0;
+        if (st == CZK_OK && !stream) {
+            st = czk_pce_work_eval(w, threads, &a);
+            in_v = a.input;
+            ni = a.n_input;
+        } else if (st == CZK_OK) {
+            /* the chunks are checked as they are made (inside the timing) */
+            in_v = w->v.input;
+            aux_v = w->v.aux;
+            ni = w->n_input;
+            na = w->n_aux;
+            st = eval_streamed(p, buf, in_v, ni, aux_v, na, in.rows, threads, !no_check);
+        }
         czk_perf_end();
         wall[it] = czk_now() - w0;
         cpu[it] = czk_cpu_now() - c0;
-        if (st == CZK_OK && !no_check) st = czk_pce_check(&a, threads);
-        if (st == CZK_OK) st = inputs_check(a.input, a.n_input, &v->shape, pub);
+        if (st == CZK_OK && !no_check && !stream) st = czk_pce_check(&a, threads);
+        if (st == CZK_OK) st = inputs_check(in_v, ni, &v->shape, pub);
         if (st == CZK_OK)
             print_iter(out, json, it == 0, it, wall[it], cpu[it], w1 - w0, wall[it] - (w1 - w0),
                        (double)z->n_constraints);
@@ -229,6 +292,7 @@ static czk_status run_pce(FILE *out, int json, const czk_post_vanilla *v, const 
     if (json && st == CZK_OK) fprintf(out, "}");
     free(wall);
     free(cpu);
+    free(buf);
     czk_pce_work_destroy(w);
     czk_pce_destroy(p);
     return st;
@@ -437,7 +501,7 @@ int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com)
     czk_cs_destroy(cs);
     cs = NULL;
     if (run_on) {
-        st = run_pce(out, com->json, &v, &z, iters, no_check, b->validate, pub, &on_sum);
+        st = run_pce(out, com->json, &v, &z, iters, no_check, b->validate, b->stream, pub, &on_sum);
         if (st != CZK_OK) {
             if (com->json) fprintf(out, ",\"ok\":false}\n");
             czk_cli_fail(cmd, st, "PCE");

@@ -45,6 +45,9 @@ for kind in window winning; do
         --circuit $kind-post --vanilla "$VEC" -i 1 --pce both --validate --threads 2
     expect_out "validate: input, aux, a, b, c and the densities equal" "bench $kind validates the PCE"
     expect_out "pce off (parallel) vs on" "bench $kind compares parallel and PCE"
+    expect 0 "bench synth-only $kind --pce on --stream" -- bench synth-only --circuit $kind-post --vanilla "$VEC" \
+        -i 1 --pce on --stream --json
+    expect_out '"stream":true' "bench $kind streams a, b, c"
     expect 0 "bench synth-only $kind --seq" -- bench synth-only --circuit $kind-post --vanilla "$VEC" -i 1 --seq \
         --json
     expect_out '"mode":"sequential"' "bench $kind --seq is sequential"
