@@ -17,7 +17,8 @@ static const char usage[] =
     "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--parallel]\n"
     "                 [--threads N] [--quiet] [--json]\n"
     "       czk prove --post window|winning --vanilla DIR (--params FILE.params | --param-cache DIR)\n"
-    "                 -o PROOF.bin [--no-verify] [--lc ...] [--params-check ...] [--threads N] [--quiet] [--json]\n"
+    "                 -o PROOF.bin [--no-verify] [--lc ...] [--params-check ...] [--pce on|off|auto] [--parallel]\n"
+    "                 [--threads N] [--quiet] [--json]\n"
     "       czk prove --snap --vanilla DIR (--params FILE.params | --param-cache DIR) -o PROOF.bin\n"
     "                 [--no-verify] [--lc ...] [--params-check ...] [--threads N] [--quiet] [--json]\n\n"
     "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
@@ -35,8 +36,8 @@ static const char usage[] =
     "pre-compiled matrices (witness + sparse mat-vec); auto (default) uses them\n"
     "when the shape's PCE file is cached (czk pce build), on builds it if needed.\n"
     "--parallel: without PCE, synthesize one partition at a time with its\n"
-    "challenges on every thread (the parallel prover) instead of one partition\n"
-    "per synthesis worker.\n"
+    "challenges (PoSt: its sectors) on every thread (the parallel prover) instead\n"
+    "of one partition per synthesis worker.\n"
     "--params-check: pinned (default) skips the subgroup checks when FILE.params.czkcheck,\n"
     "recorded by an earlier full validation, matches the file's size, mtime and\n"
     "SHA-256 block checksum, and runs the full validation (and records it) otherwise;\n"
@@ -47,6 +48,8 @@ static const char usage[] =
     "-o DIR` writes them): the vanilla proof is read strictly and checked against its\n"
     "challenges before any synthesis; one 192-byte proof, verified once, is written.\n"
     "--param-cache DIR then names DIR/v28-proof-of-spacetime-fallback-...params.\n"
+    "--pce and --parallel work as for PoRep (the PCE of a FallbackPoSt shape is its own\n"
+    "cache file: czk pce build --circuit window-post|winning-post).\n"
     "--snap --vanilla DIR: prove a SnapDeals update from DIR/snap.json and\n"
     "DIR/snap-partition-K.bin (as `czk-oracle vanilla-snap` or `czk gen-snap` write them):\n"
     "the partition proofs are read strictly and checked natively before any synthesis;\n"
@@ -144,6 +147,10 @@ static int run_job(czk_groth16_proof *proofs, czk_kind_job *job, const args *a, 
                    czk_kind_report *rep, czk_kind_partition_times *times)
 {
     job->source.lc = a->lc;
+    job->source.pce = a->pce;
+    job->source.parallel = a->parallel;
+    job->source.progress = czk_progress_cb;
+    job->source.progress_ctx = pg;
     job->engine.lc = a->lc;
     job->engine.no_verify = a->no_verify;
     if (pg->enabled) {
@@ -210,9 +217,10 @@ static int prove_post(const args *a, const czk_cli_common *c)
     czk_post_circuit_counts(&cnt, &v.shape);
     if (c->json)
         printf("{\"proof\":\"%s\",\"kind\":\"%s\",\"registered_proof\":\"%s\",\"sectors\":%u,"
-               "\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"verified\":%s,\"seconds\":%.3f,"
-               "\"peak_reserved\":%llu}\n",
-               a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints, times[0].synth_s,
+               "\"constraints\":%llu,\"source\":\"%s\",\"synth_s\":%.4f,\"prove_s\":%.4f,\"verified\":%s,"
+               "\"seconds\":%.3f,\"peak_reserved\":%llu}\n",
+               a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints,
+               rep.source ? rep.source : "?", times[0].synth_s,
                times[0].prove_s, rep.verified ? "true" : "false", rep.wall_s, (unsigned long long)rep.peak_reserved);
     else if (!c->quiet)
         printf("proved %s (%s, %u sector%s) in %.2f s%s; wrote %s (%d bytes)\n", czk_post_kind_name(k), m.proof, v.n,
@@ -337,8 +345,8 @@ static int run(int argc, char **argv)
     if (a.post || a.vanilla) {
         if (!a.post || !a.vanilla || !a.out)
             return czk_cli_usage_error("prove", usage, "--post, --vanilla and -o are required together");
-        if (a.c1 || a.partition >= 0 || a.parallel || a.pce_given)
-            return czk_cli_usage_error("prove", usage, "--c1, --partition, --parallel and --pce are PoRep's, not --post's");
+        if (a.c1 || a.partition >= 0)
+            return czk_cli_usage_error("prove", usage, "--c1 and --partition are PoRep's, not --post's");
         return prove_post(&a, &c);
     }
     if (!a.c1 || !a.out) return czk_cli_usage_error("prove", usage, "--c1 and -o are required");
@@ -396,10 +404,6 @@ static int run(int argc, char **argv)
     job.params = &p;
     job.partitions = partitions;
     job.n = count;
-    job.source.pce = a.pce;
-    job.source.parallel = a.parallel;
-    job.source.progress = czk_progress_cb;
-    job.source.progress_ctx = &pg;
     czk_kind_report rep;
     exit_code = run_job(proofs, &job, &a, &pg, &rep, times);
     if (exit_code != CZK_EXIT_OK) goto out;
