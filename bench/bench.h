@@ -129,7 +129,8 @@ int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com);
 /* ---- `czk bench synth-only --circuit snap` (bench_synth_snap.c): partition
  * `partition` of an update of shape s, generated from seed or read from
  * vanilla_dir (snap.json and snap-partition-K.bin; s from the json), as the
- * PoSt path: timed, checked, then the digest pass of r1cs (or NULL). */
+ * PoSt path (sequential, parallel prover, PCE): timed, checked, then the
+ * digest pass of r1cs (or NULL). */
 struct czk_snap_shape;
 typedef struct czk__snap_bench {
     const struct czk_snap_shape *shape; /* NULL with vanilla_dir */
@@ -140,6 +141,10 @@ typedef struct czk__snap_bench {
     czk_lc_kind lc;
     czk_cs_backend backend;
     int no_count, no_check;
+    int seq;      /* 1: sequential synthesis even with several threads */
+    int pce;      /* 0 off, 1 on, 2 both (off, then on, in one run) */
+    int validate; /* with PCE: the streamed comparison with the PROVE synthesis */
+    int stream;   /* with PCE: a, b, c in chunks even when the full assignment fits */
     const czk__r1cs_opts *r1cs;
 } czk__snap_bench;
 int czk__bench_synth_snap(const czk__snap_bench *b, const czk_cli_common *com);

@@ -16,6 +16,7 @@
 #include "czk/post.h"
 #include "czk/post_kind.h"
 #include "czk/snap.h"
+#include "czk/snap_kind.h"
 #include "progress.h"
 
 static const char usage[] =
@@ -34,7 +35,8 @@ static const char usage[] =
     "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n"
     "       czk bench synth-only --circuit snap (--sector-size S | --nodes N --tree B[,S[,T]] | --vanilla DIR)\n"
     "                            [--partition K] [--seed N] [-i ITER] [--lc KIND] [--backend prove|witness|shape]\n"
-    "                            [--no-nnz] [--no-check] [--threads T] [--json]\n"
+    "                            [--seq] [--pce off|on|auto|both] [--validate] [--stream] [--no-nnz] [--no-check]\n"
+    "                            [--threads T] [--json]\n"
     "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n\n"
     "Synthesize PoRep partition circuits (docs/filecoin.md#porep) from a C1 file or a generated\n"
     "consistent sector, and time it. Per iteration: wall time (reset + synthesis +\n"
@@ -64,7 +66,8 @@ static const char usage[] =
     "                    of a generated update (czk gen-snap's) or a real one (--vanilla);\n"
     "                    --sector-size gives the production shape, --nodes and --tree a\n"
     "                    custom tree with the constants the node count implies; checks as\n"
-    "                    for PoSt (czk_snap_circuit_counts, czk_snap_public_inputs)\n"
+    "                    for PoSt (czk_snap_circuit_counts, czk_snap_public_inputs); the\n"
+    "                    parallel prover splits the partition's challenges; --pce as for PoSt\n"
     "  --sectors N       (PoSt) circuit sectors per partition\n"
     "  --vanilla DIR     (PoSt) real vanilla proofs instead of generated ones: DIR/post-KIND.json\n"
     "                    (its registered_post_proof gives the shape) and DIR/vanilla-KIND.bin\n"
@@ -930,13 +933,19 @@ static int synth_post(const opts *o, const czk_cli_common *com)
  * generated update or a real one (--vanilla DIR). */
 static int synth_snap(const opts *o, const czk_cli_common *com)
 {
-    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->seq ? "--seq" : o->pce != PCE_OFF ? "--pce"
-                      : o->validate ? "--validate" : o->stream ? "--stream" : NULL;
+    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : NULL;
     if (bad) return czk_cli_usage_error(CMD, usage, "%s is not an option of --circuit snap", bad);
+    if ((o->validate || o->stream) && o->pce != PCE_ON && o->pce != PCE_BOTH)
+        return czk_cli_usage_error(CMD, usage, "--validate and --stream are PCE options: give --pce on or both");
+    if (o->r1cs && o->pce != PCE_OFF) return czk_cli_usage_error(CMD, usage, "--r1cs-digest runs with --pce off");
+    if (o->pce != PCE_OFF && o->backend != CZK_CS_PROVE)
+        return czk_cli_usage_error(CMD, usage, "--pce makes the prove backend's assignment: no --backend %s",
+                                   czk_cs_backend_name(o->backend));
     if (o->vanilla && (o->shape.have_size || o->shape.have_custom || o->have_seed))
         return czk_cli_usage_error(CMD, usage, "--vanilla DIR takes the shape from DIR's snap.json: no --sector-size, "
                                                "custom shape or --seed");
     czk_snap_shape s;
+    memset(&s, 0, sizeof s);
     if (!o->vanilla) {
         int rc = czk_snap_shape_resolve(&s, &o->shape, CMD, usage);
         if (rc != 0) return rc;
@@ -948,8 +957,16 @@ static int synth_snap(const opts *o, const czk_cli_common *com)
         if (vs != CZK_OK) return czk_cli_fail(CMD, vs, "--r1cs-compare");
     }
     const czk__r1cs_opts ro = r1cs_opts_of(o);
-    const czk__snap_bench b = {o->vanilla ? NULL : &s, o->vanilla, o->seed, (uint32_t)o->partition, o->iters, o->lc,
-                               o->backend, o->no_nnz, o->no_check, o->r1cs ? &ro : NULL};
+    int pce = o->pce == PCE_ON ? 1 : o->pce == PCE_BOTH ? 2 : 0;
+    if (o->pce == PCE_AUTO) {
+        czk_snap_json j;
+        if (!o->vanilla) pce = czk_pce_snap_is_cached(&s);
+        else pce = czk_snap_dir_json(&j, o->vanilla) == CZK_OK && czk_pce_snap_is_cached(&j.shape);
+    }
+    const czk__snap_bench b = {o->vanilla ? NULL : &s, o->vanilla,  o->seed,     (uint32_t)o->partition,
+                               o->iters,                o->lc,       o->backend,  o->no_nnz,
+                               o->no_check,             o->seq,      pce,         o->validate,
+                               o->stream,               o->r1cs ? &ro : NULL};
     return czk__bench_synth_snap(&b, com);
 }
 

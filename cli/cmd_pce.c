@@ -11,14 +11,16 @@
 #include "czk/pce.h"
 #include "czk/porep.h"
 #include "czk/post_kind.h"
+#include "czk/snap_kind.h"
 
 static const char usage[] =
-    "usage: czk pce build [--circuit porep|window-post|winning-post] (--sector-size S | CUSTOM SHAPE) [-o FILE]\n"
+    "usage: czk pce build [--circuit porep|window-post|winning-post|snap] (--sector-size S | CUSTOM SHAPE) [-o FILE]\n"
     "       czk pce info FILE\n\n"
     "Pre-compiled constraint evaluation (PCE) of a partition circuit (PoRep by\n"
     "default; --circuit window-post / winning-post: the FallbackPoSt circuit, with\n"
     "--sectors N / --challenges C resizing a production shape, or --nodes N --tree\n"
-    "B[,S[,T]] --sectors N --challenges C): its\n"
+    "B[,S[,T]] --sectors N --challenges C; --circuit snap: the EmptySectorUpdate\n"
+    "circuit of --sector-size S or --nodes N --tree B[,S[,T]], one for every partition): its\n"
     "matrices A, B, C recorded once in a compact form (u32 column, u16 coefficient\n"
     "code; +-2^e evaluated by doublings), then per proof only the witness and\n"
     "a = A.w, b = B.w, c = C.w.\n\n"
@@ -97,13 +99,17 @@ static void print_info(const czk_pce *p, int json, double build_s)
 static int cmd_build(const opts *o, const czk_cli_common *com)
 {
     czk_post_kind pk = CZK_POST_WINDOW;
-    const int post = o->circuit && strcmp(o->circuit, "porep") != 0;
+    const int snap = o->circuit && !strcmp(o->circuit, "snap");
+    const int post = o->circuit && strcmp(o->circuit, "porep") != 0 && !snap;
     if (post && (!strstr(o->circuit, "-post") || czk_post_kind_parse(&pk, o->circuit) != CZK_OK))
-        return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post or winning-post, got '%s'",
+        return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post, winning-post or snap, got '%s'",
                                    o->circuit);
     czk_fc_shape shape;
     czk_post_shape ps;
-    if (post) {
+    czk_snap_shape ss;
+    if (snap) {
+        if (czk_snap_shape_resolve(&ss, &o->shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
+    } else if (post) {
         if (czk_post_shape_resolve(&ps, pk, &o->shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
     } else {
         if (o->shape.sectors) return czk_cli_usage_error(CMD, usage, "--sectors is a PoSt option (--circuit)");
@@ -115,14 +121,17 @@ static int cmd_build(const opts *o, const czk_cli_common *com)
     czk_progress_init(&pg, czk_cli_progress_enabled(com));
     double t0 = czk_now();
     czk_pce *p;
-    czk_status s = post ? czk_pce_post_build(&p, &ps, on_progress, &pg) : czk_pce_porep_build(&p, &shape, on_progress, &pg);
+    czk_status s = snap   ? czk_pce_snap_build(&p, &ss, on_progress, &pg)
+                   : post ? czk_pce_post_build(&p, &ps, on_progress, &pg)
+                          : czk_pce_porep_build(&p, &shape, on_progress, &pg);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "recording the circuit");
     double build_s = czk_now() - t0;
     char path[600];
     if (o->out) snprintf(path, sizeof path, "%s", o->out);
-    else if ((s = post ? czk_pce_post_path(path, sizeof path, &ps) : czk_pce_cache_path(path, sizeof path, &shape)) !=
-             CZK_OK) {
+    else if ((s = snap   ? czk_pce_snap_path(path, sizeof path, &ss)
+                  : post ? czk_pce_post_path(path, sizeof path, &ps)
+                         : czk_pce_cache_path(path, sizeof path, &shape)) != CZK_OK) {
         czk_pce_destroy(p);
         return czk_cli_fail(CMD, s, "cache path");
     }

@@ -55,7 +55,9 @@ static const char usage[] =
     "the partition proofs are read strictly and checked natively before any synthesis;\n"
     "every partition goes through the pipelined engine, and their 192-byte proofs,\n"
     "concatenated in partition order, are verified once and written.\n"
-    "--param-cache DIR then names DIR/v28-empty-sector-update-merkletree-...params.\n";
+    "--param-cache DIR then names DIR/v28-empty-sector-update-merkletree-...params;\n"
+    "--pce and --parallel as for PoRep (one PCE serves every partition of a size:\n"
+    "czk pce build --circuit snap).\n";
 
 enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE, OPT_PARALLEL,
        OPT_POST, OPT_VANILLA, OPT_SNAP };
@@ -337,9 +339,8 @@ static int run(int argc, char **argv)
     if (a.snap) {
         if (a.post) return czk_cli_usage_error("prove", usage, "--snap and --post exclude each other");
         if (!a.vanilla || !a.out) return czk_cli_usage_error("prove", usage, "--snap needs --vanilla DIR and -o");
-        if (a.c1 || a.partition >= 0 || a.parallel || a.pce_given)
-            return czk_cli_usage_error("prove", usage,
-                                       "--c1, --partition, --parallel and --pce are PoRep's, not --snap's");
+        if (a.c1 || a.partition >= 0)
+            return czk_cli_usage_error("prove", usage, "--c1 and --partition are PoRep's, not --snap's");
         return prove_snap(&a, &c);
     }
     if (a.post || a.vanilla) {

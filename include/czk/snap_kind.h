@@ -9,6 +9,7 @@
 
 #include "czk/groth16.h"
 #include "czk/kind.h"
+#include "czk/pce.h"
 #include "czk/snap.h"
 
 #ifdef __cplusplus
@@ -31,6 +32,35 @@ czk_status czk_snap_setup_params(czk_groth16_params *out, const czk_snap_shape *
  * czk_post_cached_params), generated and cached when absent. */
 czk_status czk_snap_cached_params(czk_groth16_params *out, const czk_snap_shape *s, czk_progress_fn progress,
                                   void *ctx, char path_out[512], int *generated) CZK_WUR;
+
+/* ---- pre-compiled constraint evaluation (PCE) ------------------------------ */
+
+/* Bumped whenever the circuit or the PCE layout changes (cache key). */
+#define CZK_PCE_SNAP_VERSION "czk-pce-snap-1"
+
+/* The cache key of s's circuit: the node count (which fixes the constants)
+ * and tree R's shape. Every partition of an update shares the matrices. */
+void czk_pce_snap_key(char out[CZK_PCE_KEY_MAX], const czk_snap_shape *s);
+/* Record s's circuit (czk_snap_synthesize without values) into a PCE. */
+czk_status czk_pce_snap_build(czk_pce **out, const czk_snap_shape *s, czk_pce_progress_fn progress,
+                              void *ctx) CZK_WUR;
+/* s's file in czk's cache directory (czk_pce_cache_file). */
+czk_status czk_pce_snap_path(char *out, size_t n, const czk_snap_shape *s) CZK_WUR;
+/* Load s's PCE from the cache, or build and cache it (*built: which; may be
+ * NULL). */
+czk_status czk_pce_snap_get(czk_pce **out, const czk_snap_shape *s, czk_pce_progress_fn progress, void *ctx,
+                            int *built) CZK_WUR;
+int czk_pce_snap_is_cached(const czk_snap_shape *s);
+/* The witness of partition k of v into w (a workspace of v's shape's PCE;
+ * CZK_ERR_INVALID_ARG naming both keys otherwise), synthesized with the
+ * challenges split across `threads` threads (0: czk_threads()): bit for bit
+ * the sequential WITNESS backend's. Then czk_pce_work_eval. */
+czk_status czk_snap_pce_witness(czk_pce_work *w, const czk_snap_vanilla *v, uint32_t k, int threads) CZK_WUR;
+/* w's witness (czk_snap_pce_witness of partition k) against the parallel
+ * PROVE synthesis of that partition, streamed by windows of challenges:
+ * input, aux, every row's a, b, c and the densities, bit for bit. */
+czk_status czk_snap_pce_validate(const czk_pce_work *w, const czk_snap_vanilla *v, uint32_t k,
+                                 int threads) CZK_WUR;
 
 /* What a verifier knows of an update: the shape, h, the three commitments. */
 typedef struct czk_snap_public {

@@ -1,9 +1,11 @@
 /* czk — the EmptySectorUpdate (SnapDeals) circuit (czk/snap.h): the
  * closed-form counts, the entry point of the synthesis (snap_lcv.c, per LC
  * variant) and a counting pass. Costs: docs/filecoin.md "SnapDeals". */
+#include <stdlib.h>
 #include <string.h>
 
 #include "circuits/count.h"
+#include "circuits/par.h"
 #include "circuits/snap_internal.h"
 #include "cs/lc.h"
 
@@ -23,10 +25,32 @@ static uint64_t por_level(unsigned a)
     return a == 2 ? 2 + 311 : a == 4 ? 8 + 377 : 22 + 505;
 }
 
+/* One challenge's constraints and aux: its high bits, rho, the leaves and
+ * leaf_r_new, the two tree R paths (siblings allocated, no bits), the apex
+ * leaf selection and the tree D path to it. */
+static void challenge_counts(uint64_t *c, uint64_t *a, const czk_snap_shape *s)
+{
+    const uint64_t AL = s->apex_leaves, T = s->challenge_bits - s->partition_bits - s->apex_bits;
+    uint64_t pc = SNAP_HIGH + SNAP_POSEIDON + 2, pa = SNAP_HIGH + SNAP_POSEIDON + 2 + 2;
+    uint32_t levels = czk_fc_shape_tree_levels(&s->tree);
+    for (int t = 0; t < 2; t++) {
+        for (uint32_t l = 0; l < levels; l++) {
+            unsigned ar = czk_fc_shape_level_arity(&s->tree, l);
+            pc += por_level(ar);
+            pa += por_level(ar) + (ar - 1);
+        }
+        pc += 1;
+    }
+    pc += (AL - 1) + T * (2 + SNAP_SHA_NODE_C) + 1;
+    pa += (AL - 1) + T + T * (2 + SNAP_SHA_NODE_A);
+    *c = pc;
+    *a = pa;
+}
+
 void czk_snap_circuit_counts(czk_snap_counts *out, const czk_snap_shape *s)
 {
-    const uint64_t P = s->partition_bits, AL = s->apex_leaves, B = s->challenge_bits, A = s->apex_bits;
-    const uint64_t T = B - P - A, D = czk_snap_digests(s), C = s->challenges;
+    const uint64_t P = s->partition_bits, AL = s->apex_leaves;
+    const uint64_t D = czk_snap_digests(s), C = s->challenges;
     uint64_t c = 0, a = 0;
     /* k_and_h_select, its bits, the packed partition; the three commitments */
     c += 1 + (P + CZK_SNAP_HS) + 1 + 1;
@@ -44,19 +68,8 @@ void czk_snap_circuit_counts(czk_snap_counts *out, const czk_snap_shape *s)
     /* challenge digests */
     c += D * SNAP_DIGEST_C;
     a += D * SNAP_DIGEST_A;
-    /* per challenge */
-    uint64_t pc = SNAP_HIGH + SNAP_POSEIDON + 2, pa = SNAP_HIGH + SNAP_POSEIDON + 2 + 2;
-    uint32_t levels = czk_fc_shape_tree_levels(&s->tree);
-    for (int t = 0; t < 2; t++) {
-        for (uint32_t l = 0; l < levels; l++) {
-            unsigned ar = czk_fc_shape_level_arity(&s->tree, l);
-            pc += por_level(ar);
-            pa += por_level(ar) + (ar - 1);
-        }
-        pc += 1;
-    }
-    pc += (AL - 1) + T * (2 + SNAP_SHA_NODE_C) + 1;
-    pa += (AL - 1) + T + T * (2 + SNAP_SHA_NODE_A);
+    uint64_t pc, pa;
+    challenge_counts(&pc, &pa, s);
     c += C * pc;
     a += C * pa;
     out->inputs = 1 + CZK_SNAP_PUBLIC_INPUTS;
@@ -72,7 +85,7 @@ static czk_status snap_ctx_init(snap_ctx *x, const czk_snap_shape *s, const czk_
     if (k >= s->partitions) return czk_error(CZK_ERR_INVALID_ARG, "snap: partition %u of %u", k, s->partitions);
     if (s->apex_leaves > CZK__SNAP_MAX_APEX || s->challenge_bits >= CZK__SNAP_MAX_BITS ||
         s->challenge_bits < s->partition_bits + s->apex_bits || s->apex_leaves != (1u << s->apex_bits) ||
-        s->partitions != (1u << s->partition_bits) || s->challenges < 1)
+        s->partitions != (1u << s->partition_bits) || s->challenges < 1 || s->challenges > CZK__SNAP_MAX_CHALLENGES)
         return czk_error(CZK_ERR_INVALID_ARG, "snap: shape out of range (%u challenge bits, %u partitions, %u apex "
                                               "leaves)",
                          s->challenge_bits, s->partitions, s->apex_leaves);
@@ -141,9 +154,52 @@ czk_status czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *s, const czk_sn
     if (czk_cs_has_values(cs) && !v)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "snap: the %s backend needs the vanilla proofs (v is NULL)",
                          czk_cs_backend_name(cs->backend));
-    snap_ctx x;
-    CZK_TRY(snap_ctx_init(&x, s, czk_cs_has_values(cs) ? v : NULL, k));
-    return CZK_LC_DISPATCH(cs->lc_kind, czk__snap_synth, (cs, &x));
+    czk__snap_par *p = malloc(sizeof *p);
+    if (!p) return czk_error(CZK_ERR_NOMEM, "snap: synthesis state");
+    czk_status st = snap_ctx_init(&p->x, s, czk_cs_has_values(cs) ? v : NULL, k);
+    if (st == CZK_OK) st = CZK_LC_DISPATCH(cs->lc_kind, czk__snap_synth, (cs, p));
+    free(p);
+    return st;
+}
+
+/* ---- the parallel plan (circuits/par.h) ------------------------------------------- */
+
+static czk_status par_top(czk_cs *cs, void *ctx)
+{
+    czk__snap_par *p = ctx;
+    return CZK_LC_DISPATCH(p->lc, czk__snap_top, (cs, p));
+}
+
+static czk_status par_unit(czk_cs *cs, void *ctx, uint32_t i)
+{
+    const czk__snap_par *p = ctx;
+    return CZK_LC_DISPATCH(p->lc, czk__snap_unit, (cs, p, i));
+}
+
+czk_status czk__snap_par_init(czk__par_circuit *out, czk__snap_par *p, const czk_snap_shape *s,
+                              const czk_snap_vanilla *v, uint32_t k, czk_lc_kind lc)
+{
+    if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "snap: LC kind %d", (int)lc);
+    if (s && s->challenges > CZK__SNAP_MAX_CHALLENGES)
+        return czk_error(CZK_ERR_INVALID_ARG, "snap: %u challenges per partition (at most %d)", s->challenges,
+                         CZK__SNAP_MAX_CHALLENGES);
+    memset(p, 0, sizeof *p);
+    CZK_TRY(snap_ctx_init(&p->x, s, v, k));
+    p->lc = lc;
+    czk_snap_counts n;
+    czk_snap_circuit_counts(&n, s);
+    uint64_t uc, ua;
+    challenge_counts(&uc, &ua, s);
+    memset(out, 0, sizeof *out);
+    out->top = (czk__par_cost){n.constraints - s->challenges * uc, n.aux - s->challenges * ua, n.inputs};
+    out->unit = (czk__par_cost){uc, ua, 0};
+    out->units = s->challenges;
+    out->lc = lc;
+    out->top_fn = par_top;
+    out->unit_fn = par_unit;
+    out->ctx = p;
+    out->what = "snap";
+    return CZK_OK;
 }
 
 /* ---- counting pass ------------------------------------------------------------------ */
@@ -151,13 +207,21 @@ czk_status czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *s, const czk_sn
 czk_status czk_snap_count(czk_snap_counts *out, const czk_snap_shape *s, czk_lc_kind lc)
 {
     if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "snap count: LC kind %d", (int)lc);
-    snap_ctx x;
-    CZK_TRY(snap_ctx_init(&x, s, NULL, 0));
+    czk__snap_par *p = malloc(sizeof *p);
+    if (!p) return czk_error(CZK_ERR_NOMEM, "snap count: synthesis state");
+    czk_status st = snap_ctx_init(&p->x, s, NULL, 0);
+    if (st != CZK_OK) {
+        free(p);
+        return st;
+    }
     czk__count ci;
     czk_cs cs;
-    CZK_TRY(czk__count_cs_init(&cs, &ci, lc));
-    czk_status st = CZK_LC_DISPATCH(lc, czk__snap_synth, (&cs, &x));
-    czk__count_cs_clear(&cs);
+    st = czk__count_cs_init(&cs, &ci, lc);
+    if (st == CZK_OK) {
+        st = CZK_LC_DISPATCH(lc, czk__snap_synth, (&cs, p));
+        czk__count_cs_clear(&cs);
+    }
+    free(p);
     CZK_TRY(st);
     out->inputs = cs.n_inputs;
     out->aux = cs.n_aux;

@@ -240,23 +240,19 @@ static czk_status alloc_path_r(czk_cs *cs, const snap_ctx *x, czk_anum *out, con
     return CZK_OK;
 }
 
-typedef struct snap_part {
-    czk_bool khs_bits[64];  /* partition bits, then the h_select bits */
-    czk_anum partition, comm_r_old, comm_d_new, comm_r_new, phi, comm_c, root_r_old, root_r_new;
-    czk_anum apex[CZK__SNAP_MAX_APEX];
-    czk_anum part_path[CZK__SNAP_MAX_BITS];
-} snap_part;
-
-/* Challenge c of the partition. */
-static czk_status snap_challenge(czk_cs *cs, const snap_ctx *x, const snap_part *pt, const czk_bool *gen_bits,
-                                 uint32_t c, const czk_fr *gr, int vals)
+/* Challenge c of the partition (a unit: writes nothing of p). */
+czk_status czk__snap_unit(czk_cs *cs, const czk__snap_par *p, uint32_t c)
 {
+    const snap_ctx *x = &p->x;
+    const snap_top *pt = &p->t;
+    const czk_fr *gr = &pt->gr;
+    const int vals = x->p != NULL;
     const czk_snap_shape *s = x->s;
     const uint32_t nb = s->challenge_bits, pb = s->partition_bits, rb = nb - pb;
     const uint32_t to_apex = nb - pb - s->apex_bits;
     const czk_snap_challenge_proof *cp = vals ? &x->p->proofs[c] : NULL;
     czk_bool c_bits[CZK__SNAP_MAX_BITS];
-    for (uint32_t i = 0; i < rb; i++) c_bits[i] = gen_bits[(size_t)c * rb + i];
+    for (uint32_t i = 0; i < rb; i++) c_bits[i] = pt->gen[(size_t)c * rb + i];
     for (uint32_t i = 0; i < pb; i++) c_bits[rb + i] = pt->khs_bits[i];
 
     czk_anum c_high, rho, leaf_r_old, leaf_d_new, leaf_r_new, apex_leaf;
@@ -310,75 +306,69 @@ static czk_status snap_challenge(czk_cs *cs, const snap_ctx *x, const snap_part 
     return st;
 }
 
-czk_status czk__snap_synth(czk_cs *cs, const snap_ctx *x)
+/* The common part: public inputs, phi, the private commitments and apex
+ * leaves, the comm_r checks, the apex PoR, the challenge digests; fills
+ * p->t for the challenges. */
+czk_status czk__snap_top(czk_cs *cs, czk__snap_par *p)
 {
+    const snap_ctx *x = &p->x;
+    snap_top *pt = &p->t;
     const czk_snap_shape *s = x->s;
     const int vals = x->p != NULL;
-    czk_fr gr;
-    czk_poseidon_gr_tag(&gr);
-    snap_part *pt = calloc(1, sizeof *pt);
     const uint32_t rb = s->challenge_bits - s->partition_bits;
-    czk_bool *gen = malloc((size_t)s->challenges * rb * sizeof *gen);
     czk_status st = CZK_OK;
-    if (!pt || !gen) {
-        st = czk_error(CZK_ERR_NOMEM, "snap circuit: %u challenges", s->challenges);
-        goto out;
-    }
-#define TRY(e)                                                                          \
-    do {                                                                                \
-        if ((st = (e)) != CZK_OK) goto out;                                             \
-    } while (0)
+    czk_poseidon_gr_tag(&pt->gr);
 #define NS_TRY(name, e)                                                                 \
     do {                                                                                \
         czk_cs_ns_push(cs, name, CZK_NOIDX);                                            \
         st = (e);                                                                       \
         czk_cs_ns_pop(cs);                                                              \
-        if (st != CZK_OK) goto out;                                                     \
+        CZK_TRY(st);                                                                    \
     } while (0)
 
     /* public inputs */
-    TRY(k_and_h_select(cs, x, pt->khs_bits, &pt->partition, vals));
-    TRY(czk__anum_alloc_ns(cs, &pt->comm_r_old, vals ? &x->comm_r_old : NULL, "comm_r_old"));
-    TRY(czk__anum_inputize_ns(cs, &pt->comm_r_old, "comm_r_old_input"));
-    TRY(czk__anum_alloc_ns(cs, &pt->comm_d_new, vals ? &x->comm_d_new : NULL, "comm_d_new"));
-    TRY(czk__anum_inputize_ns(cs, &pt->comm_d_new, "comm_d_new_input"));
-    TRY(czk__anum_alloc_ns(cs, &pt->comm_r_new, vals ? &x->comm_r_new : NULL, "comm_r_new"));
-    TRY(czk__anum_inputize_ns(cs, &pt->comm_r_new, "comm_r_new_input"));
+    CZK_TRY(k_and_h_select(cs, x, pt->khs_bits, &pt->partition, vals));
+    CZK_TRY(czk__anum_alloc_ns(cs, &pt->comm_r_old, vals ? &x->comm_r_old : NULL, "comm_r_old"));
+    CZK_TRY(czk__anum_inputize_ns(cs, &pt->comm_r_old, "comm_r_old_input"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &pt->comm_d_new, vals ? &x->comm_d_new : NULL, "comm_d_new"));
+    CZK_TRY(czk__anum_inputize_ns(cs, &pt->comm_d_new, "comm_d_new_input"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &pt->comm_r_new, vals ? &x->comm_r_new : NULL, "comm_r_new"));
+    CZK_TRY(czk__anum_inputize_ns(cs, &pt->comm_r_new, "comm_r_new_input"));
     /* phi = PoseidonGR(comm_d_new, comm_r_old) */
-    NS_TRY("phi", hash2(cs, &pt->phi, &pt->comm_d_new, &pt->comm_r_old, &gr, vals));
+    NS_TRY("phi", hash2(cs, &pt->phi, &pt->comm_d_new, &pt->comm_r_old, &pt->gr, vals));
 
     /* private inputs: comm_c, the roots, the apex leaves, the partition path */
-    TRY(czk__anum_alloc_ns(cs, &pt->comm_c, vals ? &x->p->comm_c : NULL, "comm_c"));
-    TRY(czk__anum_alloc_ns(cs, &pt->root_r_old, vals ? &x->p->proofs[0].r_old.root : NULL, "root_r_old"));
-    TRY(czk__anum_alloc_ns(cs, &pt->root_r_new, vals ? &x->p->proofs[0].r_new.root : NULL, "root_r_new"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &pt->comm_c, vals ? &x->p->comm_c : NULL, "comm_c"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &pt->root_r_old, vals ? &x->p->proofs[0].r_old.root : NULL, "root_r_old"));
+    CZK_TRY(czk__anum_alloc_ns(cs, &pt->root_r_new, vals ? &x->p->proofs[0].r_new.root : NULL, "root_r_new"));
     for (uint32_t i = 0; i < s->apex_leaves; i++) {
         SNAP_NS(cs, "apex_leaf_%u", i);
         st = alloc_num(cs, &pt->apex[i], vals ? &x->p->apex_leaves[i] : NULL, vals);
         czk_cs_ns_pop(cs);
-        TRY(st);
+        CZK_TRY(st);
     }
     for (uint32_t i = 0; i < s->partition_bits; i++) {
         SNAP_NS(cs, "partition_path_sibling_%u", i);
         st = alloc_num(cs, &pt->part_path[i], vals ? &x->p->proofs[0].d_new.siblings[rb + i] : NULL, vals);
         czk_cs_ns_pop(cs);
-        TRY(st);
+        CZK_TRY(st);
     }
 
     /* comm_r_old = Poseidon2(comm_c, root_r_old), comm_r_new likewise */
-    {
-        czk_anum calc;
-        NS_TRY("comm_r_old_calc", hash2(cs, &calc, &pt->comm_c, &pt->root_r_old, NULL, vals));
-        TRY(enforce_eq(cs, calc.var, pt->comm_r_old.var, "enforce comm_r_old_calc == comm_r_old"));
-        NS_TRY("comm_r_new_calc", hash2(cs, &calc, &pt->comm_c, &pt->root_r_new, NULL, vals));
-        TRY(enforce_eq(cs, calc.var, pt->comm_r_new.var, "enforce comm_r_new_calc == comm_r_new"));
-    }
+    czk_anum calc;
+    NS_TRY("comm_r_old_calc", hash2(cs, &calc, &pt->comm_c, &pt->root_r_old, NULL, vals));
+    CZK_TRY(enforce_eq(cs, calc.var, pt->comm_r_old.var, "enforce comm_r_old_calc == comm_r_old"));
+    NS_TRY("comm_r_new_calc", hash2(cs, &calc, &pt->comm_c, &pt->root_r_new, NULL, vals));
+    CZK_TRY(enforce_eq(cs, calc.var, pt->comm_r_new.var, "enforce comm_r_new_calc == comm_r_new"));
     NS_TRY("apex_gadget", apex_por(cs, x, pt->apex, pt->khs_bits, pt->part_path, &pt->comm_d_new));
-    NS_TRY("gen_challenge_bits", gen_challenge_bits(cs, x, gen, &pt->comm_r_new, &pt->partition, &gr, vals));
-    for (uint32_t c = 0; c < s->challenges; c++) TRY(snap_challenge(cs, x, pt, gen, c, &gr, vals));
-#undef TRY
+    NS_TRY("gen_challenge_bits", gen_challenge_bits(cs, x, pt->gen, &pt->comm_r_new, &pt->partition, &pt->gr, vals));
 #undef NS_TRY
-out:
-    free(pt);
-    free(gen);
-    return st;
+    return CZK_OK;
+}
+
+czk_status czk__snap_synth(czk_cs *cs, czk__snap_par *p)
+{
+    CZK_TRY(czk__snap_top(cs, p));
+    for (uint32_t c = 0; c < p->x.s->challenges; c++) CZK_TRY(czk__snap_unit(cs, p, c));
+    return CZK_OK;
 }

@@ -82,7 +82,7 @@ expect 2 "prove --snap without --vanilla" -- prove --snap -o y.bin
 expect_out "--snap needs --vanilla DIR and -o" "prove --snap names what is missing"
 expect 2 "prove --snap with --post" -- prove --snap --post window --vanilla d -o y.bin
 expect 2 "prove --snap with --c1" -- prove --snap --vanilla d -o y.bin --c1 c.json
-expect_out "are PoRep's, not --snap's" "prove --snap refuses PoRep options"
+expect_out "--c1 and --partition are PoRep's, not --snap's" "prove --snap refuses PoRep options"
 expect 2 "verify --snap without --proof" -- verify --snap --vanilla d
 expect_out "--snap, --vanilla and --proof are required together" "verify --snap names what is missing"
 expect 2 "gen-snap without -o" -- gen-snap --sector-size 2KiB

@@ -216,7 +216,7 @@ expect 2 "verify --post bogus" -- verify --post bogus --vanilla "$VEC" --proof x
 expect_out "--post wants window or winning, got 'bogus'" "verify names the bad --post"
 expect 2 "verify --post without --proof" -- verify --post window --vanilla "$VEC"
 expect 2 "setup --circuit bogus" -- setup --circuit bogus --sector-size 2KiB -o x --vk y
-expect_out "--circuit wants porep, window-post or winning-post, got 'bogus'" "setup names the bad circuit"
+expect_out "--circuit wants porep, window-post, winning-post or snap, got 'bogus'" "setup names the bad circuit"
 expect 2 "setup window-post with --layers" -- setup --circuit window-post --sector-size 2KiB --layers 2 -o x --vk y
 
 cli_finish

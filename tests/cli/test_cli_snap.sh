@@ -11,6 +11,7 @@ set -u
 CZK="$1"
 . "$(dirname "$0")/lib.sh"
 cli_init test_cli_snap
+export CZK_CACHE_DIR="$T/cache" # czk's own cache (PCE files): this test's
 VEC="$(dirname "$0")/../filecoin/vectors"
 P="--params-check curve"
 S28=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-
@@ -42,6 +43,19 @@ done
 head -c 191 "$T/real.proof" >"$T/short.proof"
 expect 1 "a proof one byte short" -- verify --snap --vanilla "$T/real" --vk "$T/pc/$S28.vk" --proof "$T/short.proof"
 expect_out "191 bytes, expected 1 proofs of 192 bytes" "a short proof named"
+
+# the parallel prover and PCE give proofs that verify (their assignments
+# equal full synthesis bit for bit: tests/snap/test_snap_sources.c)
+expect 0 "pce build --circuit snap 2KiB" -- pce build --circuit snap --sector-size 2KiB --quiet
+expect 0 "prove --snap --pce on" -- prove --snap --vanilla "$T/real" --param-cache "$T/pc" --pce on -o "$T/pce.proof" \
+    --json --quiet
+expect_out '"witness":"pce"' "prove --snap --pce on names its witness source"
+expect 0 "verify the PCE proof" -- verify --snap --vanilla "$T/real" --param-cache "$T/pc" --proof "$T/pce.proof"
+expect 0 "prove --snap --parallel --pce off" -- prove --snap --vanilla "$T/real" --param-cache "$T/pc" --pce off \
+    --parallel -o "$T/par.proof" --json --quiet
+expect_out '"witness":"parallel"' "prove --snap --parallel names its witness source"
+expect 0 "verify the parallel prover's proof" -- verify --snap --vanilla "$T/real" --param-cache "$T/pc" \
+    --proof "$T/par.proof"
 
 # other commitments in snap.json: the proof fails for another comm_r_new
 for key in comm_r_new comm_d_new comm_r_old; do
@@ -99,6 +113,55 @@ expect 1 "the gen-snap proof is not the real update's" -- verify --snap --vanill
 expect 0 "gen-snap 32GiB (16 partitions of 561,768 bytes, seconds)" -- gen-snap --sector-size 32GiB -o "$T/g32" --json
 expect_out '"partitions":16,"challenges":86,"partition_bytes":561768' "gen-snap 32GiB reports its proofs"
 check "gen-snap 32GiB wrote partition 15" test "$(wc -c <"$T/g32/snap-partition-15.bin")" -eq 561768
+
+# czk serve: the real update as Curio sends it (SNAP_DEALS_UPDATE: one
+# bincode partition proof per partition, the three commitments), proven with
+# the v28 parameters of the daemon's cache; czk verify accepts the proof, and
+# a request for another comm_r_new is refused at submission
+hexof() { python3 -c "import json,sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())" "$1" "$2"; }
+if "$CZK" serve --help >/dev/null 2>&1; then
+    cat >"$T/czk.toml" <<EOT
+[daemon]
+listen = "unix://$T/czk.sock"
+[srs]
+param_cache = "$T/pc"
+[memory]
+total_budget = "4GiB"
+EOT
+    "$CZK" serve -c "$T/czk.toml" >"$T/serve.out" 2>"$T/serve.err" &
+    srv=$!
+    i=0
+    while ! grep -q "listening on" "$T/serve.err" && [ $i -lt 300 ] && kill -0 "$srv" 2>/dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    if grep -q "listening on" "$T/serve.err"; then
+        A="unix://$T/czk.sock"
+        CRO=$(hexof "$VEC/snap.json" comm_r_old)
+        CRN=$(hexof "$VEC/snap.json" comm_r_new)
+        CDN=$(hexof "$VEC/snap.json" comm_d_new)
+        expect 0 "czk serve proves the update" -- client prove --addr "$A" --kind snap --registered-proof 0 \
+            --vanilla "$VEC/snap-partition-0.bin" --comm-r-old "$CRO" --comm-r-new "$CRN" --comm-d-new "$CDN" \
+            --request-id snap-1 -o "$T/serve.proof"
+        expect_out "job snap-1 COMPLETED: 192 proof bytes" "the daemon's summary line"
+        expect 0 "czk verify accepts the daemon's proof" -- verify --snap --vanilla "$T/real" --param-cache "$T/pc" \
+            --proof "$T/serve.proof"
+        expect 1 "a request for another comm_r_new" -- client prove --addr "$A" --kind snap --registered-proof 0 \
+            --vanilla "$VEC/snap-partition-0.bin" --comm-r-old "$CRO" --comm-r-new "$CRO" --comm-d-new "$CDN" \
+            -o "$T/no.proof"
+        expect_out "INVALID_ARGUMENT" "refused as INVALID_ARGUMENT"
+        expect_out "SnapDeals partition 0" "the refusal names the partition"
+        expect_absent "$T/no.proof" "no proof for another comm_r_new"
+    else
+        fail=$((fail + 1))
+        echo "FAIL: czk serve did not start"
+        sed 's/^/  serve: /' "$T/serve.err" | tail -5
+    fi
+    kill -TERM "$srv" 2>/dev/null
+    wait "$srv"
+else
+    echo "  (czk serve is not built: the daemon case is skipped)"
+fi
 
 # a key of another circuit, an empty cache
 expect 0 "setup window-post (another circuit)" -- setup --circuit window-post --sector-size 2KiB --seed 1 \

@@ -164,12 +164,12 @@ ensure_snap_params() {
 # snap_digests_equal DESC DIR K...: czk's and the reference's digests of the
 # EmptySectorUpdate circuit of partitions K of the update in DIR
 snap_digests_equal() {
-    desc="$1"; dir="$2"; shift 2
+    sdesc="$1"; sdir="$2"; shift 2
     for k in "$@"; do
-        REF_CMD="snap-digest --vanilla $dir --partition $k"
+        REF_CMD="snap-digest --vanilla $sdir --partition $k"
         # (${SNAP_BACKEND:-}: --backend witness for the big partitions, no a/b/c vectors)
-        CZK_CMD="bench synth-only --circuit snap --vanilla $dir --partition $k ${SNAP_BACKEND:-}"
-        circuit_digests_equal "$desc, partition $k"
+        CZK_CMD="bench synth-only --circuit snap --vanilla $sdir --partition $k ${SNAP_BACKEND:-}"
+        circuit_digests_equal "$sdesc, partition $k"
     done
 }
 
