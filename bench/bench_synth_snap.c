@@ -226,7 +226,8 @@ static czk_status run_pce(FILE *out, int json, const czk_snap_vanilla *v, uint32
     if (st == CZK_OK && (!wall || !cpu)) st = czk_error(CZK_ERR_NOMEM, "samples");
     if (json)
         fprintf(out,
-                ",\"pce\":{\"built\":%s,\"stream\":%s,\"load_s\":%.3f,\"rows\":%llu,\"cols\":%llu,\"nnz\":[%llu,%llu,%llu],"
+                ",\"pce\":{\"built\":%s,\"stream\":%s,\"load_s\":%.3f,\"rows\":%llu,\"cols\":%llu,"
+                "\"nnz\":[%llu,%llu,%llu],"
                 "\"bytes\":%zu,\"bytes_per_nnz\":%.4f,\"threads\":%d,\"iterations\":[",
                 built ? "true" : "false", stream ? "true" : "false", load_s, (unsigned long long)in.rows,
                 (unsigned long long)in.cols,
@@ -517,8 +518,8 @@ int czk__bench_synth_snap(const czk__snap_bench *b, const czk_cli_common *com)
                     czk_bench_fmt_time(a1, on_sum.wall_min), czk_bench_fmt_time(a2, on_sum.cpu_min),
                     czk_bench_fmt_time(a3, on_sum.wall), (double)czk_bench_peak_rss() / 1073741824.0);
     } else if (par && !com->json) {
-        fprintf(out, "min    %10s %10s   median wall %s   peak RSS %.2f GiB\n", czk_bench_fmt_time(a1, off_sum.wall_min),
-                czk_bench_fmt_time(a2, off_sum.cpu_min), czk_bench_fmt_time(a3, off_sum.wall),
+        fprintf(out, "min    %10s %10s   median wall %s   peak RSS %.2f GiB\n",
+                czk_bench_fmt_time(a1, off_sum.wall_min), czk_bench_fmt_time(a2, off_sum.cpu_min), czk_bench_fmt_time(a3, off_sum.wall),
                 (double)czk_bench_peak_rss() / 1073741824.0);
     }
     if (com->json) {

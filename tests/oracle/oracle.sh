@@ -312,7 +312,8 @@ names)
     awk '{print $1, $2, $3}' "$T/out" | sort >"$T/czk.names"
     n=$(wc -l <"$T/ref.names")
     if [ "$n" -ge 20 ] && cmp -s "$T/ref.names" "$T/czk.names"; then
-        ok "czk's $n v28 parameter names (PoRep, WindowPoSt, WinningPoSt, SnapDeals; 2KiB to 64GiB) are filecoin-proofs'"
+        kinds="PoRep, WindowPoSt, WinningPoSt, SnapDeals; 2KiB to 64GiB"
+        ok "czk's $n v28 parameter names ($kinds) are filecoin-proofs'"
     else
         bad "czk's v28 names differ from filecoin-proofs':"
         diff "$T/ref.names" "$T/czk.names" | sed 's/^/    /' | head -20
