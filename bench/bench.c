@@ -52,6 +52,18 @@ unsigned long long czk_bench_peak_rss(void)
     return (unsigned long long)ru.ru_maxrss * 1024ULL;
 }
 
+double czk_bench_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    double kb = 0;
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
+    fclose(f);
+    return kb * 1024.0;
+}
+
 const char *czk_bench_fmt_time(char buf[32], double s)
 {
     if (s >= 1.0) snprintf(buf, 32, "%.3f s", s);
