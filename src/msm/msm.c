@@ -10,9 +10,11 @@
 #include "ec/group_g1.h"
 #define MSM_COST_INV 350
 #define MSM_COST_LOAD 1.0
+#define MSM_BATCH_IFMA czk__g1_batch_add_ifma
 #include "msm/msm_impl.h"
 #undef MSM_COST_INV
 #undef MSM_COST_LOAD
+#undef MSM_BATCH_IFMA
 #include "ec/group_end.h"
 
 /* G2: one Fp inversion plus 4 Fp products, about 120 Fp2 multiplications
@@ -20,7 +22,9 @@
 #include "ec/group_g2.h"
 #define MSM_COST_INV 120
 #define MSM_COST_LOAD 0.5
+#define MSM_BATCH_IFMA czk__g2_batch_add_ifma
 #include "msm/msm_impl.h"
 #undef MSM_COST_INV
 #undef MSM_COST_LOAD
+#undef MSM_BATCH_IFMA
 #include "ec/group_end.h"

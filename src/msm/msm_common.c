@@ -123,9 +123,13 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
         lay->mark_off = o;  o += align64(nb * sizeof(uint32_t));
         lay->entry_off = o; o += align64((size_t)plan->batch * k->entry_bytes);
         lay->queue_off = o; o += align64((size_t)plan->batch * k->entry_bytes);
-        lay->den_off = o;   o += align64((size_t)plan->batch * k->fe_bytes);
+        /* den doubles as the IFMA kernel's scratch: one 8-lane prefix product per 8 entries,
+         * 8 limbs of 64 bits for every 48 bits of a coordinate (ec/ec_batch.h) */
+        size_t den = (size_t)plan->batch * k->fe_bytes, vden = ((size_t)plan->batch + 7) / 8 * k->fe_bytes * 32 / 3;
+        lay->den_off = o;   o += align64(den > vden ? den : vden);
         lay->pre_off = o;   o += align64((size_t)plan->batch * k->fe_bytes);
         lay->lane_off = o;  o += align64((size_t)plan->lanes * (3 * k->point_bytes + 2 * LANE_ENTRY_BYTES));
+        lay->vec_off = o;   o += align64((size_t)plan->batch * (2 * sizeof(uintptr_t) + 1));
     }
     lay->per_thread = o;
     lay->total = lay->thread_off + (size_t)plan->threads * lay->per_thread;

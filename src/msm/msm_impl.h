@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include "ec/ec_formulas_tmpl.h"
+#include "ec/ec_batch.h"
 
 typedef struct G_LOCAL(aff) {
     FE x, y;
@@ -145,6 +146,8 @@ typedef struct G_LOCAL(ba) {
     unsigned lanes;   /* lanes of the batch-affine bucket sum (0: XYZZ running sum) */
     AFF *ls, *lt, *lo;            /* per lane: S, T, snapshot of S */
     struct G_LOCAL(lentry) *le;        /* pending lane additions (2 per lane) */
+    uintptr_t *vdst, *vsrc;   /* the IFMA kernel's operands (batch entries each) */
+    uint8_t *vneg;
 } G_LOCAL(ba);
 
 /* One pending lane addition: *t += (ax[0], ax[1]) (or *t doubled). */
@@ -154,14 +157,32 @@ typedef struct G_LOCAL(lentry) {
     uint32_t dbl;
 } G_LOCAL(lentry);
 
+/* Batches smaller than this stay on the scalar path (the 8-lane kernel
+ * inverts 8 lane products and has a fixed cost of about 30 multiplications). */
+#define VEC_MIN 16
+
 /* Apply the pending additions: den_i = x_P - x_B (2 y_B when doubling),
  * one inversion of prod den_i, then for each i (backwards)
  *   1/den_i = pre_{i-1} * inv,  inv *= den_i,
- * and the chord (tangent) step B = B +- P (2B) with that inverse. */
+ * and the chord (tangent) step B = B +- P (2B) with that inverse.
+ * With the IFMA kernels on and no doubling in the batch, the same steps run
+ * 8 additions at a time (ec/ec_batch.h; the den and pre arrays are its scratch). */
 static void G_LOCAL(ba_flush)(G_LOCAL(ba) *s, size_t cnt)
 {
     if (!cnt) return;
     G_LOCAL(entry) *e = s->e;
+    if (czk__field_use_ifma && cnt >= VEC_MIN) {
+        size_t i = 0;
+        for (; i < cnt && !(e[i].flags & ENT_DBL); i++) {
+            s->vdst[i] = (uintptr_t)&s->A[e[i].bucket];
+            s->vsrc[i] = (uintptr_t)e[i].p;
+            s->vneg[i] = (uint8_t)(e[i].flags & ENT_NEG);
+        }
+        if (i == cnt) {
+            MSM_BATCH_IFMA(s->vdst, s->vsrc, s->vneg, cnt, s->den);
+            return;
+        }
+    }
     FE *den = s->den, *pre = s->pre;
     for (size_t i = 0; i < cnt; i++) {
         if (i + FLUSH_PF < cnt) {
@@ -295,6 +316,18 @@ static void G_LOCAL(lane_flush)(G_LOCAL(ba) *s, size_t cnt)
 {
     if (!cnt) return;
     G_LOCAL(lentry) *e = s->le;
+    if (czk__field_use_ifma && cnt >= VEC_MIN) {
+        size_t i = 0;
+        for (; i < cnt && !e[i].dbl; i++) {
+            s->vdst[i] = (uintptr_t)e[i].t;
+            s->vsrc[i] = (uintptr_t)e[i].ax;
+            s->vneg[i] = 0;
+        }
+        if (i == cnt) {
+            MSM_BATCH_IFMA(s->vdst, s->vsrc, s->vneg, cnt, s->den);
+            return;
+        }
+    }
     FE *den = s->den, *pre = s->pre;
     for (size_t i = 0; i < cnt; i++) {
         if (e[i].dbl) FE_DBL(&den[i], &e[i].t->y);
@@ -557,6 +590,9 @@ static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, 
             ba.lt = ba.ls + plan.lanes;
             ba.lo = ba.lt + plan.lanes;
             ba.le = (G_LOCAL(lentry) *)(ba.lo + plan.lanes);
+            ba.vdst = (uintptr_t *)(tm + lay.vec_off);
+            ba.vsrc = ba.vdst + plan.batch;
+            ba.vneg = (uint8_t *)(ba.vsrc + plan.batch);
         }
 #pragma omp barrier
 #pragma omp for schedule(dynamic, 1)
@@ -654,3 +690,4 @@ czk_status G_MSM(ref)(JAC *out, const AFF *bases, size_t nbases, const czk_fr *s
 #undef ST_XYZZ
 #undef MSM_PF
 #undef FLUSH_PF
+#undef VEC_MIN

@@ -83,6 +83,7 @@ typedef struct czk__msm_layout {
     size_t digit_off; /* inside one thread's area: the look-ahead digits (MSM_PF x nsets ints) */
     /* inside one thread's area (batch-affine) */
     size_t aff_off, xyzz_off, state_off, mark_off, entry_off, queue_off, den_off, pre_off, lane_off;
+    size_t vec_off; /* the IFMA kernel's operand arrays (batch x (2 pointers + 1 byte)) */
 } czk__msm_layout;
 
 void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m,

@@ -12,7 +12,7 @@
 
 /* Every size 1..64 (auto plan, both kernels, 1 and 2 threads), then larger
  * ones around powers of two. */
-GROUP_TEST(MT(closed_form_sizes))
+BOTH_KERNELS_TEST(MT(closed_form_sizes))
 {
     czk_rng *rng = czk_test_rng();
     size_t nmax = (asan() ? 1024 : 4096) / MT_DIV;
@@ -42,7 +42,7 @@ GROUP_TEST(MT(closed_form_sizes))
 }
 
 /* Random bases (not multiples of one another in a pattern) against the naive sum. */
-GROUP_TEST(MT(vs_ref))
+BOTH_KERNELS_TEST(MT(vs_ref))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 40 : 300) / MT_DIV;
@@ -71,7 +71,7 @@ GROUP_TEST(MT(vs_ref))
 
 /* Every window size 1..CZK_MSM_MAX_WINDOW with both kernels; the widest on
  * few points (mostly empty buckets). */
-GROUP_TEST(MT(every_window))
+BOTH_KERNELS_TEST(MT(every_window))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 40 : 200) / MT_DIV;
@@ -95,7 +95,7 @@ GROUP_TEST(MT(every_window))
 
 /* The result does not depend on the thread count (1, 2, 3, 7, 16) or on how
  * the points are split. */
-GROUP_TEST(MT(threads))
+BOTH_KERNELS_TEST(MT(threads))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 300 : 3000) / MT_DIV;
@@ -119,7 +119,7 @@ GROUP_TEST(MT(threads))
  * conflicts and bucket doublings), all-equal scalars, booleans, a single
  * non-zero; then all-equal bases (one point n times: every bucket meets
  * itself) with random and with equal scalars; n = 1 with each kernel. */
-GROUP_TEST(MT(edge_scalars))
+BOTH_KERNELS_TEST(MT(edge_scalars))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 100 : 1000) / MT_DIV;
@@ -167,7 +167,7 @@ GROUP_TEST(MT(edge_scalars))
 /* Infinity bases contribute nothing; duplicate bases double in one bucket;
  * P and -P with the same scalar cancel in one bucket. Checked against the
  * naive reference and the closed form. */
-GROUP_TEST(MT(infinity_duplicate_negated))
+BOTH_KERNELS_TEST(MT(infinity_duplicate_negated))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 64 : 400) / MT_DIV;
@@ -216,7 +216,7 @@ GROUP_TEST(MT(infinity_duplicate_negated))
 
 /* Density masks: bases hold only the set-bit entries; against the closed
  * form, the reference, and the same MSM on explicitly compacted scalars. */
-GROUP_TEST(MT(density))
+BOTH_KERNELS_TEST(MT(density))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 200 : 2000) / MT_DIV;
@@ -258,7 +258,7 @@ GROUP_TEST(MT(density))
 
 /* Caller scratch (no allocation), too-small or misaligned scratch, bad
  * arguments, n = 0. */
-GROUP_TEST(MT(scratch_and_errors))
+BOTH_KERNELS_TEST(MT(scratch_and_errors))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = 500 / MT_DIV;
@@ -319,7 +319,7 @@ GROUP_TEST(MT(scratch_and_errors))
 /* Small scalars (|k| <= 12) over bases drawn from {P, -P, 2P, 7P, infinity}:
  * bucket and lane running sums meet equal points (doublings), opposite points
  * (cancellation) and infinity all the time. Against the naive reference. */
-GROUP_TEST(MT(special_sums_small_scalars))
+BOTH_KERNELS_TEST(MT(special_sums_small_scalars))
 {
     czk_rng *rng = czk_test_rng();
     AFF pool[5], mult[7];
