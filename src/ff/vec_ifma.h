@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "czk/field.h"
+#include "czk/tower.h"
 
 #define CZK_V8_M48 0xffffffffffffULL
 
@@ -309,6 +310,164 @@ CZK_INLINE void czk__v8fp2_set1(czk__v8fp2 *r, const czk_fp2 *x)
 {
     czk__v8fp_set1(&r->c0, &x->c0);
     czk__v8fp_set1(&r->c1, &x->c1);
+}
+
+
+/* ---- Fr: radix 2^52, five limbs --------------------------------------------
+ * A czk__v8fr holds 8 Fr elements as five 52-bit limbs (260 bits, r < 2^255)
+ * in Montgomery form with czk's R = 2^256. The Montgomery reduction runs four
+ * rounds of 52 bits and a last one of 48 (q = t_0 (-r^-1) mod 2^48), 256 bits
+ * in all, then shifts the sum right by 48 bits: the elements stay czk_fr
+ * values, re-cut into 52-bit pieces. Fully reduced in and out. */
+
+typedef struct czk__v8fr {
+    __m512i l[5];
+} czk__v8fr;
+
+#define CZK_V8_M52 0xfffffffffffffULL
+#define CZK_V8_R_N0 0xffffeffffffffULL /* -r^-1 mod 2^52 (its low 48 bits: mod 2^48) */
+static const uint64_t czk__v8_r52[5] = {0xfffff00000001ULL, 0x2fffe5bfefffULL, 0x9a1d80553bda4ULL, 0x7d483339d8080ULL,
+                                        0x73eda753299dULL};
+
+/* Four 64-bit limbs (lane-major) <-> five 52-bit limbs. */
+CZK_INLINE void czk__v8fr_from64(czk__v8fr *r, const __m512i w[4])
+{
+    const __m512i m = czk__v8_bc(CZK_V8_M52);
+    r->l[0] = _mm512_and_si512(w[0], m);
+    r->l[1] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[0], 52), _mm512_slli_epi64(w[1], 12)), m);
+    r->l[2] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[1], 40), _mm512_slli_epi64(w[2], 24)), m);
+    r->l[3] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[2], 28), _mm512_slli_epi64(w[3], 36)), m);
+    r->l[4] = _mm512_srli_epi64(w[3], 16);
+}
+
+CZK_INLINE void czk__v8fr_to64(__m512i w[4], const czk__v8fr *a)
+{
+    w[0] = _mm512_or_si512(a->l[0], _mm512_slli_epi64(a->l[1], 52));
+    w[1] = _mm512_or_si512(_mm512_srli_epi64(a->l[1], 12), _mm512_slli_epi64(a->l[2], 40));
+    w[2] = _mm512_or_si512(_mm512_srli_epi64(a->l[2], 24), _mm512_slli_epi64(a->l[3], 28));
+    w[3] = _mm512_or_si512(_mm512_srli_epi64(a->l[3], 36), _mm512_slli_epi64(a->l[4], 16));
+}
+
+/* 8 consecutive czk_fr at x (256 bytes, any alignment) <-> lanes 0..7: a 4 x 8
+ * transpose of 64-bit words (two elements per register) by permutations. */
+CZK_INLINE void czk__v8fr_loadu(czk__v8fr *r, const czk_fr *x)
+{
+    const __m512i z0 = _mm512_loadu_si512((const void *)x), z1 = _mm512_loadu_si512((const void *)(x + 2));
+    const __m512i z2 = _mm512_loadu_si512((const void *)(x + 4)), z3 = _mm512_loadu_si512((const void *)(x + 6));
+    const __m512i i01 = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0), i23 = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+    __m512i a = _mm512_permutex2var_epi64(z0, i01, z1), b = _mm512_permutex2var_epi64(z2, i01, z3);
+    __m512i c = _mm512_permutex2var_epi64(z0, i23, z1), d = _mm512_permutex2var_epi64(z2, i23, z3);
+    __m512i w[4];
+    w[0] = _mm512_shuffle_i64x2(a, b, 0x44);
+    w[1] = _mm512_shuffle_i64x2(a, b, 0xee);
+    w[2] = _mm512_shuffle_i64x2(c, d, 0x44);
+    w[3] = _mm512_shuffle_i64x2(c, d, 0xee);
+    czk__v8fr_from64(r, w);
+}
+
+CZK_INLINE void czk__v8fr_storeu(czk_fr *x, const czk__v8fr *v)
+{
+    __m512i w[4];
+    czk__v8fr_to64(w, v);
+    /* A = [w0[0] w1[0] w0[1] w1[1] w0[2] w1[2] w0[3] w1[3]], A' the same for lanes 4..7; B, B' from w2, w3 */
+    const __m512i lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0), hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    __m512i A = _mm512_permutex2var_epi64(w[0], lo, w[1]), A2 = _mm512_permutex2var_epi64(w[0], hi, w[1]);
+    __m512i B = _mm512_permutex2var_epi64(w[2], lo, w[3]), B2 = _mm512_permutex2var_epi64(w[2], hi, w[3]);
+    /* element e = [A[2e] A[2e+1] B[2e] B[2e+1]]: two elements per register */
+    const __m512i e01 = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), e23 = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+    _mm512_storeu_si512((void *)x, _mm512_permutex2var_epi64(A, e01, B));
+    _mm512_storeu_si512((void *)(x + 2), _mm512_permutex2var_epi64(A, e23, B));
+    _mm512_storeu_si512((void *)(x + 4), _mm512_permutex2var_epi64(A2, e01, B2));
+    _mm512_storeu_si512((void *)(x + 6), _mm512_permutex2var_epi64(A2, e23, B2));
+}
+
+CZK_INLINE void czk__v8fr_set1(czk__v8fr *r, const czk_fr *x)
+{
+    __m512i w[4];
+    for (int j = 0; j < 4; j++) w[j] = czk__v8_bc(x->l[j]);
+    czk__v8fr_from64(r, w);
+}
+
+/* t (5 limbs, each < 2^52 after the carry pass) minus r where t >= r. */
+CZK_INLINE void czk__v8fr_csub(czk__v8fr *r, const __m512i t[5])
+{
+    const __m512i z = _mm512_setzero_si512(), m = czk__v8_bc(CZK_V8_M52);
+    __m512i s[5], bor = z;
+    for (int j = 0; j < 5; j++) {
+        __m512i v = _mm512_sub_epi64(_mm512_sub_epi64(t[j], czk__v8_bc(czk__v8_r52[j])), bor);
+        bor = _mm512_srli_epi64(v, 63);
+        s[j] = _mm512_and_si512(v, m);
+    }
+    __mmask8 ge = _mm512_cmpeq_epi64_mask(bor, z);
+    for (int j = 0; j < 5; j++) r->l[j] = _mm512_mask_mov_epi64(t[j], ge, s[j]);
+}
+
+/* r = a b 2^-256 mod r (CIOS: four rounds of 2^52, one of 2^48). */
+CZK_INLINE void czk__v8fr_mul(czk__v8fr *r, const czk__v8fr *a, const czk__v8fr *b)
+{
+    const __m512i z = _mm512_setzero_si512(), m = czk__v8_bc(CZK_V8_M52), n0 = czk__v8_bc(CZK_V8_R_N0);
+    __m512i t[6];
+    for (int k = 0; k < 6; k++) t[k] = z;
+    for (int i = 0; i < 5; i++) {
+        for (int j = 0; j < 5; j++) { /* t += a_i b (radix 2^52: the high half is the next limb's) */
+            t[j] = _mm512_madd52lo_epu64(t[j], a->l[i], b->l[j]);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a->l[i], b->l[j]);
+        }
+        __m512i q = _mm512_madd52lo_epu64(z, t[0], n0);
+        q = _mm512_and_si512(q, i < 4 ? m : czk__v8_bc(CZK_V8_M48)); /* t_0 (-r^-1) mod 2^52 (2^48) */
+        for (int j = 0; j < 5; j++) { /* t += q r */
+            t[j] = _mm512_madd52lo_epu64(t[j], q, czk__v8_bc(czk__v8_r52[j]));
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], q, czk__v8_bc(czk__v8_r52[j]));
+        }
+        if (i < 4) { /* t_0 = 0 mod 2^52: one limb down */
+            __m512i c = _mm512_srli_epi64(t[0], 52);
+            for (int j = 0; j < 5; j++) t[j] = t[j + 1];
+            t[0] = _mm512_add_epi64(t[0], c);
+            t[5] = z;
+        }
+    }
+    /* t = 0 mod 2^48: carry pass over the six limbs, then shift right by 48 bits */
+    __m512i c = z;
+    for (int j = 0; j < 6; j++) {
+        __m512i v = _mm512_add_epi64(t[j], c);
+        c = _mm512_srli_epi64(v, 52);
+        t[j] = _mm512_and_si512(v, m);
+    }
+    __m512i u[5];
+    for (int j = 0; j < 5; j++)
+        u[j] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(t[j], 48), _mm512_slli_epi64(t[j + 1], 4)), m);
+    czk__v8fr_csub(r, u); /* the product is < 2r */
+}
+
+/* r = a + b mod r. */
+CZK_INLINE void czk__v8fr_add(czk__v8fr *r, const czk__v8fr *a, const czk__v8fr *b)
+{
+    const __m512i m = czk__v8_bc(CZK_V8_M52);
+    __m512i t[5], c = _mm512_setzero_si512();
+    for (int j = 0; j < 5; j++) {
+        __m512i v = _mm512_add_epi64(_mm512_add_epi64(a->l[j], b->l[j]), c);
+        c = _mm512_srli_epi64(v, 52);
+        t[j] = _mm512_and_si512(v, m);
+    }
+    czk__v8fr_csub(r, t);
+}
+
+/* r = a - b mod r. */
+CZK_INLINE void czk__v8fr_sub(czk__v8fr *r, const czk__v8fr *a, const czk__v8fr *b)
+{
+    const __m512i z = _mm512_setzero_si512(), m = czk__v8_bc(CZK_V8_M52);
+    __m512i t[5], bor = z, c = z;
+    for (int j = 0; j < 5; j++) {
+        __m512i v = _mm512_sub_epi64(_mm512_sub_epi64(a->l[j], b->l[j]), bor);
+        bor = _mm512_srli_epi64(v, 63);
+        t[j] = _mm512_and_si512(v, m);
+    }
+    __mmask8 neg = _mm512_cmpneq_epi64_mask(bor, z);
+    for (int j = 0; j < 5; j++) {
+        __m512i v = _mm512_add_epi64(_mm512_add_epi64(t[j], _mm512_maskz_mov_epi64(neg, czk__v8_bc(czk__v8_r52[j]))), c);
+        c = _mm512_srli_epi64(v, 52);
+        r->l[j] = _mm512_and_si512(v, m);
+    }
 }
 
 #endif /* __AVX512IFMA__ */

@@ -8,6 +8,7 @@
 
 #include "czk/czk.h"
 #include "ff/field_impl.h"
+#include "ntt/ntt_ifma.h"
 
 #define NTT_COLS 16      /* contiguous elements per tile row (512 bytes) */
 #define NTT_PASS_MAX 7   /* levels fused per top pass (tile of 128 rows, 64 KiB) */
@@ -116,12 +117,16 @@ static unsigned block_log_for(const czk_ntt_domain *d, int nt)
     return b;
 }
 
-/* Raw kernels: no scaling, no permutation. */
+/* Raw kernels: no scaling, no permutation. The IFMA butterflies (ntt_ifma.c)
+ * take n >= 16 when the CPU has them; same results. */
+#define IFMA_MIN_LOG 4
+
 static void run_dif(const czk_ntt_domain *d, czk_fr *a, int inv)
 {
     int nt = domain_threads(d);
     unsigned b = block_log_for(d, nt);
-    if (czk_field_impl() == CZK_FIELD_ADX) dif_adx(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) czk__ntt_dif_ifma(a, d->k, d->tw, inv, b, d->pass_max, nt);
+    else if (czk_field_impl() == CZK_FIELD_ADX) dif_adx(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
     else dif_portable(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
 }
 
@@ -129,7 +134,8 @@ static void run_dit(const czk_ntt_domain *d, czk_fr *a, int inv)
 {
     int nt = domain_threads(d);
     unsigned b = block_log_for(d, nt);
-    if (czk_field_impl() == CZK_FIELD_ADX) dit_adx(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) czk__ntt_dit_ifma(a, d->k, d->tw, inv, b, d->pass_max, nt);
+    else if (czk_field_impl() == CZK_FIELD_ADX) dit_adx(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
     else dit_portable(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
 }
 

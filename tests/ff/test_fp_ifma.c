@@ -1,5 +1,5 @@
 /* The 8-lane AVX-512 IFMA field arithmetic (src/ff/vec_ifma.h) against the
- * scalar Fp / Fp2 routines (themselves checked against GMP by test_fp.c),
+ * scalar Fp / Fp2 / Fr routines (themselves checked against GMP by test_fp.c and test_fr.c),
  * lane by lane, on operands biased to edges: 0, 1, p - 1, p - 2, powers of
  * two and 2^k - 1 below p, values whose 48-bit limbs are all zero or all
  * one, and uniform ones. Compiled with the IFMA flags (CMakeLists.txt);
@@ -170,6 +170,71 @@ CZK_TEST(fp_ifma_gather_scatter_masks)
                 if (((k >> i) & 1) && ad[i] == (uint64_t)(uintptr_t)&dst[j]) w = (const czk_fp *)(uintptr_t)as[i];
             CHECK_MSG(memcmp(&dst[j], w, sizeof *w) == 0, "scatter element %d (mask %02x)", j, (unsigned)k);
         }
+    }
+}
+
+
+/* A reduced Fr element biased to edges (as edge_fp, radix 2^52 limbs). */
+static void edge_fr(czk_fr *r, czk_rng *rng)
+{
+    uint64_t v[4] = {0, 0, 0, 0};
+    const uint64_t *m = CZK_FR_MODULUS;
+    switch (czk_rng_below(rng, 12)) {
+    case 0: *r = CZK_FR_ZERO; return;
+    case 1: *r = CZK_FR_ONE; return;
+    case 2: memcpy(v, m, sizeof v); v[0] -= 1 + czk_rng_below(rng, 2); break;
+    case 3: { unsigned b = (unsigned)czk_rng_below(rng, 254); v[b / 64] = 1ull << (b % 64); break; }
+    case 4: { unsigned b = (unsigned)czk_rng_below(rng, 255); for (unsigned i = 0; i < b; i++) v[i / 64] |= 1ull << (i % 64); break; }
+    case 5: {
+        unsigned j = (unsigned)czk_rng_below(rng, 5), b = 52 * j;
+        memcpy(v, m, sizeof v);
+        uint64_t borrow = 1ull << (b % 64);
+        for (unsigned i = b / 64; i < 4 && borrow; i++) { uint64_t o = v[i]; v[i] -= borrow; borrow = o < borrow; }
+        break;
+    }
+    case 6:
+        for (unsigned j = 0; j < 4; j++)
+            if (czk_rng_below(rng, 2))
+                for (unsigned i = 52 * j; i < 52 * j + 52; i++) v[i / 64] |= 1ull << (i % 64);
+        break;
+    default: czk_fr_random(r, rng); return;
+    }
+    if (czk_fr_from_limbs(r, v) != CZK_OK) abort();
+}
+
+CZK_TEST(fr_ifma_vs_scalar)
+{
+    if (!ifma_cpu()) {
+        printf("  (skipped: this CPU lacks AVX-512 IFMA)\n");
+        return;
+    }
+    czk_rng *rng = czk_test_rng();
+    size_t iters = czk_test_iters(4000);
+    for (size_t it = 0; it < iters; it++) {
+        czk_fr a[8], b[8], want[8], got[8];
+        for (int i = 0; i < 8; i++) edge_fr(&a[i], rng), edge_fr(&b[i], rng);
+        if (it % 4 == 0) memcpy(b, a, sizeof b);
+        czk__v8fr va, vb, vr;
+        czk__v8fr_loadu(&va, a);
+        czk__v8fr_loadu(&vb, b);
+        czk__v8fr_storeu(got, &va);
+        EQ_LANES(got, a, "fr loadu/storeu");
+        czk__v8fr_mul(&vr, &va, &vb);
+        czk__v8fr_storeu(got, &vr);
+        for (int i = 0; i < 8; i++) czk_fr_mul(&want[i], &a[i], &b[i]);
+        EQ_LANES(got, want, "fr mul");
+        czk__v8fr_add(&vr, &va, &vb);
+        czk__v8fr_storeu(got, &vr);
+        for (int i = 0; i < 8; i++) czk_fr_add(&want[i], &a[i], &b[i]);
+        EQ_LANES(got, want, "fr add");
+        czk__v8fr_sub(&vr, &va, &vb);
+        czk__v8fr_storeu(got, &vr);
+        for (int i = 0; i < 8; i++) czk_fr_sub(&want[i], &a[i], &b[i]);
+        EQ_LANES(got, want, "fr sub");
+        czk__v8fr_set1(&vr, &a[5]);
+        czk__v8fr_storeu(got, &vr);
+        for (int i = 0; i < 8; i++) want[i] = a[5];
+        EQ_LANES(got, want, "fr set1");
     }
 }
 

@@ -7,25 +7,10 @@
 #include <string.h>
 
 #include "czk/msm.h"
+#include "both_kernels.h"
 #include "runner.h"
 
 CZK_UNUSED static int asan(void) { return getenv("CZK_TEST_ASAN") != NULL; }
-
-/* Run body with the scalar kernels (IFMA off), then, where the CPU and the
- * build have them, with the 8-lane IFMA kernels; the selection is restored
- * and a failure names the kernel it happened under. */
-CZK_UNUSED static void both_kernels(void (*body)(void))
-{
-    int was = czk_field_ifma();
-    for (int on = 0; on <= 1; on++) {
-        if (czk_field_ifma_select(on) != CZK_OK) break;
-        int before = czk_test_failures();
-        body();
-        if (czk_test_failures() != before)
-            czk__test_fail(__FILE__, __LINE__, "  (the failures above ran with the IFMA kernels %s)", on ? "on" : "off");
-    }
-    if (czk_field_ifma_select(was) != CZK_OK) czk__test_fail(__FILE__, __LINE__, "cannot restore the IFMA selection");
-}
 
 /* A group test whose body runs under both kernels (both_kernels). */
 #define BOTH_KERNELS_TEST(name)                                                          \
