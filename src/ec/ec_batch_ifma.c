@@ -24,7 +24,8 @@ CZK_INLINE void sfp_mul(czk_fp *r, const czk_fp *a, const czk_fp *b) { czk__fp_m
 #define VFE_MUL czk__v8fp_mul
 #define VFE_SQR czk__v8fp_sqr
 #define VFE_SUB czk__v8fp_sub
-#define VFE_CNEG czk__v8fp_cneg
+#define VFE_SUB_LAZY czk__v8fp_sub_lazy
+#define VFE_NEGSUB_LAZY czk__v8fp_negsub_lazy
 #define VFE_BLEND czk__v8fp_blend
 #define VFE_LOAD czk__v8fp_load
 #define VFE_STORE czk__v8fp_store
@@ -43,7 +44,8 @@ CZK_INLINE void sfp_mul(czk_fp *r, const czk_fp *a, const czk_fp *b) { czk__fp_m
 #undef VFE_MUL
 #undef VFE_SQR
 #undef VFE_SUB
-#undef VFE_CNEG
+#undef VFE_SUB_LAZY
+#undef VFE_NEGSUB_LAZY
 #undef VFE_BLEND
 #undef VFE_LOAD
 #undef VFE_STORE
@@ -52,6 +54,14 @@ CZK_INLINE void sfp_mul(czk_fp *r, const czk_fp *a, const czk_fp *b) { czk__fp_m
 #undef SFE_INV_VAR
 #undef SFE_SET_ONE
 #undef COORD
+
+/* -a - b (Fp2 has no lazy form: its Karatsuba sums need reduced operands) */
+CZK_INLINE void negsub_fp2(czk__v8fp2 *r, const czk__v8fp2 *a, const czk__v8fp2 *b)
+{
+    czk__v8fp2 s;
+    czk__v8fp2_add(&s, a, b);
+    czk__v8fp2_cneg(r, &s, 0xff);
+}
 
 #define BATCH_NAME czk__g2_batch_add_ifma
 #define BATCH_LANES lanes_g2
@@ -62,7 +72,8 @@ CZK_INLINE void sfp_mul(czk_fp *r, const czk_fp *a, const czk_fp *b) { czk__fp_m
 #define VFE_MUL czk__v8fp2_mul
 #define VFE_SQR czk__v8fp2_sqr
 #define VFE_SUB czk__v8fp2_sub
-#define VFE_CNEG czk__v8fp2_cneg
+#define VFE_SUB_LAZY czk__v8fp2_sub
+#define VFE_NEGSUB_LAZY negsub_fp2
 #define VFE_BLEND czk__v8fp2_blend
 #define VFE_LOAD czk__v8fp2_load
 #define VFE_STORE czk__v8fp2_store

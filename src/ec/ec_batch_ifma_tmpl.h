@@ -3,7 +3,10 @@
  *   BATCH_NAME            the function's name
  *   VFE, SFE              the 8-lane and the scalar field types
  *   VFE_GATHER(r, addr, off, k) / VFE_SCATTER(addr, off, a, k)
- *   VFE_MUL VFE_SQR VFE_SUB VFE_CNEG VFE_BLEND VFE_LOAD VFE_STORE VFE_SET1
+ *   VFE_MUL VFE_SQR VFE_SUB VFE_BLEND VFE_LOAD VFE_STORE VFE_SET1
+ *   VFE_SUB_LAZY(r, a, b) / VFE_NEGSUB_LAZY(r, a, b): a - b / -a - b as a
+ *     first operand of VFE_MUL only (its second operand reduced); the
+ *     reducing VFE_SUB (and a negation) where the field has no lazy form
  *   SFE_MUL SFE_INV_VAR SFE_SET_ONE
  *   COORD                 bytes of one coordinate (y follows x)
  *
@@ -34,10 +37,15 @@ void BATCH_NAME(const uintptr_t *dst, const uintptr_t *src, const uint8_t *neg, 
         __m512i ad = _mm512_maskz_loadu_epi64(k, dst + 8 * g), as = _mm512_maskz_loadu_epi64(k, src + 8 * g);
         VFE_GATHER(&xs, as, 0, k);
         VFE_GATHER(&xd, ad, 0, k);
-        VFE_SUB(&den, &xs, &xd);
-        if (k != 0xff) VFE_BLEND(&den, &one, &den, k);
-        if (g) VFE_MUL(&pre[g], &pre[g - 1], &den);
-        else pre[0] = den;
+        if (g) {
+            VFE_SUB_LAZY(&den, &xs, &xd);
+            if (k != 0xff) VFE_BLEND(&den, &one, &den, k);
+            VFE_MUL(&pre[g], &den, &pre[g - 1]);
+        } else { /* pre[0] itself is a multiplication's second operand later: reduced */
+            VFE_SUB(&den, &xs, &xd);
+            if (k != 0xff) VFE_BLEND(&den, &one, &den, k);
+            pre[0] = den;
+        }
     }
     SFE v[8], c[8];
     VFE_STORE(v, &pre[G - 1]);
@@ -59,21 +67,27 @@ void BATCH_NAME(const uintptr_t *dst, const uintptr_t *src, const uint8_t *neg, 
         VFE_GATHER(&xd, ad, 0, k);
         VFE_GATHER(&ys, as, COORD, k);
         VFE_GATHER(&yd, ad, COORD, k);
-        VFE_SUB(&den, &xs, &xd);
-        if (k != 0xff) VFE_BLEND(&den, &one, &den, k);
         if (g) {
+            VFE_SUB_LAZY(&den, &xs, &xd);
+            if (k != 0xff) VFE_BLEND(&den, &one, &den, k);
             VFE_MUL(&di, &inv, &pre[g - 1]);
-            VFE_MUL(&inv, &inv, &den);
+            VFE_MUL(&inv, &den, &inv);
         } else {
             di = inv;
         }
-        if (ng) VFE_CNEG(&ys, &ys, ng);
-        VFE_SUB(&t, &ys, &yd);
+        if (ng) { /* y2 - y1, or -y2 - y1 in the lanes of ng */
+            VFE l2;
+            VFE_SUB_LAZY(&t, &ys, &yd);
+            VFE_NEGSUB_LAZY(&l2, &ys, &yd);
+            VFE_BLEND(&t, &t, &l2, ng);
+        } else {
+            VFE_SUB_LAZY(&t, &ys, &yd);
+        }
         VFE_MUL(&l, &t, &di);  /* l = (y2 - y1) / (x2 - x1) */
         VFE_SQR(&t, &l);
         VFE_SUB(&t, &t, &xd);
         VFE_SUB(&t, &t, &xs);  /* x3 = l^2 - x1 - x2 */
-        VFE_SUB(&xs, &xd, &t);
+        VFE_SUB_LAZY(&xs, &xd, &t);
         VFE_MUL(&xs, &xs, &l);
         VFE_SUB(&ys, &xs, &yd); /* y3 = l (x1 - x3) - y1 */
         VFE_SCATTER(ad, 0, &t, k);

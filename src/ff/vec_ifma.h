@@ -132,7 +132,8 @@ CZK_INLINE void czk__v8fp_set1(czk__v8fp *r, const czk_fp *x)
     czk__v8fp_from64(r, w);
 }
 
-/* r = a b R^-1 mod p (CIOS, radix 2^48; see the header comment). */
+/* r = a b R^-1 mod p (CIOS, radix 2^48; see the header comment). a and b
+ * reduced, or a lazy difference (czk__v8fp_sub_lazy) and b reduced. */
 CZK_INLINE void czk__v8fp_mul(czk__v8fp *r, const czk__v8fp *a, const czk__v8fp *b)
 {
     const __m512i z = _mm512_setzero_si512(), m = czk__v8_bc(CZK_V8_M48), n0 = czk__v8_bc(CZK_V8_P_N0);
@@ -210,6 +211,31 @@ CZK_INLINE void czk__v8fp_sub(czk__v8fp *r, const czk__v8fp *a, const czk__v8fp 
         c = _mm512_srli_epi64(v, 48);
         r->l[j] = _mm512_and_si512(v, m);
     }
+}
+
+/* Lazy differences, only as the first operand of czk__v8fp_mul. K = 8p with
+ * every limb below the top raised by 2^49 - 2 (limb 0 by 2^49) and the top
+ * one lowered by 2: the same value, with each limb >= 2^49 - 2 >= the sum of
+ * two 48-bit limbs (and the top one >= 2 p_7). So for reduced a, b the
+ * limbwise a + K - b and K - a - b need no borrow: limbs < 2^51, value
+ * < 9p. czk__v8fp_mul accepts such an a when b is reduced: a b < 9p^2 and
+ * p / 2^384 < 0.102, so (a b + q p) / 2^384 < 0.92p + p < 2p, and its
+ * result is reduced. */
+static const uint64_t czk__v8_p8b[8] = {0x2fffffffd5558ULL, 0x28a9ffffdcff5ULL, 0x2b120f55ffff3ULL, 0x239869507b585ULL,
+                                        0x25c279c2895f9ULL, 0x21a5d66bb23b8ULL, 0x234d258dd3db0ULL, 0xd0088f51cbfdULL};
+
+/* r = a - b + 8p (lazy, see above). */
+CZK_INLINE void czk__v8fp_sub_lazy(czk__v8fp *r, const czk__v8fp *a, const czk__v8fp *b)
+{
+    for (int j = 0; j < 8; j++)
+        r->l[j] = _mm512_sub_epi64(_mm512_add_epi64(a->l[j], czk__v8_bc(czk__v8_p8b[j])), b->l[j]);
+}
+
+/* r = 8p - a - b (lazy): -a - b. */
+CZK_INLINE void czk__v8fp_negsub_lazy(czk__v8fp *r, const czk__v8fp *a, const czk__v8fp *b)
+{
+    for (int j = 0; j < 8; j++)
+        r->l[j] = _mm512_sub_epi64(_mm512_sub_epi64(czk__v8_bc(czk__v8_p8b[j]), a->l[j]), b->l[j]);
 }
 
 /* r = -a in the lanes of k, a elsewhere. */

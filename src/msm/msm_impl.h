@@ -503,13 +503,22 @@ static void G_LOCAL(task_xyzz)(XYZZ *res, const AFF *bases, const czk__msm_scala
     else G_LOCAL(task_xyzz_s)(res, bases, k, S, lo, hi, w, c, bk, dq);
 }
 
+/* The model's constants (README.md "Cost model"); with the IFMA kernels the
+ * batch-affine addition and the inversion of a flush (one inversion and the
+ * 8 lanes' Montgomery trick) cost what MSM_COST_BA_IFMA / MSM_COST_INV_IFMA
+ * say, and a bucket miss half as much (a flush has 8 gathers in flight). */
 static const czk__msm_costs *G_LOCAL(costs)(void)
 {
     static const czk__msm_costs k = {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = MSM_COST_INV,
                                      .miss = 0.5, .load = MSM_COST_LOAD, .xyzz_bytes = sizeof(XYZZ),
                                      .aff_bytes = sizeof(G_LOCAL(aff)), .fe_bytes = sizeof(FE),
                                      .entry_bytes = sizeof(G_LOCAL(entry)), .point_bytes = sizeof(AFF)};
-    return &k;
+    static const czk__msm_costs kv = {.madd = 11, .add = 15, .dbl = 10, .ba_add = MSM_COST_BA_IFMA,
+                                      .inv = MSM_COST_INV_IFMA, .miss = 0.25, .load = MSM_COST_LOAD,
+                                      .xyzz_bytes = sizeof(XYZZ), .aff_bytes = sizeof(G_LOCAL(aff)),
+                                      .fe_bytes = sizeof(FE), .entry_bytes = sizeof(G_LOCAL(entry)),
+                                      .point_bytes = sizeof(AFF)};
+    return czk__field_use_ifma ? &kv : &k;
 }
 
 static size_t G_LOCAL(scratch_size)(size_t nbases, size_t nsets, const czk_msm_opts *opts)

@@ -98,6 +98,21 @@ CZK_TEST(fp_ifma_vs_scalar)
             else want[i] = a[i];
         }
         EQ_LANES(got, want, "cneg");
+        /* lazy differences as the first operand of a multiplication by a reduced c */
+        czk_fp c[8], t;
+        czk__v8fp vc, vl;
+        for (int i = 0; i < 8; i++) edge_fp(&c[i], rng);
+        czk__v8fp_load(&vc, c);
+        czk__v8fp_sub_lazy(&vl, &va, &vb);
+        czk__v8fp_mul(&vr, &vl, &vc);
+        czk__v8fp_store(got, &vr);
+        for (int i = 0; i < 8; i++) czk_fp_sub(&t, &a[i], &b[i]), czk_fp_mul(&want[i], &t, &c[i]);
+        EQ_LANES(got, want, "sub_lazy then mul");
+        czk__v8fp_negsub_lazy(&vl, &va, &vb);
+        czk__v8fp_mul(&vr, &vl, &vc);
+        czk__v8fp_store(got, &vr);
+        for (int i = 0; i < 8; i++) czk_fp_add(&t, &a[i], &b[i]), czk_fp_neg(&t, &t), czk_fp_mul(&want[i], &t, &c[i]);
+        EQ_LANES(got, want, "negsub_lazy then mul");
         czk__v8fp_set1(&vr, &a[3]);
         czk__v8fp_store(got, &vr);
         for (int i = 0; i < 8; i++) want[i] = a[3];

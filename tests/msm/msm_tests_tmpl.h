@@ -343,13 +343,13 @@ BOTH_KERNELS_TEST(MT(special_sums_small_scalars))
         size_t n = 2 + (size_t)czk_rng_below(rng, N - 1);
         JAC ref;
         REQUIRE_OK(G_MSM(ref)(&ref, b, n, s, n, NULL));
-        static const unsigned cs[] = {1, 3, 6, 10};
+        static const unsigned cs[] = {1, 3, 6, 8, 10};
         for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++)
             for (int a = CZK_MSM_XYZZ; a <= CZK_MSM_BATCH_AFFINE; a++)
                 G_LOCAL(check)(&ref, b, n, s, n, NULL, opts_of(1, cs[ci], (czk_msm_algo)a), "small scalars");
     }
-    /* the batch-affine bucket sum runs in lanes at the wider of these windows */
-    for (unsigned c = 6; c <= 10; c += 4) {
+    /* the batch-affine bucket sum runs in lanes at the two widest of these windows */
+    for (unsigned c = 8; c <= 10; c += 2) {
         czk_msm_plan plan;
         czk_msm_opts o = opts_of(1, c, CZK_MSM_BATCH_AFFINE);
         G_MSM(plan)(&plan, N, &o);
