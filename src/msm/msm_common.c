@@ -110,8 +110,17 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
     size_t S = plan->sets ? plan->sets : 1;
     size_t nb = S << (plan->window - 1); /* buckets of all sets */
     lay->plain_off = 0;
-    lay->res_off = align64(m * S * sizeof(czk__msm_scalar));
-    lay->thread_off = lay->res_off + align64((size_t)plan->windows * plan->chunks * S * k->xyzz_bytes);
+    size_t o0 = align64(m * S * sizeof(czk__msm_scalar));
+    size_t extra = 0; /* the +-1 partial sums, one per thread at most */
+    if (plan->sparse) {
+        lay->sparse_off = o0;
+        o0 += align64(2 * m * sizeof(uint32_t));
+        lay->count_off = o0;
+        o0 += align64(2 * (size_t)plan->threads * sizeof(size_t));
+        extra = (size_t)plan->threads;
+    }
+    lay->res_off = o0;
+    lay->thread_off = lay->res_off + align64(((size_t)plan->windows * plan->chunks * S + extra) * k->xyzz_bytes);
     size_t o = 0;
     lay->digit_off = o; o += align64(CZK__MSM_PF * S * sizeof(int));
     if (plan->algo == CZK_MSM_XYZZ) {
@@ -259,6 +268,8 @@ void czk__msm_make_plan(czk_msm_plan *plan, size_t m, size_t nsets, const czk_ms
 #endif
     unsigned tasks = plan->windows * plan->chunks;
     plan->threads = (unsigned)T < tasks ? T : (int)tasks;
+    plan->sparse = S == 1 && plan->algo == CZK_MSM_BATCH_AFFINE && !(opts && opts->algo != CZK_MSM_AUTO) &&
+                   m >= CZK__MSM_SPARSE_MIN && m < ((size_t)1 << 31);
     czk__msm_layout lay;
     czk__msm_layout_of(&lay, plan, m, k);
     plan->scratch = lay.total;
