@@ -420,6 +420,11 @@ czk_status czk_ntt_coset_inverse(const czk_ntt_domain *d, czk_fr *a, size_t n, c
  * s^j / n (in bit-reversed order), forward DIT (-> natural). */
 static void to_coset(const czk_ntt_domain *d, czk_fr *a, const czk_fr *s)
 {
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) { /* the same, the scaling fused into the blocks */
+        int nt = domain_threads(d);
+        czk__ntt_coset_ifma(a, d->k, d->tw, block_log_for(d, nt), d->pass_max, nt, s, &d->n_inv);
+        return;
+    }
     run_dif(d, a, 1);
     distribute_powers_bitrev(a, d->k, s, &d->n_inv, domain_threads(d));
     run_dit(d, a, 0);
@@ -441,6 +446,11 @@ czk_status czk_ntt_groth16_h(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_
     czk_fr_sub(&z, &z, &CZK_FR_ONE);
     czk_fr_inv_var(&z, &z);
     int nt = domain_threads(d);
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) {
+        czk__ntt_h_pointwise_ifma(a, b, c, &z, m, nt);
+        czk__ntt_dif_scale_ifma(a, d->k, d->tw, 1, block_log_for(d, nt), d->pass_max, nt, &gi, &d->n_inv);
+        return czk_ntt_bitreverse(a, m, nt);
+    }
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
     for (size_t i = 0; i < m; i++) {
         czk__fr_mul(&a[i], &a[i], &b[i]);

@@ -136,18 +136,68 @@ static void level_small(V *buf, size_t ng, unsigned l, const czk_fr *tw, int inv
     }
 }
 
-/* Levels lb - 1 .. 0 (DIF) or 0 .. lb - 1 (DIT) of a block of 2^lb elements, 4 <= lb <= BLOCK_LOG. */
-static void block_v(czk_fr *a, unsigned lb, const czk_fr *tw, int inv, int dif)
+static inline size_t rev_bits(size_t x, unsigned bits)
+{
+    size_t r = 0;
+    for (unsigned i = 0; i < bits; i++) r |= ((x >> i) & 1) << (bits - 1 - i);
+    return r;
+}
+
+/* a_j <- a_j c s^rev_k(j) on a bit-reversed vector (ntt.c's
+ * distribute_powers_bitrev), applied block by block: for j = jb 2^lb + i,
+ * rev_k(j) = rev_lb(i) 2^(k-lb) + rev_(k-lb)(jb), so the factor is
+ * G[i] h(jb) with G[i] = (s^(2^(k-lb)))^rev_lb(i) (a table of one block,
+ * in lanes) and h(jb) = c s^rev_(k-lb)(jb). */
+typedef struct scale {
+    V G[((size_t)1 << CZK__NTT_IFMA_BLOCK_LOG) / 8];
+    czk_fr s, c;
+    unsigned k, lb;
+} scale;
+
+static void scale_init(scale *sc, unsigned k, unsigned lb, const czk_fr *s, const czk_fr *c)
+{
+    size_t B = (size_t)1 << lb;
+    czk_fr S = *s, t[8];
+    for (unsigned i = lb; i < k; i++) czk_fr_sqr(&S, &S);
+    for (size_t g = 0; g < B / 8; g++) {
+        for (size_t i = 0; i < 8; i++) czk_fr_pow_u64(&t[i], &S, rev_bits(8 * g + i, lb));
+        czk__v8fr_loadu(&sc->G[g], t);
+    }
+    sc->s = *s;
+    sc->c = *c;
+    sc->k = k;
+    sc->lb = lb;
+}
+
+static void block_scale(V *buf, size_t ng, const scale *sc, size_t jb)
+{
+    czk_fr h;
+    V hv, t;
+    czk_fr_pow_u64(&h, &sc->s, rev_bits(jb, sc->k - sc->lb));
+    czk__fr_mul(&h, &h, &sc->c);
+    czk__v8fr_set1(&hv, &h);
+    for (size_t g = 0; g < ng; g++) {
+        czk__v8fr_mul(&t, &sc->G[g], &hv);
+        czk__v8fr_mul(&buf[g], &buf[g], &t);
+    }
+}
+
+/* Block jb of 2^lb elements (4 <= lb <= BLOCK_LOG) at a: DIF levels lb - 1 .. 0
+ * (dif >= 0; inverse when dif = 1), then the scaling sc (when not NULL), then
+ * DIT levels 0 .. lb - 1 (dit >= 0; inverse when dit = 1), in lanes on the stack. */
+static void block_v(czk_fr *a, unsigned lb, const czk_fr *tw, int dif, const scale *sc, int dit, size_t jb)
 {
     V buf[((size_t)1 << CZK__NTT_IFMA_BLOCK_LOG) / 8];
     size_t ng = ((size_t)1 << lb) / 8;
     for (size_t g = 0; g < ng; g++) czk__v8fr_loadu(&buf[g], a + 8 * g);
-    if (dif) {
-        for (unsigned l = lb; l-- > 3;) level_v(buf, ng, l, tw, inv, 1);
-        for (unsigned l = 3; l-- > 0;) level_small(buf, ng, l, tw, inv, 1);
-    } else {
-        for (unsigned l = 0; l < 3; l++) level_small(buf, ng, l, tw, inv, 0);
-        for (unsigned l = 3; l < lb; l++) level_v(buf, ng, l, tw, inv, 0);
+    if (dif >= 0) {
+        for (unsigned l = lb; l-- > 3;) level_v(buf, ng, l, tw, dif, 1);
+        for (unsigned l = 3; l-- > 0;) level_small(buf, ng, l, tw, dif, 1);
+    }
+    if (sc) block_scale(buf, ng, sc, jb);
+    if (dit >= 0) {
+        for (unsigned l = 0; l < 3; l++) level_small(buf, ng, l, tw, dit, 0);
+        for (unsigned l = 3; l < lb; l++) level_v(buf, ng, l, tw, dit, 0);
     }
     for (size_t g = 0; g < ng; g++) czk__v8fr_storeu(a + 8 * g, &buf[g]);
 }
@@ -199,36 +249,20 @@ static void pass_v(czk_fr *a, unsigned k, unsigned l_lo, unsigned s, const czk_f
 
 static unsigned vblock(unsigned b) { return b < CZK__NTT_IFMA_BLOCK_LOG ? b : CZK__NTT_IFMA_BLOCK_LOG; }
 
-void czk__ntt_dif_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt)
+/* DIF top passes (levels k - 1 .. b), from the top. */
+static void dif_passes(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt)
 {
-    b = vblock(b);
-    if (k <= b) {
-        block_v(a, k, tw, inv, 1);
-        return;
-    }
-    if (pmax > 7) pmax = 7;
     unsigned top = k - b, npass = (top + pmax - 1) / pmax, hi = k;
     for (unsigned p = 0; p < npass; p++) {
         unsigned s = (hi - b) / (npass - p);
         pass_v(a, k, hi - s, s, tw, inv, 1, nt);
         hi -= s;
     }
-    size_t nblk = (size_t)1 << (k - b), bl = (size_t)1 << b;
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
-    for (size_t j = 0; j < nblk; j++) block_v(a + j * bl, b, tw, inv, 1);
 }
 
-void czk__ntt_dit_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt)
+/* DIT top passes (levels b .. k - 1), from the bottom. */
+static void dit_passes(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt)
 {
-    b = vblock(b);
-    if (k <= b) {
-        block_v(a, k, tw, inv, 0);
-        return;
-    }
-    if (pmax > 7) pmax = 7;
-    size_t nblk = (size_t)1 << (k - b), bl = (size_t)1 << b;
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
-    for (size_t j = 0; j < nblk; j++) block_v(a + j * bl, b, tw, inv, 0);
     unsigned top = k - b, npass = (top + pmax - 1) / pmax, lo = b;
     for (unsigned p = 0; p < npass; p++) {
         unsigned s = (k - lo) / (npass - p);
@@ -237,7 +271,105 @@ void czk__ntt_dit_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigne
     }
 }
 
+/* The blocks, each through block_v(dif, sc, dit). */
+static void blocks(czk_fr *a, unsigned k, unsigned b, const czk_fr *tw, int dif, const scale *sc, int dit, int nt)
+{
+    size_t nblk = (size_t)1 << (k - b), bl = (size_t)1 << b;
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+    for (size_t j = 0; j < nblk; j++) block_v(a + j * bl, b, tw, dif, sc, dit, j);
+}
+
+void czk__ntt_dif_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt)
+{
+    czk__ntt_dif_scale_ifma(a, k, tw, inv, b, pmax, nt, NULL, NULL);
+}
+
+void czk__ntt_dit_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt)
+{
+    b = vblock(b);
+    if (pmax > 7) pmax = 7;
+    if (k <= b) {
+        block_v(a, k, tw, -1, NULL, inv, 0);
+        return;
+    }
+    blocks(a, k, b, tw, -1, NULL, inv, nt);
+    dit_passes(a, k, tw, inv, b, pmax, nt);
+}
+
+void czk__ntt_dif_scale_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt,
+                             const czk_fr *s, const czk_fr *c)
+{
+    b = vblock(b);
+    if (pmax > 7) pmax = 7;
+    unsigned lb = k < b ? k : b;
+    scale *sc = NULL, own;
+    if (s) {
+        scale_init(&own, k, lb, s, c);
+        sc = &own;
+    }
+    if (k <= b) {
+        block_v(a, k, tw, inv, sc, -1, 0);
+        return;
+    }
+    dif_passes(a, k, tw, inv, b, pmax, nt);
+    blocks(a, k, b, tw, inv, sc, -1, nt);
+}
+
+void czk__ntt_coset_ifma(czk_fr *a, unsigned k, const czk_fr *tw, unsigned b, unsigned pmax, int nt, const czk_fr *s,
+                         const czk_fr *c)
+{
+    b = vblock(b);
+    if (pmax > 7) pmax = 7;
+    unsigned lb = k < b ? k : b;
+    scale sc;
+    scale_init(&sc, k, lb, s, c);
+    if (k <= b) {
+        block_v(a, k, tw, 1, &sc, 0, 0);
+        return;
+    }
+    dif_passes(a, k, tw, 1, b, pmax, nt);
+    blocks(a, k, b, tw, 1, &sc, 0, nt);
+    dit_passes(a, k, tw, 0, b, pmax, nt);
+}
+
+void czk__ntt_h_pointwise_ifma(czk_fr *a, const czk_fr *b, const czk_fr *c, const czk_fr *z, size_t m, int nt)
+{
+    V zv;
+    czk__v8fr_set1(&zv, z);
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+    for (size_t i = 0; i < m; i += 8) {
+        V x, y, w;
+        czk__v8fr_loadu(&x, a + i);
+        czk__v8fr_loadu(&y, b + i);
+        czk__v8fr_loadu(&w, c + i);
+        czk__v8fr_mul(&x, &x, &y);
+        czk__v8fr_sub(&x, &x, &w);
+        czk__v8fr_mul(&x, &x, &zv);
+        czk__v8fr_storeu(a + i, &x);
+    }
+}
+
 #else
+
+void czk__ntt_dif_scale_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt,
+                             const czk_fr *s, const czk_fr *c)
+{
+    (void)a, (void)k, (void)tw, (void)inv, (void)b, (void)pmax, (void)nt, (void)s, (void)c;
+    abort();
+}
+
+void czk__ntt_coset_ifma(czk_fr *a, unsigned k, const czk_fr *tw, unsigned b, unsigned pmax, int nt, const czk_fr *s,
+                         const czk_fr *c)
+{
+    (void)a, (void)k, (void)tw, (void)b, (void)pmax, (void)nt, (void)s, (void)c;
+    abort();
+}
+
+void czk__ntt_h_pointwise_ifma(czk_fr *a, const czk_fr *b, const czk_fr *c, const czk_fr *z, size_t m, int nt)
+{
+    (void)a, (void)b, (void)c, (void)z, (void)m, (void)nt;
+    abort();
+}
 
 void czk__ntt_dif_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt)
 {

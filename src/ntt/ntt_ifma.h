@@ -12,4 +12,18 @@
 void czk__ntt_dif_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt);
 void czk__ntt_dit_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt);
 
+/* DIF, then a_j <- a_j c s^rev_k(j) (s NULL: none), the scaling done in the
+ * blocks (the DIF's last stage), not as a pass of its own. */
+void czk__ntt_dif_scale_ifma(czk_fr *a, unsigned k, const czk_fr *tw, int inv, unsigned b, unsigned pmax, int nt,
+                             const czk_fr *s, const czk_fr *c);
+/* Values on the domain -> values on the coset s<omega>, times c: inverse
+ * DIF (no 1/n: put it in c), a_j <- a_j c s^rev_k(j), forward DIT. The
+ * blocks run the inverse DIF's last levels, the scaling and the forward DIT's
+ * first levels in one visit: 2 npass + 1 passes over memory instead of
+ * 2 npass + 3. */
+void czk__ntt_coset_ifma(czk_fr *a, unsigned k, const czk_fr *tw, unsigned b, unsigned pmax, int nt, const czk_fr *s,
+                         const czk_fr *c);
+/* a_i <- (a_i b_i - c_i) z, m a multiple of 8. */
+void czk__ntt_h_pointwise_ifma(czk_fr *a, const czk_fr *b, const czk_fr *c, const czk_fr *z, size_t m, int nt);
+
 #endif

@@ -568,9 +568,10 @@ CZK_TEST_BOTH_KERNELS(ntt_groth16_h_large)
 }
 
 /* The IFMA butterflies (ntt_ifma.c) and the scalar ones agree bit for bit on
- * every entry point, both directions and orders, at sizes from 2^4 to 2^18
- * and block / pass splits that give one block, several blocks and several
- * passes. Skipped without IFMA. */
+ * every entry point, both directions and orders, and on both H steps (whose
+ * coset and final scalings the IFMA path fuses into its blocks), at sizes
+ * from 2^4 to 2^18 and block / pass splits that give one block, several
+ * blocks and several passes. Skipped without IFMA. */
 CZK_TEST(ntt_ifma_agrees)
 {
     int was = czk_field_ifma();
@@ -603,6 +604,27 @@ CZK_TEST(ntt_ifma_agrees)
                 CHECK_OK(czk_field_ifma_select(1));
                 CHECK_OK(fn[f](d, z, n));
                 CHECK_MSG(vec_eq(y, z, n), "k %u split %d entry %d: IFMA and scalar differ", k, sp, f);
+            }
+            /* the H steps: the coset scaling fused into the blocks, the pointwise step, the final scaling */
+            for (int hs = 0; hs < 2; hs++) {
+                if (hs == 1 && (czk_ntt_domain_family(d) != CZK_NTT_ROOTS_NQR5 || k >= 32)) continue;
+                czk_fr *hb[2][3];
+                for (int v = 0; v < 2; v++) {
+                    for (int w = 0; w < 3; w++) {
+                        hb[v][w] = fr_alloc(n);
+                        memcpy(hb[v][w], w == 0 ? x : w == 1 ? y : z, n * sizeof(czk_fr));
+                    }
+                }
+                for (int w = 0; w < 3; w++) fill_random(hb[0][w], n, rng), memcpy(hb[1][w], hb[0][w], n * sizeof(czk_fr));
+                for (int v = 0; v < 2; v++) {
+                    CHECK_OK(czk_field_ifma_select(v));
+                    if (hs == 0) CHECK_OK(czk_ntt_groth16_h(d, hb[v][0], hb[v][1], hb[v][2], n));
+                    else CHECK_OK(czk_ntt_snarkjs_h(d, hb[v][0], hb[v][1], hb[v][2], n));
+                }
+                CHECK_MSG(vec_eq(hb[0][0], hb[1][0], n), "k %u split %d %s H: IFMA and scalar differ", k, sp,
+                          hs ? "snarkjs" : "groth16");
+                for (int v = 0; v < 2; v++)
+                    for (int w = 0; w < 3; w++) free(hb[v][w]);
             }
         }
         free(x), free(y), free(z);
