@@ -16,7 +16,8 @@ static inline void both_kernels(void (*body)(void))
         int before = czk_test_failures();
         body();
         if (czk_test_failures() != before)
-            czk__test_fail(__FILE__, __LINE__, "  (the failures above ran with the IFMA kernels %s)", on ? "on" : "off");
+            czk__test_fail(__FILE__, __LINE__, "  (the failures above ran with the IFMA kernels %s)",
+                           on ? "on" : "off");
     }
     if (czk_field_ifma_select(was) != CZK_OK) czk__test_fail(__FILE__, __LINE__, "cannot restore the IFMA selection");
 }

@@ -207,7 +207,8 @@ CZK_INLINE void czk__v8fp_sub(czk__v8fp *r, const czk__v8fp *a, const czk__v8fp 
     }
     __mmask8 neg = _mm512_cmpneq_epi64_mask(bor, z);
     for (int j = 0; j < 8; j++) {
-        __m512i v = _mm512_add_epi64(_mm512_add_epi64(t[j], _mm512_maskz_mov_epi64(neg, czk__v8_bc(czk__v8_p48[j]))), c);
+        __m512i pj = _mm512_maskz_mov_epi64(neg, czk__v8_bc(czk__v8_p48[j]));
+        __m512i v = _mm512_add_epi64(_mm512_add_epi64(t[j], pj), c);
         c = _mm512_srli_epi64(v, 48);
         r->l[j] = _mm512_and_si512(v, m);
     }
@@ -490,7 +491,8 @@ CZK_INLINE void czk__v8fr_sub(czk__v8fr *r, const czk__v8fr *a, const czk__v8fr 
     }
     __mmask8 neg = _mm512_cmpneq_epi64_mask(bor, z);
     for (int j = 0; j < 5; j++) {
-        __m512i v = _mm512_add_epi64(_mm512_add_epi64(t[j], _mm512_maskz_mov_epi64(neg, czk__v8_bc(czk__v8_r52[j]))), c);
+        __m512i rj = _mm512_maskz_mov_epi64(neg, czk__v8_bc(czk__v8_r52[j]));
+        __m512i v = _mm512_add_epi64(_mm512_add_epi64(t[j], rj), c);
         c = _mm512_srli_epi64(v, 52);
         r->l[j] = _mm512_and_si512(v, m);
     }

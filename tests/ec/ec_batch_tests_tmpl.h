@@ -18,7 +18,8 @@ GROUP_TEST(EB(vs_group_law))
     czk_rng *rng = czk_test_rng();
     static const size_t big[] = {63, 64, 65, 200, 1001};
     size_t nmax = 1001;
-    AFF *src = malloc(nmax * sizeof *src), *dst = malloc((nmax + 8) * sizeof *dst), *want = malloc((nmax + 8) * sizeof *want);
+    AFF *src = malloc(nmax * sizeof *src), *dst = malloc((nmax + 8) * sizeof *dst);
+    AFF *want = malloc((nmax + 8) * sizeof *want);
     uintptr_t *ad = malloc(nmax * sizeof *ad), *as = malloc(nmax * sizeof *as);
     uint8_t *neg = malloc(nmax);
     void *scr = aligned_alloc(64, G_CAT(G_CAT(czk__, G_ID), _batch_add_scratch)(nmax) + 64);

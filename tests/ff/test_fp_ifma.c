@@ -27,7 +27,11 @@ static void edge_fp(czk_fp *r, czk_rng *rng)
     case 1: *r = CZK_FP_ONE; return;
     case 2: memcpy(v, p, sizeof v); v[0] -= 1 + czk_rng_below(rng, 2); break; /* p - 1, p - 2 */
     case 3: { unsigned b = (unsigned)czk_rng_below(rng, 381); v[b / 64] = 1ull << (b % 64); break; }
-    case 4: { unsigned b = (unsigned)czk_rng_below(rng, 381); for (unsigned i = 0; i < b; i++) v[i / 64] |= 1ull << (i % 64); break; }
+    case 4: { /* 2^b - 1 */
+        unsigned b = (unsigned)czk_rng_below(rng, 381);
+        for (unsigned i = 0; i < b; i++) v[i / 64] |= 1ull << (i % 64);
+        break;
+    }
     case 5: { /* p minus 2^(48 j): the 48-bit limbs below j are those of p, limb j one less */
         unsigned j = (unsigned)czk_rng_below(rng, 8), b = 48 * j;
         memcpy(v, p, sizeof v);
@@ -199,7 +203,11 @@ static void edge_fr(czk_fr *r, czk_rng *rng)
     case 1: *r = CZK_FR_ONE; return;
     case 2: memcpy(v, m, sizeof v); v[0] -= 1 + czk_rng_below(rng, 2); break;
     case 3: { unsigned b = (unsigned)czk_rng_below(rng, 254); v[b / 64] = 1ull << (b % 64); break; }
-    case 4: { unsigned b = (unsigned)czk_rng_below(rng, 255); for (unsigned i = 0; i < b; i++) v[i / 64] |= 1ull << (i % 64); break; }
+    case 4: { /* 2^b - 1 */
+        unsigned b = (unsigned)czk_rng_below(rng, 255);
+        for (unsigned i = 0; i < b; i++) v[i / 64] |= 1ull << (i % 64);
+        break;
+    }
     case 5: {
         unsigned j = (unsigned)czk_rng_below(rng, 5), b = 52 * j;
         memcpy(v, m, sizeof v);

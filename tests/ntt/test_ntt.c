@@ -615,7 +615,10 @@ CZK_TEST(ntt_ifma_agrees)
                         memcpy(hb[v][w], w == 0 ? x : w == 1 ? y : z, n * sizeof(czk_fr));
                     }
                 }
-                for (int w = 0; w < 3; w++) fill_random(hb[0][w], n, rng), memcpy(hb[1][w], hb[0][w], n * sizeof(czk_fr));
+                for (int w = 0; w < 3; w++) {
+                    fill_random(hb[0][w], n, rng);
+                    memcpy(hb[1][w], hb[0][w], n * sizeof(czk_fr));
+                }
                 for (int v = 0; v < 2; v++) {
                     CHECK_OK(czk_field_ifma_select(v));
                     if (hs == 0) CHECK_OK(czk_ntt_groth16_h(d, hb[v][0], hb[v][1], hb[v][2], n));
