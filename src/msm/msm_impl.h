@@ -664,8 +664,10 @@ static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, 
                 size_t zs = 0, os = 0;
                 for (int t = 0; t < nt; t++) zs += cnt[2 * t], os += cnt[2 * t + 1];
                 sparse = (zs + os) * 8 >= m;
-                n_dense = m - zs - os;
-                n_pm1 = os;
+                if (sparse) { /* else every scalar goes to Pippenger as it is */
+                    n_dense = m - zs - os;
+                    n_pm1 = os;
+                }
             }
             if (sparse) { /* each thread writes its range's indices at the offsets of the ranges before it */
                 size_t od = 0, op = 0;
@@ -700,7 +702,10 @@ static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, 
         }
         if (plan2.threads < plan.threads) plan2.threads = plan.threads; /* the +-1 tasks want threads too */
         czk__msm_layout_of(&lay2, &plan2, m, kc);
-        if (lay2.total > lay.total) plan2 = plan, lay2 = lay; /* the first plan is valid for fewer points */
+        if (lay2.total > lay.total) { /* no room for the second plan: no pre-pass, every scalar as it is */
+            plan2 = plan, lay2 = lay;
+            sparse = 0, dense = pm1 = NULL, n_dense = m, n_pm1 = 0;
+        }
     }
 
     XYZZ *res = (XYZZ *)(mem + lay2.res_off);

@@ -397,7 +397,7 @@ BOTH_KERNELS_TEST(MT(sparse_01))
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         size_t n = sizes[si];
         if (n > nmax) break;
-        for (int mix = 0; mix < 7; mix++) {
+        for (int mix = 0; mix < 8; mix++) {
             for (size_t j = 0; j < n; j++) {
                 unsigned r = (unsigned)czk_rng_below(rng, 100);
                 switch (mix) {
@@ -407,6 +407,7 @@ BOTH_KERNELS_TEST(MT(sparse_01))
                 case 3: r = r < 99 ? 0 : 3; break;       /* nearly all 0 */
                 case 4: r = r < 50 ? 0 : 3; break;       /* zeros and dense, no +-1 */
                 case 5: r = r < 20 ? 1 + r % 2 : 3; break; /* 20% +-1: just above the threshold with zeros none */
+                case 6: r = r < 5 ? 0 : r < 10 ? 1 + r % 2 : 3; break; /* 10% 0 and +-1: below it, all to Pippenger */
                 default: r = 3; break;                   /* dense: the pre-pass stays off */
                 }
                 if (r == 0) s[j] = CZK_FR_ZERO;
@@ -420,12 +421,13 @@ BOTH_KERNELS_TEST(MT(sparse_01))
                 czk_fr_add(&acc, &acc, &t);
             }
             G_LOCAL(gen_mul)(&want, &acc);
-            for (int th = 1; th <= 3; th++) {
-                czk_msm_opts o = opts_of(th, 0, CZK_MSM_AUTO);
-                czk_status st = G_MSM(var)(&got, bases, n, s, n, NULL, &o);
-                CHECK_MSG(st == CZK_OK && G_FN(jac_eq)(&got, &want), "%s sparse: n=%zu mix %d threads %d: %s", G_STR,
-                          n, mix, th, st == CZK_OK ? "wrong sum" : czk_last_error());
-            }
+            for (int th = 1; th <= 3; th++)
+                for (int al = 0; al < 2; al++) { /* the automatic kernel, and XYZZ buckets by request */
+                    czk_msm_opts o = opts_of(th, 0, al ? CZK_MSM_XYZZ : CZK_MSM_AUTO);
+                    czk_status st = G_MSM(var)(&got, bases, n, s, n, NULL, &o);
+                    CHECK_MSG(st == CZK_OK && G_FN(jac_eq)(&got, &want), "%s sparse: n=%zu mix %d threads %d%s: %s",
+                              G_STR, n, mix, th, al ? " xyzz" : "", st == CZK_OK ? "wrong sum" : czk_last_error());
+                }
             /* the same under a density mask: 100 extra scalars whose bits are clear */
             if (mix == 0 || mix == 1) {
                 size_t nn = n + 100;
