@@ -104,6 +104,57 @@ void czk_pce_recorder_set_progress(czk_pce_recorder *r, czk_pce_progress_fn fn, 
 czk_status czk_pce_recorder_finish(czk_pce_recorder *r, czk_pce **out, const char *key) CZK_WUR;
 void czk_pce_recorder_destroy(czk_pce_recorder *r);
 
+/* ---- PCE of any circuit: the cache, a partition's workspace, validation -----
+ * A circuit's driver (PoRep: below; FallbackPoSt: czk/post_kind.h) supplies
+ * the shape's key, its recording and its witness-only synthesis. */
+
+/* The cache file of a key: dir/pce-<label>-<digest of key>.pce in czk's cache
+ * directory (czk_cache_dir; made if missing). label: a short readable name
+ * of the shape (no '/'). */
+czk_status czk_pce_cache_file(char *out, size_t n, const char *key, const char *label) CZK_WUR;
+/* Whether path is a regular file. */
+int czk_pce_cache_has(const char *path);
+/* Record the shape into *out (the driver's recording pass). */
+typedef czk_status (*czk_pce_build_fn)(czk_pce **out, void *ctx, czk_pce_progress_fn progress, void *pctx);
+/* Load the PCE of `key` from path, or build it (build(out, build_ctx, ...))
+ * and write it there (a damaged or mismatched file is rebuilt; a failed write
+ * is reported on stderr and not an error). *built (may be NULL): which. */
+czk_status czk_pce_cache_get(czk_pce **out, const char *path, const char *key, czk_pce_build_fn build,
+                             void *build_ctx, czk_pce_progress_fn progress, void *pctx, int *built) CZK_WUR;
+
+/* One partition's witness (input, aux: sized from the PCE) and a/b/c, made
+ * once and reused across partitions. The driver's witness-only synthesis
+ * fills the witness; czk_pce_work_eval computes a, b, c over it. */
+typedef struct czk_pce_work czk_pce_work;
+czk_status czk_pce_work_create(czk_pce_work **out, const czk_pce *p) CZK_WUR;
+void czk_pce_work_destroy(czk_pce_work *w);
+/* Allocate (and map) a, b, c now (3 x rows x 32 bytes; the first eval does
+ * it otherwise). */
+czk_status czk_pce_work_reserve(czk_pce_work *w, int threads) CZK_WUR;
+/* a, b, c = A.w, B.w, C.w over the workspace's witness; *out borrows the
+ * vectors and the PCE's densities until the next call or destroy. */
+czk_status czk_pce_work_eval(czk_pce_work *w, int threads, czk_cs_assignment *out) CZK_WUR;
+/* The last eval's vectors against ref (a PROVE synthesis of partition k),
+ * bit for bit: input, aux, a, b, c, the three densities and their
+ * popcounts; CZK_ERR_INTERNAL naming the first differing vector and index. */
+czk_status czk_pce_work_compare(const czk_pce_work *w, const czk_cs_assignment *ref, uint32_t k) CZK_WUR;
+/* A PROVE synthesis that hands its rows out window by window:
+ * rows(rows_ctx, row0, row1, a, b, c) for consecutive windows in increasing
+ * order; input / aux (n_input / n_aux values) and dens[0..2] (A-aux,
+ * B-input, B-aux bitmaps, zeroed) filled as it goes. */
+typedef czk_status (*czk_pce_rows_fn)(void *ctx, uint64_t row0, uint64_t row1, const czk_fr *a, const czk_fr *b,
+                                      const czk_fr *c);
+typedef czk_status (*czk_pce_stream_fn)(void *ctx, czk_fr *input, size_t n_input, czk_fr *aux, size_t n_aux,
+                                        uint64_t *dens[3], czk_pce_rows_fn rows, void *rows_ctx);
+/* The workspace's witness (a, b, c not needed) against such a synthesis,
+ * each window compared with the PCE's evaluation of the same rows: for
+ * shapes where two full assignments do not fit in memory. Errors as
+ * czk_pce_work_compare. czk_pce_work_compare_stream_bytes: what it
+ * allocates, for a synthesis of window_rows rows per window. */
+czk_status czk_pce_work_compare_stream(const czk_pce_work *w, czk_pce_stream_fn stream, void *stream_ctx, uint32_t k,
+                                       int threads) CZK_WUR;
+size_t czk_pce_work_compare_stream_bytes(const czk_pce_work *w, uint64_t window_rows);
+
 /* ---- the PoRep partition circuit ----------------------------------------- */
 
 /* Bumped whenever the circuit or the PCE layout changes (cache key). */

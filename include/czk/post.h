@@ -58,8 +58,8 @@ czk_status czk_post_kind_parse(czk_post_kind *out, const char *s) CZK_WUR;
 
 /* The v28 parameter identity (file stem) filecoin-proofs gives the circuit
  * of kind k for sector_size bytes, "v28-proof-of-spacetime-fallback-...",
- * or NULL where czk knows none (today: 2KiB and 32GiB only;
- * docs/filecoin-params.md). */
+ * or NULL where czk knows none (a size other than 2KiB, 8MiB, 512MiB, 32GiB,
+ * 64GiB; docs/filecoin-params.md). */
 const char *czk_post_param_id(czk_post_kind k, uint64_t sector_size);
 /* dir/<id><ext> (ext ".params" or ".vk") for the production shape s into
  * out; CZK_ERR_INVALID_ARG "no known v28 name for ...; pass --params" for a

@@ -3,6 +3,7 @@
 #ifndef CZK_PCE_INTERNAL_H
 #define CZK_PCE_INTERNAL_H
 
+#include "cs/cs_internal.h"
 #include "czk/pce.h"
 
 #define CZK__PCE_LEN_ESCAPE 0xffffu
@@ -47,5 +48,16 @@ void czk__pmat_free(czk__pmat *m);
  * densities. */
 czk_status czk__pce_assemble(czk_pce **out, czk__pmat m[3], uint64_t rows, uint64_t cols, uint64_t n_inputs,
                              const char *key) CZK_WUR;
+
+/* A partition's workspace (pce_work.c): the witness a driver fills, a/b/c. */
+struct czk_pce_work {
+    const czk_pce *p;
+    czk__cs_values v; /* input, aux: exactly the PCE's columns */
+    size_t n_input, n_aux;
+    czk_fr *a, *b, *c;
+};
+
+/* A recording of z's counts: CZK_OK, or CZK_ERR_INTERNAL naming both. */
+czk_status czk__pce_record_check(const czk_cs *cs, const czk_cs_sizes *z) CZK_WUR;
 
 #endif

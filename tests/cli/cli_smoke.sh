@@ -23,6 +23,21 @@ expect 2 "missing flag value" -- version --threads
 expect 2 "stray argument" -- version extra
 expect 0 "version help" -- version --help
 expect_out "usage: czk version" "version usage"
+# czk params: every v28 name, and what a cache holds
+mkdir -p "$T/pc"
+W32=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc
+printf 'x' >"$T/pc/$W32.params"
+printf 'yz' >"$T/pc/$W32.vk"
+expect 0 "params" -- params --param-cache "$T/pc"
+expect_out "window-post 34359738368 $W32 1 2" "params sees a cached file pair and its sizes"
+expect_out "winning-post 68719476736 v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-2-b620" \
+    "params names the 64GiB WinningPoSt file"
+expect_out "porep 2048 v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138" \
+    "params names the 2KiB PoRep file"
+expect_out "1 of 15 circuits have both files" "params counts what is present"
+expect 0 "params json" -- params --param-cache "$T/pc" --json
+expect_out '"present":1,"total":15' "params json counts"
+expect 2 "params with a stray argument" -- params extra
 expect 2 "bench without name" -- bench
 expect 0 "bench help" -- bench --help
 expect 2 "unknown bench" -- bench nosuch

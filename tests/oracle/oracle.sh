@@ -2,6 +2,7 @@
 # czk judged by Filecoin's own implementation (ctest label "oracle").
 #
 #   oracle.sh CZK build            build czk-oracle (tests/oracle, Cargo.lock)
+#   oracle.sh CZK names            czk's v28 parameter names = filecoin-proofs' own
 #   oracle.sh CZK params           2KiB and 8MiB PoRep parameters: czk setup's,
 #                                  rewritten by bellperson (CZK_ORACLE_FIL_PARAMS=1:
 #                                  filecoin-proofs generates its own)
@@ -240,6 +241,23 @@ build)
     run "cargo build --release --locked (tests/oracle -> $CARGO_TARGET_DIR)" \
         cargo build --release --locked --manifest-path "$HERE/Cargo.toml"
     if [ $? -eq 0 ] && [ -x "$ORACLE" ]; then ok "czk-oracle built"; else bad "czk-oracle did not build"; fi
+    finish
+    ;;
+names)
+    # every v28 name czk knows (czk params) against filecoin-proofs' own
+    # (cache_identifier of each circuit's public parameters)
+    need_oracle
+    run "czk-oracle param-names" "$ORACLE" param-names || { bad "czk-oracle param-names"; finish; }
+    sed 's/\.params$//' "$T/out" | sort >"$T/ref.names"
+    run "czk params" "$CZK" params --param-cache "$T" || { bad "czk params"; finish; }
+    awk '{print $1, $2, $3}' "$T/out" | sort >"$T/czk.names"
+    n=$(wc -l <"$T/ref.names")
+    if [ "$n" -ge 15 ] && cmp -s "$T/ref.names" "$T/czk.names"; then
+        ok "czk's $n v28 parameter names (PoRep, WindowPoSt, WinningPoSt; 2KiB to 64GiB) are filecoin-proofs'"
+    else
+        bad "czk's v28 names differ from filecoin-proofs':"
+        diff "$T/ref.names" "$T/czk.names" | sed 's/^/    /' | head -20
+    fi
     finish
     ;;
 params)

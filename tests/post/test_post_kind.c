@@ -109,14 +109,23 @@ CZK_TEST(post_param_names_are_v28)
         size_t n = strlen(cases[i].want);
         CHECK_MSG(!strncmp(path, cases[i].want, n - 7) && !strcmp(path + n - 7, ".vk"), "case %zu .vk: %s", i, path);
     }
-    /* other sizes and custom shapes have no known name */
+    /* every production size has a name (the oracle checks them against
+     * filecoin-proofs'), distinct per kind and size; custom shapes have none */
     czk_post_shape s;
     char path[1024];
-    REQUIRE_OK(czk_post_shape_of(&s, CZK_POST_WINDOW, 8ull << 20));
-    CHECK(czk_post_param_id(CZK_POST_WINDOW, 8ull << 20) == NULL);
-    CHECK(czk_post_param_path(path, sizeof path, "/p", &s, ".params") == CZK_ERR_INVALID_ARG);
-    CHECK_MSG(!strcmp(czk_last_error(), "no known v28 name for 8388608-byte window-post; pass --params"), "message: %s",
-              czk_last_error());
+    const uint64_t sizes[5] = {2048, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
+    const char *seen[10];
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 5; i++) {
+            const char *id = czk_post_param_id((czk_post_kind)k, sizes[i]);
+            CHECK_MSG(id != NULL, "no name for kind %d size %llu", k, (unsigned long long)sizes[i]);
+            REQUIRE(id != NULL);
+            CHECK(!strncmp(id, "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-", 59));
+            CHECK_MSG(strlen(id) == 59 + 6 + 64, "kind %d size %llu: %s", k, (unsigned long long)sizes[i], id);
+            for (int j = 0; j < k * 5 + i; j++) CHECK(strcmp(seen[j], id) != 0);
+            seen[k * 5 + i] = id;
+        }
+    CHECK(czk_post_param_id(CZK_POST_WINDOW, 4096) == NULL);
     REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINNING, 64, 8, 0, 0, 2, 1));
     CHECK(czk_post_param_path(path, sizeof path, "/p", &s, ".params") == CZK_ERR_INVALID_ARG);
     CHECK_MSG(!strcmp(czk_last_error(), "no known v28 name for a custom winning-post shape; pass --params"),

@@ -51,6 +51,10 @@ const USAGE: &str = "usage: czk-oracle <command> [options]
   params --sector-size S --cache DIR --from FILE.params --from-vk FILE.vk
         the same files from parameters made elsewhere (czk setup): bellperson
         reads them and writes them back with its own writer
+  param-names
+        the v28 file stems of the PoRep (V1_1), WindowPoSt and WinningPoSt
+        circuits of every sector size, from their public parameters: lines
+        KIND SIZE STEM (KIND porep, window-post, winning-post)
   load-params --sector-size S [--cache DIR] [-i N]
         time reading the PoRep parameters from the cache as C2 does (bellperson's
         mapped parameters), N times
@@ -367,6 +371,40 @@ fn gen_post_params<Tree: 'static + MerkleTreeTrait>(proof: filecoin_proofs_api::
     })?;
     let id = <FallbackPoStCompound<Tree> as CacheableParameters<FallbackPoStCircuit<Tree>, _>>::cache_identifier(&pp);
     println!("post {}", util::param_file_name(&id));
+    Ok(())
+}
+
+/// The v28 file stems filecoin-proofs gives the PoRep (V1_1), WindowPoSt and
+/// WinningPoSt circuits of one sector size, from their public parameters
+/// (cache_identifier), without generating anything.
+fn param_names_tree<Tree: 'static + MerkleTreeTrait>(size: u64) -> Result<()> {
+    use filecoin_proofs::types::PoStType;
+    use storage_proofs_core::parameter_cache::CacheableParameters;
+    use storage_proofs_post::fallback::{FallbackPoStCircuit, FallbackPoStCompound};
+    let seal = seal_proof_of_size(size)?.as_v1_config();
+    let pp = filecoin_proofs::parameters::public_params::<Tree>(&seal)?;
+    let id = <StackedCompound<Tree, DefaultPieceHasher> as CacheableParameters<
+        stacked::StackedCircuit<Tree, DefaultPieceHasher>,
+        _,
+    >>::cache_identifier(&pp);
+    println!("porep {} {}", size, util::param_file_name(&id));
+    for kind in ["window", "winning"] {
+        let config = post_proof_of(kind, size)?.as_v1_config();
+        let pp = match config.typ {
+            PoStType::Window => filecoin_proofs::parameters::window_post_public_params::<Tree>(&config)?,
+            PoStType::Winning => filecoin_proofs::parameters::winning_post_public_params::<Tree>(&config)?,
+        };
+        let id = <FallbackPoStCompound<Tree> as CacheableParameters<FallbackPoStCircuit<Tree>, _>>::cache_identifier(&pp);
+        println!("{}-post {} {}", kind, size, util::param_file_name(&id));
+    }
+    Ok(())
+}
+
+/// param-names: every sector size's v28 stems (param_names_tree).
+fn cmd_param_names() -> Result<()> {
+    for size in [2048u64, 8388608, 536870912, 34359738368, 68719476736] {
+        with_tree!(size, param_names_tree, size)?;
+    }
     Ok(())
 }
 
@@ -917,6 +955,7 @@ fn main() {
     let r: Result<bool> = match argv[1].as_str() {
         "seal" => cmd_seal(rest).map(|_| true),
         "params" => cmd_params(rest).map(|_| true),
+        "param-names" => cmd_param_names().map(|_| true),
         "prove-c2" => cmd_prove_c2(rest).map(|_| true),
         "load-params" => cmd_load_params(rest).map(|_| true),
         "vanilla-post" => cmd_vanilla_post(rest).map(|_| true),
