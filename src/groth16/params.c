@@ -14,7 +14,7 @@
 
 #include "common/fileio.h"
 #include "czk/czk.h"
-#include <openssl/evp.h>
+#include "groth16/pin.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -360,110 +360,36 @@ static size_t layout_blocks(const playout *L, pblock *out)
     return nb;
 }
 
-/* SHA-256 (OpenSSL's libcrypto, which uses the CPU's SHA extensions where
- * present) of one block. A collision-resistant hash, so that a crafted file
- * cannot take over the pin of a validated one (README: "Trust"). */
-static void block_digest(uint8_t out[DIGEST_LEN], const uint8_t *d, size_t n)
-{
-    unsigned len = 0;
-    if (!EVP_Digest(d, n, out, &len, EVP_sha256(), NULL) || len != DIGEST_LEN)
-        memset(out, 0, DIGEST_LEN); /* never matches a recorded digest: falls back to full */
-}
+static const czk__pin_format PIN_FORMAT = {SIDECAR_MAGIC, SIDECAR_VERSION, SIDECAR_HASH};
+
+/* SHA-256 of one block: collision resistant, so that a crafted file cannot
+ * take over the pin of a validated one (README: "Trust"). */
+static void block_digest(uint8_t out[DIGEST_LEN], const uint8_t *d, size_t n) { czk__pin_sha256(out, d, n); }
 
 /* root = SHA-256("czk-params-check/1" || u64 le size || block digests) */
 static void root_digest(uint8_t out[DIGEST_LEN], size_t size, const uint8_t *leaves, size_t nb)
 {
-    static const char dom[] = SIDECAR_MAGIC "/1";
-    uint8_t sz[8];
-    for (int i = 0; i < 8; i++) sz[i] = (uint8_t)((uint64_t)size >> (8 * i));
-    unsigned len = 0;
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    int ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) && EVP_DigestUpdate(c, dom, sizeof dom - 1) &&
-             EVP_DigestUpdate(c, sz, 8) && EVP_DigestUpdate(c, leaves, nb * DIGEST_LEN) &&
-             EVP_DigestFinal_ex(c, out, &len) && len == DIGEST_LEN;
-    EVP_MD_CTX_free(c);
-    if (!ok) memset(out, 0, DIGEST_LEN);
+    czk__pin_root(out, SIDECAR_MAGIC "/1", (uint64_t)size, leaves, nb);
 }
 
 /* ---- sidecar --------------------------------------------------------------- */
 
-typedef struct sidecar {
-    uint64_t size;
-    long long mt_s;
-    long mt_ns;
-    uint8_t digest[DIGEST_LEN];
-} sidecar;
+typedef czk__pin sidecar;
 
-static int hex_nibble(int c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
-
-/* 1: parsed; 0: missing or unusable, *why says which. */
 static int sidecar_load(sidecar *sc, const char *scpath, char *why, size_t whylen)
 {
-    FILE *f = fopen(scpath, "rb");
-    if (!f) {
-        if (errno == ENOENT)
-            snprintf(why, whylen, "no sidecar %.300s", scpath);
-        else
-            snprintf(why, whylen, "sidecar %.300s unreadable: %s", scpath, strerror(errno));
-        return 0;
-    }
-    char buf[2048];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    int ver = 0;
-    unsigned long long size = 0;
-    long long ms = 0;
-    long mns = 0;
-    char hname[32] = "", hex[80] = "";
-    if (sscanf(buf, SIDECAR_MAGIC " %d\nsize %llu\nmtime %lld.%ld\nhash %31s %79s", &ver, &size, &ms, &mns,
-               hname, hex) != 6) {
-        snprintf(why, whylen, "sidecar %.300s malformed", scpath);
-        return 0;
-    }
-    if (ver != SIDECAR_VERSION || strcmp(hname, SIDECAR_HASH) != 0) {
-        snprintf(why, whylen, "sidecar %.300s has format %d / %.31s, this czk writes %d / %s", scpath, ver, hname,
-                 SIDECAR_VERSION, SIDECAR_HASH);
-        return 0;
-    }
-    if (strlen(hex) != 2 * DIGEST_LEN) {
-        snprintf(why, whylen, "sidecar %.300s malformed (checksum length)", scpath);
-        return 0;
-    }
-    for (int i = 0; i < DIGEST_LEN; i++) {
-        int hi = hex_nibble(hex[2 * i]), lo = hex_nibble(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            snprintf(why, whylen, "sidecar %.300s malformed (checksum digits)", scpath);
-            return 0;
-        }
-        sc->digest[i] = (uint8_t)(hi << 4 | lo);
-    }
-    sc->size = size;
-    sc->mt_s = ms;
-    sc->mt_ns = mns;
-    return 1;
+    return czk__pin_load(sc, scpath, &PIN_FORMAT, why, whylen);
 }
 
 static czk_status sidecar_write(const char *scpath, const struct stat *st, const uint8_t digest[DIGEST_LEN],
                                 const playout *L, size_t n_ic)
 {
-    char hex[65];
-    for (int i = 0; i < DIGEST_LEN; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-    char buf[1024];
-    int len = snprintf(buf, sizeof buf,
-                       SIDECAR_MAGIC " %d\nsize %llu\nmtime %lld.%09ld\nhash " SIDECAR_HASH " %s\n"
-                       "validated full: flags, x < p, on curve, in subgroup, no identity, section lengths\n"
-                       "points ic=%zu h=%zu l=%zu a=%zu b_g1=%zu b_g2=%zu\n",
-                       SIDECAR_VERSION, (unsigned long long)st->st_size, (long long)st->st_mtim.tv_sec,
-                       (long)st->st_mtim.tv_nsec, hex, n_ic, L->n[0], L->n[1], L->n[2], L->n[3], L->n[4]);
-    size_t n = (size_t)len;
-    const void *chunks[1] = {buf};
-    return czk__write_atomic(scpath, chunks, &n, 1);
+    char extra[512];
+    snprintf(extra, sizeof extra,
+             "validated full: flags, x < p, on curve, in subgroup, no identity, section lengths\n"
+             "points ic=%zu h=%zu l=%zu a=%zu b_g1=%zu b_g2=%zu\n",
+             n_ic, L->n[0], L->n[1], L->n[2], L->n[3], L->n[4]);
+    return czk__pin_write(scpath, &PIN_FORMAT, st, digest, extra);
 }
 
 static void sidecar_path(char *out, size_t n, const char *path, const char *override)
@@ -659,8 +585,7 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
     sidecar sc;
     if (o.check == CZK_GROTH16_CHECK_PINNED) {
         if (sidecar_load(&sc, scpath, inf.why, sizeof inf.why)) {
-            if (sc.size != (uint64_t)st0.st_size || sc.mt_s != (long long)st0.st_mtim.tv_sec ||
-                sc.mt_ns != (long)st0.st_mtim.tv_nsec)
+            if (!czk__pin_fresh(&sc, &st0))
                 snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size or mtime changed)", scpath);
             else
                 try_pin = 1;
