@@ -44,6 +44,11 @@ typedef struct czk_groth16_params {
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
     czk_g1_affine *h, *l, *a, *b_g1;
     czk_g2_affine *b_g2;
+    /* Set by czk's readers and setup: h, l, a, b_g1 and b_g2 are czk's big
+     * buffers (2 MiB-aligned mappings, huge pages where the kernel allows),
+     * which czk_groth16_params_clear releases as such. Leave it 0 when
+     * filling the sections with malloc yourself. */
+    int big_sections;
 } czk_groth16_params;
 
 typedef struct czk_groth16_proof {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/bigmem.h"
 #include "common/fileio.h"
 #include "czk/czk.h"
 #include "groth16/pin.h"
@@ -228,11 +229,12 @@ czk_status czk_groth16_vk_write(const char *path, const czk_groth16_vk *vk)
 void czk_groth16_params_clear(czk_groth16_params *p)
 {
     czk_groth16_vk_clear(&p->vk);
-    free(p->h);
-    free(p->l);
-    free(p->a);
-    free(p->b_g1);
-    free(p->b_g2);
+    void (*release)(void *) = p->big_sections ? czk__big_free : free;
+    release(p->h);
+    release(p->l);
+    release(p->a);
+    release(p->b_g1);
+    release(p->b_g2);
     memset(p, 0, sizeof *p);
 }
 
@@ -602,10 +604,11 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
     void **dsts[N_SECTIONS] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1,
                                (void **)&p->b_g2};
     int nomem = !blocks || !res || !leaves || !vkbuf;
+    p->big_sections = 1;
     for (int sec = 0; sec < N_SECTIONS && !nomem; sec++) {
         size_t esz = sec == 4 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
         *counts[sec] = L.n[sec];
-        *dsts[sec] = malloc((L.n[sec] ? L.n[sec] : 1) * esz);
+        *dsts[sec] = czk__big_alloc((L.n[sec] ? L.n[sec] : 1) * esz);
         nomem = !*dsts[sec];
     }
     if (nomem) {

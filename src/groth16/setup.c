@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bigmem.h"
 #include "czk/czk.h"
 #include "czk/groth16.h"
 #include "czk/ntt.h"
@@ -404,7 +405,8 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     out->vk.n_ic = n_inputs;
     out->vk.ic = malloc(n_inputs * sizeof(czk_g1_affine));
     out->n_l = n_aux;
-    out->l = malloc((n_aux ? n_aux : 1) * sizeof(czk_g1_affine));
+    out->big_sections = 1;
+    out->l = czk__big_alloc((n_aux ? n_aux : 1) * sizeof(czk_g1_affine));
     if (!out->vk.ic || !out->l) {
         st = czk_error(CZK_ERR_NOMEM, "setup: ic / l queries");
         goto out;
@@ -423,9 +425,9 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
             if (!czk_fr_is_zero(&v[i])) v[nb++] = v[i];
         out->n_a = na;
         out->n_b_g1 = out->n_b_g2 = nb;
-        out->a = malloc((na ? na : 1) * sizeof(czk_g1_affine));
-        out->b_g1 = malloc((nb ? nb : 1) * sizeof(czk_g1_affine));
-        out->b_g2 = malloc((nb ? nb : 1) * sizeof(czk_g2_affine));
+        out->a = czk__big_alloc((na ? na : 1) * sizeof(czk_g1_affine));
+        out->b_g1 = czk__big_alloc((nb ? nb : 1) * sizeof(czk_g1_affine));
+        out->b_g2 = czk__big_alloc((nb ? nb : 1) * sizeof(czk_g2_affine));
         if (!out->a || !out->b_g1 || !out->b_g2) {
             st = czk_error(CZK_ERR_NOMEM, "setup: a / b queries");
             goto out;
@@ -445,7 +447,7 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
             czk_fr_mul(&x, &x, &tau);
         }
         out->n_h = m - 1;
-        out->h = malloc((m > 1 ? m - 1 : 1) * sizeof(czk_g1_affine));
+        out->h = czk__big_alloc((m > 1 ? m - 1 : 1) * sizeof(czk_g1_affine));
         if (!out->h) {
             st = czk_error(CZK_ERR_NOMEM, "setup: h query of %zu points", m - 1);
             goto out;
