@@ -185,6 +185,28 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *a, const cz
                              const czk_csr *c, size_t n_inputs,
                              const czk_groth16_setup_opts *opts) CZK_WUR;
 
+/* A circuit given to the streamed setup by its matrices' column sums, in
+ * whatever form the caller holds them (CSR, a PCE file...). */
+typedef struct czk_groth16_setup_circuit {
+    size_t n_rows;   /* constraints, bellperson's input rows included */
+    size_t n_cols;   /* variables: the inputs (ONE first), then aux */
+    size_t n_inputs; /* ONE included */
+    /* acc[col] += sum over rows r < n_rows of M[r][col] * lag[r], for
+     * matrix 0 (A), 1 (B) or 2 (C); acc has n_cols entries. */
+    czk_status (*columns)(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, int threads);
+    void *ctx;
+} czk_groth16_setup_circuit;
+
+/* The parameters czk_groth16_setup would make (the same bytes for the same
+ * seed), written to params_path section by section as they are computed,
+ * with the checksum sidecar, and the verifying key to vk_path. Memory: two
+ * vectors of n_rows and n_cols scalars, one chunk of points and the
+ * fixed-base tables, whatever the size of the parameters (a 32GiB PoRep
+ * partition: ~8.4 GB for 47 GB of parameters). Written under a temporary
+ * name and renamed: on failure nothing is left at params_path. */
+czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path, const czk_groth16_setup_circuit *c,
+                                   const czk_groth16_setup_opts *opts) CZK_WUR;
+
 /* ---- prove ---------------------------------------------------------------- */
 
 typedef struct czk_groth16_timings {

@@ -82,6 +82,13 @@ uint64_t czk_pce_rows(const czk_pce *p);
 void czk_pce_assignment(czk_cs_assignment *out, const czk_pce *p, const czk_fr *input,
                         const czk_fr *aux, const czk_fr *a, const czk_fr *b, const czk_fr *c);
 
+/* The QAP column sums a setup needs (czk_groth16_setup_circuit.columns):
+ * acc[col] += sum over rows r of M[r][col] * lag[r] for matrix 0 (A), 1 (B)
+ * or 2 (C); acc has the PCE's column count, lag its row count (input rows
+ * included). Threads own column ranges: no atomics, the matrix read once
+ * per thread. */
+czk_status czk_pce_columns(const czk_pce *p, int matrix, czk_fr *acc, const czk_fr *lag, int threads) CZK_WUR;
+
 /* Files. read: expect_key NULL accepts any key; otherwise a different key is
  * CZK_ERR_FORMAT naming both. */
 czk_status czk_pce_write(const czk_pce *p, const char *path) CZK_WUR;

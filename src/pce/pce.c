@@ -1101,3 +1101,33 @@ fail:
     czk_pce_destroy(p);
     return s;
 }
+
+/* ---- the setup's column sums ------------------------------------------------------------- */
+
+czk_status czk_pce_columns(const czk_pce *p, int matrix, czk_fr *acc, const czk_fr *lag, int threads)
+{
+    if (!p || matrix < 0 || matrix > 2 || !acc || !lag)
+        return czk_error(CZK_ERR_INVALID_ARG, "czk_pce_columns: matrix %d", matrix);
+    const pmat *m = &p->m[matrix];
+    int nt = threads > 0 ? threads : czk_threads();
+    if (nt < 1) nt = 1;
+    /* each thread owns a range of columns and scans every row: no two
+     * threads add into one element */
+#pragma omp parallel num_threads(nt)
+    {
+        const int t = omp_get_thread_num(), n = omp_get_num_threads();
+        const uint64_t lo = p->cols * (uint64_t)t / (uint64_t)n, hi = p->cols * (uint64_t)(t + 1) / (uint64_t)n;
+        uint64_t k = 0;
+        for (uint64_t r = 0; r < p->rows; r++) {
+            uint64_t len = m->len[r] == LEN_ESCAPE ? long_row_len(m, r) : m->len[r];
+            for (uint64_t e = k + len; k < e; k++) {
+                uint64_t c = m->col[k];
+                if (c < lo || c >= hi) continue;
+                czk_fr x;
+                czk_fr_mul(&x, &m->table[m->code[k]], &lag[r]);
+                czk_fr_add(&acc[c], &acc[c], &x);
+            }
+        }
+    }
+    return CZK_OK;
+}

@@ -20,6 +20,19 @@ expect 0 "gen-c1 a" -- gen-c1 --sector-size 2KiB $SHAPE --seed 1 -o "$T/a.json" 
 expect 0 "gen-c1 b" -- gen-c1 --sector-size 2KiB $SHAPE --seed 2 -o "$T/b.json" --quiet
 # shellcheck disable=SC2086
 expect 0 "setup" -- setup --circuit porep $SHAPE --seed 1 -o "$T/p.params" --vk "$T/p.vk" --quiet
+# the streamed setup (section by section from the PCE matrices) writes the
+# same bytes for the same seed, and its own sidecar
+saved_cache=${CZK_CACHE_DIR-}
+export CZK_CACHE_DIR="$T/cache" # the PCE it builds stays out of the caller's cache
+# shellcheck disable=SC2086
+expect 0 "setup --stream" -- setup --circuit porep $SHAPE --seed 1 --stream -o "$T/s.params" --vk "$T/s.vk" --quiet
+if [ -n "$saved_cache" ]; then export CZK_CACHE_DIR="$saved_cache"; else unset CZK_CACHE_DIR; fi
+check "streamed params = in-memory params" cmp "$T/p.params" "$T/s.params"
+check "streamed vk = in-memory vk" cmp "$T/p.vk" "$T/s.vk"
+check "streamed setup wrote the sidecar" test -s "$T/s.params.czkcheck"
+rm -f "$T/s.params" "$T/s.params.czkcheck" "$T/s.vk"
+expect 2 "setup --stream of a PoSt circuit" -- setup --circuit window-post --sector-size 2KiB --stream \
+    -o "$T/x.params" --vk "$T/x.vk"
 P="--params-check curve"
 # setup recorded the checksum sidecar with the file: the first prove (default
 # --params-check pinned) does no full validation
