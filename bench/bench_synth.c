@@ -405,7 +405,8 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
                     per / 1073741824.0, o.iters);
         fprintf(out, "# cpu = process CPU time of the iteration (all threads; steadier than wall on a shared machine); "
                      "sys, faults = its system time and page faults\n");
-        fprintf(out, "%5s %10s %10s %10s %10s %10s %8s %13s %12s %8s %12s %10s\n", "iter", "wall", "synth", "cpu", "sys",
+        fprintf(out, "%5s %10s %10s %10s %10s %10s %8s %13s %12s %8s %12s %10s\n", "iter", "wall", "synth", "cpu",
+                "sys",
                 "faults", "circuits", "constraints", "aux", "inputs", "cons/s", "peakRSS");
     }
 

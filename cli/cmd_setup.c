@@ -148,7 +148,8 @@ static int run(int argc, char **argv)
                    "\"bytes\":%llu,\"seconds\":%.3f}\n",
                    a.circuit, czk_fc_proof_name(shape.proof), a.out, a.vk, bytes, dts);
         else if (!c.quiet)
-            printf("setup %s (streamed): %llu bytes of parameters in %.2f s\nwrote %s and %s\n", name, bytes, dts, a.out,
+            printf("setup %s (streamed): %llu bytes of parameters in %.2f s\nwrote %s and %s\n", name, bytes, dts,
+                   a.out,
                    a.vk);
         return CZK_EXIT_OK;
     }

@@ -914,7 +914,8 @@ czk_status czk__params_writer_open(czk__params_writer **out, const char *path, c
     size_t vl = czk_groth16_vk_encoded_size(vk);
     uint8_t *vb = malloc(vl);
     czk_status s = CZK_OK;
-    if (!w->blk || !vb || !EVP_DigestInit_ex(w->blk, EVP_sha256(), NULL)) s = czk_error(CZK_ERR_NOMEM, "%s: writer", path);
+    if (!w->blk || !vb || !EVP_DigestInit_ex(w->blk, EVP_sha256(), NULL))
+        s = czk_error(CZK_ERR_NOMEM, "%s: writer", path);
     if (s == CZK_OK) {
         w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (w->fd < 0) s = czk_error(CZK_ERR_IO, "%s: %s", w->tmp, strerror(errno));

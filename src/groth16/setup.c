@@ -534,7 +534,8 @@ static void stream_progress(const stream_ctx *c, const char *stage, size_t done,
 /* One section of n points whose scalars next(ctx, k, first, count) fills chunk by chunk. */
 typedef void (*scalars_fn)(void *ctx, czk_fr *k, size_t first, size_t count);
 
-static czk_status stream_section(stream_ctx *c, int sec, const char *stage, size_t n, int g2, scalars_fn next, void *nctx)
+static czk_status stream_section(stream_ctx *c, int sec, const char *stage, size_t n, int g2, scalars_fn next,
+                                 void *nctx)
 {
     CZK_TRY(czk__params_writer_section(c->w, sec, n));
     for (size_t first = 0; first < n; first += stream_chunk) {

@@ -701,7 +701,10 @@ typedef struct file_header {
  * a read maps the file and points into it (no copy); zero padding between.
  * The trailer is a u64: XXH3-64 over the little-endian XXH3-64 digests of
  * the file's 64 MiB chunks before it (hashed in parallel on read). */
-static uint64_t align_up(uint64_t v) { return (v + CZK__PCE_FILE_ALIGN - 1) / CZK__PCE_FILE_ALIGN * CZK__PCE_FILE_ALIGN; }
+static uint64_t align_up(uint64_t v)
+{
+    return (v + CZK__PCE_FILE_ALIGN - 1) / CZK__PCE_FILE_ALIGN * CZK__PCE_FILE_ALIGN;
+}
 
 /* The byte lengths of the 18 arrays in file order: per matrix len, col,
  * code, table, meta, over. */

@@ -396,7 +396,8 @@ CZK_TEST(file_evaluation_order_checked)
     /* version 3: A's len, col, code arrays each start at a multiple of CZK__PCE_FILE_ALIGN */
     const size_t al = CZK__PCE_FILE_ALIGN;
 #define ALIGN_UP(v) (((v) + al - 1) / al * al)
-    size_t len_a = ALIGN_UP((size_t)hb), col_a = ALIGN_UP(len_a + in.rows * 2), code_a = ALIGN_UP(col_a + in.nnz[0] * 4);
+    size_t len_a = ALIGN_UP((size_t)hb), col_a = ALIGN_UP(len_a + in.rows * 2);
+    size_t code_a = ALIGN_UP(col_a + in.nnz[0] * 4);
 #undef ALIGN_UP
     REQUIRE(code_a + 4 < n);
     uint16_t c0, c1;
