@@ -137,6 +137,10 @@ typedef struct czk__post_bench {
     czk_lc_kind lc;
     czk_cs_backend backend;
     int no_count, no_check;
+    int seq;      /* 1: sequential synthesis even with several threads */
+    int pce;      /* 0 off, 1 on, 2 both (off, then on, in one run) */
+    int validate; /* with PCE: the streamed comparison with the PROVE synthesis */
+    int stream;   /* with PCE: a, b, c in chunks even when the full assignment fits */
     const czk__r1cs_opts *r1cs;
 } czk__post_bench;
 int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com);

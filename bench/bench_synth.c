@@ -14,6 +14,7 @@
 #include "czk/pce.h"
 #include "czk/porep.h"
 #include "czk/post.h"
+#include "czk/post_kind.h"
 #include "progress.h"
 
 static const char usage[] =
@@ -26,8 +27,9 @@ static const char usage[] =
     "                            (--sector-size S [--sectors N] [--challenges C]\n"
     "                             | --nodes N --tree B[,S[,T]] --sectors N --challenges C\n"
     "                             | --vanilla DIR)\n"
-    "                            [--seed N] [-i ITER] [--lc KIND] [--backend prove|witness|shape]\n"
-    "                            [--no-nnz] [--no-check] [--threads T] [--json]\n"
+    "                            [--seed N] [-i ITER] [--lc KIND] [--backend prove|witness|shape] [--seq]\n"
+    "                            [--pce off|on|auto|both] [--validate] [--stream] [--no-nnz] [--no-check]\n"
+    "                            [--threads T] [--json]\n"
     "                            [--r1cs-digest] [--r1cs-dump FILE] [--r1cs-compare REFDUMP]\n\n"
     "Synthesize PoRep partition circuits (docs/filecoin.md#porep) from a C1 file or a generated\n"
     "consistent sector, and time it. Per iteration: wall time (reset + synthesis +\n"
@@ -45,7 +47,14 @@ static const char usage[] =
     "                    resize; or a custom tree with --nodes, --tree, --sectors and\n"
     "                    --challenges. Checks: counts equal the closed form and the\n"
     "                    counting pass (--no-nnz skips it), the input vector equals\n"
-    "                    czk_post_public_inputs, a*b = c (prove)\n"
+    "                    czk_post_public_inputs, a*b = c (prove). With --threads > 1 the\n"
+    "                    prove backend runs the parallel prover (circuit sectors split\n"
+    "                    across threads, written in place; --seq: one after the other);\n"
+    "                    --pce on|both times the PoSt PCE (witness across sectors, then\n"
+    "                    the mat-vec) and --validate compares it with the PROVE synthesis,\n"
+    "                    streamed by sectors, bit for bit; a, b, c are streamed in chunks\n"
+    "                    (--stream, or when the full assignment does not fit: 32GiB\n"
+    "                    WindowPoSt is 11.2 GiB of a/b/c besides the PCE and witness)\n"
     "  --sectors N       (PoSt) circuit sectors per partition\n"
     "  --vanilla DIR     (PoSt) real vanilla proofs instead of generated ones: DIR/post-KIND.json\n"
     "                    (its registered_post_proof gives the shape) and DIR/vanilla-KIND.bin\n"
@@ -901,9 +910,14 @@ static void print_compare(const czk_cli_common *com, const run_summary *off, con
 static int synth_post(const opts *o, const czk_cli_common *com)
 {
     const czk_post_kind k = o->circuit == CIRCUIT_WINNING_POST ? CZK_POST_WINNING : CZK_POST_WINDOW;
-    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->partition ? "--partition" : o->seq ? "--seq"
-                      : o->pce != PCE_OFF ? "--pce" : o->validate ? "--validate" : o->stream ? "--stream" : NULL;
+    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->partition ? "--partition" : NULL;
     if (bad) return czk_cli_usage_error(CMD, usage, "%s is a PoRep option (not for --circuit %s)", bad, czk_post_kind_name(k));
+    if ((o->validate || o->stream) && o->pce != PCE_ON && o->pce != PCE_BOTH)
+        return czk_cli_usage_error(CMD, usage, "--validate and --stream are PCE options: give --pce on or both");
+    if (o->r1cs && o->pce != PCE_OFF) return czk_cli_usage_error(CMD, usage, "--r1cs-digest runs with --pce off");
+    if (o->pce != PCE_OFF && o->backend != CZK_CS_PROVE)
+        return czk_cli_usage_error(CMD, usage, "--pce makes the prove backend's assignment: no --backend %s",
+                                   czk_cs_backend_name(o->backend));
     if (o->vanilla && (o->shape.have_size || o->shape.have_custom || o->shape.sectors || o->shape.challenges ||
                        o->have_seed))
         return czk_cli_usage_error(CMD, usage, "--vanilla DIR takes the shape from DIR's json: no --sector-size, custom "
@@ -920,8 +934,20 @@ static int synth_post(const opts *o, const czk_cli_common *com)
         if (vs != CZK_OK) return czk_cli_fail(CMD, vs, "--r1cs-compare");
     }
     const czk__r1cs_opts ro = r1cs_opts_of(o);
+    int pce = o->pce == PCE_ON ? 1 : o->pce == PCE_BOTH ? 2 : 0;
+    if (o->pce == PCE_AUTO) {
+        czk_post_shape vs = s;
+        if (o->vanilla) {
+            czk_post_json j;
+            if (czk_post_dir_json(&j, k, o->vanilla) == CZK_OK) {
+                vs = j.shape;
+                czk_post_json_free(&j);
+            }
+        }
+        pce = czk_pce_post_is_cached(&vs) ? 1 : 0;
+    }
     const czk__post_bench b = {o->vanilla ? NULL : &s, (int)k, o->vanilla, o->seed, o->iters, o->lc, o->backend,
-                               o->no_nnz, o->no_check, o->r1cs ? &ro : NULL};
+                               o->no_nnz, o->no_check, o->seq, pce, o->validate, o->stream, o->r1cs ? &ro : NULL};
     return czk__bench_synth_post(&b, com);
 }
 

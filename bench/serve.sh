@@ -4,14 +4,18 @@
 # Curio sends) or as N czk prove processes started together.
 #
 #   bench/serve.sh [-n REQUESTS] [-r ROUNDS] [-t THREADS]
-#   bench/serve.sh -w K [-n REQUESTS] [-t THREADS]
+#   bench/serve.sh -w K [-s 2KiB|32GiB] [-n REQUESTS] [-t THREADS]
 #
 # -w K: WinningPoSt latency instead (the CRITICAL priority at work): K
-# WinningPoSt 2KiB proofs (the real vanilla proof of tests/filecoin/vectors)
-# one after another on the idle daemon, then again while REQUESTS PoRep
-# jobs (NORMAL) are queued; medians and max of both, and the PoRep jobs'
-# completion. Proving is not preempted: a WinningPoSt waits for the prover
-# pass in progress, then goes ahead of every queued PoRep partition.
+# WinningPoSt proofs (2KiB: the real vanilla proof of tests/filecoin/vectors;
+# -s 32GiB: one from czk gen-post, with czk setup's 32GiB WinningPoSt
+# parameters, about a minute to make once) one after another on the idle
+# daemon, then again while REQUESTS PoRep jobs (NORMAL) are queued; medians
+# and max of both, and the PoRep jobs' completion. Run twice: with the
+# daemon's critical lane (the default: a WinningPoSt starts at once beside
+# the PoRep partition in progress) and without it ([scheduler]
+# critical_lane = false: it waits for the synthesis and prover pass in
+# progress, then goes ahead of every queued PoRep partition).
 #
 # The parameters are made once by czk setup --param-cache (2KiB PoRep, about
 # 3 minutes here) in czk's cache directory and reused; every request has its
@@ -28,15 +32,17 @@ set -eu
 N=8
 ROUNDS=3
 WINNING=0
+WSIZE=2KiB
 THREADS=$(nproc)
 while [ $# -gt 0 ]; do
     case "$1" in
     -n) N="$2"; shift 2 ;;
     -r) ROUNDS="$2"; shift 2 ;;
     -t) THREADS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     -w) WINNING="$2"; shift 2 ;;
-    *) echo "bench/serve.sh: unknown argument '$1'" >&2; sed -n '2,26p' "$0" >&2; exit 2 ;;
+    -s) WSIZE="$2"; shift 2 ;;
+    *) echo "bench/serve.sh: unknown argument '$1'" >&2; sed -n '2,30p' "$0" >&2; exit 2 ;;
     esac
 done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,25 +66,53 @@ while [ $i -le "$N" ]; do
 done
 
 SOCK="$W/czk.sock"
-"$CZK" serve --listen "unix://$SOCK" --param-cache "$P" --threads "$THREADS" --log-level warn 2>"$W/serve.log" &
-SPID=$!
-i=0
-until [ -S "$SOCK" ]; do
-    sleep 0.1; i=$((i + 1))
-    [ $i -lt 300 ] && kill -0 "$SPID" 2>/dev/null || { echo "czk serve did not start:" >&2; cat "$W/serve.log" >&2; exit 1; }
-done
-"$CZK" client prove --addr "unix://$SOCK" --c1 "$W/c1-1.json" --request-id warm -o "$W/warm.proof" --quiet
+start_daemon() { # start_daemon [CONFIG]: a daemon on $SOCK, warmed with one PoRep request
+    rm -f "$SOCK"
+    # shellcheck disable=SC2086
+    "$CZK" serve --listen "unix://$SOCK" --param-cache "$P" --threads "$THREADS" --log-level warn ${1:+-c "$1"} \
+        2>"$W/serve.log" &
+    SPID=$!
+    i=0
+    until [ -S "$SOCK" ]; do
+        sleep 0.1; i=$((i + 1))
+        [ $i -lt 300 ] && kill -0 "$SPID" 2>/dev/null || { echo "czk serve did not start:" >&2; cat "$W/serve.log" >&2; exit 1; }
+    done
+    "$CZK" client prove --addr "unix://$SOCK" --c1 "$W/c1-1.json" --request-id warm -o "$W/warm.proof" --quiet
+}
+stop_daemon() {
+    kill -TERM "$SPID"
+    wait "$SPID" || true
+    SPID=""
+}
+start_daemon
 
 if [ "$WINNING" -gt 0 ]; then
-    V="$ROOT/tests/filecoin/vectors"
-    if ! ls "$P"/v28-proof-of-spacetime-fallback-*-3ea05428*.params >/dev/null 2>&1; then
-        "$CZK" setup --circuit winning-post --sector-size 2KiB --param-cache "$P" --quiet
-    fi
+    case "$WSIZE" in
+    2KiB)
+        V="$ROOT/tests/filecoin/vectors"; WPROOF=0
+        if ! ls "$P"/v28-proof-of-spacetime-fallback-*-3ea05428*.params >/dev/null 2>&1; then
+            "$CZK" setup --circuit winning-post --sector-size 2KiB --param-cache "$P" --quiet
+        fi ;;
+    32GiB)
+        V="$W/win32"; WPROOF=3
+        "$CZK" gen-post --kind winning --sector-size 32GiB --seed 9 -o "$V" --quiet
+        if ! ls "$P"/v28-proof-of-spacetime-fallback-*-559e581f*.params >/dev/null 2>&1; then
+            echo "making 32GiB WinningPoSt parameters in $P (once)"
+            "$CZK" setup --circuit winning-post --sector-size 32GiB --param-cache "$P" --quiet
+        fi ;;
+    *) echo "bench/serve.sh: -s wants 2KiB or 32GiB" >&2; exit 2 ;;
+    esac
     RND=$(python3 -c 'import json, sys; print(bytes(json.load(open(sys.argv[1]))["randomness"]).hex())' \
         "$V/post-winning.json")
+    MINER=$(python3 -c 'import json, sys
+p = bytes(json.load(open(sys.argv[1]))["prover_id"]); m, s = 0, 0
+for b in p:
+    m |= (b & 0x7f) << s; s += 7
+    if b < 0x80: break
+print(m)' "$V/post-winning.json")
     winning() { # winning ID: one WinningPoSt through the daemon, verified; prints its latency
         w0=$(now)
-        "$CZK" client prove --addr "unix://$SOCK" --kind winning-post --registered-proof 0 --miner-id 1007 \
+        "$CZK" client prove --addr "unix://$SOCK" --kind winning-post --registered-proof "$WPROOF" --miner-id "$MINER" \
             --randomness "$RND" --vanilla "$V/vanilla-winning.bin" --request-id "$1" -o "$W/$1.proof" --quiet
         w1=$(now)
         "$CZK" verify --post winning --vanilla "$V" --param-cache "$P" --proof "$W/$1.proof" >/dev/null ||
@@ -87,31 +121,35 @@ if [ "$WINNING" -gt 0 ]; then
     }
     stats() { sort -n | awk '{v[NR] = $1} END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
                                                printf "median %.2f s, max %.2f s (%d proofs)", m, v[NR], NR}'; }
-    echo "$("$CZK" version | head -1), $("$CZK" version | sed -n 's/^cpu: *//p'); WinningPoSt 2KiB latency, $THREADS threads"
-    winning warm-w >/dev/null
-    k=1; : >"$W/idle"
-    while [ $k -le "$WINNING" ]; do winning "idle-$k" >>"$W/idle"; k=$((k + 1)); done
-    echo "idle daemon:                 $(stats <"$W/idle")"
-    i=1
-    while [ $i -le "$N" ]; do
-        "$CZK" client submit --addr "unix://$SOCK" --c1 "$W/c1-$i.json" --request-id "q-$i" --priority normal \
-            --quiet >/dev/null
-        i=$((i + 1))
+    echo "$("$CZK" version | head -1), $("$CZK" version | sed -n 's/^cpu: *//p'); WinningPoSt $WSIZE latency, $THREADS threads"
+    printf '[scheduler]\ncritical_lane = false\n' >"$W/nolane.toml"
+    for lane in on off; do
+        if [ "$lane" = off ]; then stop_daemon; start_daemon "$W/nolane.toml"; fi
+        winning "warm-w-$lane" >/dev/null
+        k=1; : >"$W/idle"
+        while [ $k -le "$WINNING" ]; do winning "idle-$lane-$k" >>"$W/idle"; k=$((k + 1)); done
+        echo "critical lane $lane, idle daemon:                 $(stats <"$W/idle")"
+        i=1
+        while [ $i -le "$N" ]; do
+            "$CZK" client submit --addr "unix://$SOCK" --c1 "$W/c1-$i.json" --request-id "q-$lane-$i" \
+                --priority normal --quiet >/dev/null
+            i=$((i + 1))
+        done
+        sleep 2 # the first PoRep partition in the prover
+        t0=$(now)
+        k=1; : >"$W/busy"
+        while [ $k -le "$WINNING" ]; do winning "busy-$lane-$k" >>"$W/busy"; k=$((k + 1)); done
+        echo "critical lane $lane, $N PoRep jobs queued (NORMAL): $(stats <"$W/busy")"
+        i=1
+        while [ $i -le "$N" ]; do
+            "$CZK" client await --addr "unix://$SOCK" "q-$lane-$i" -o "$W/q-$i.proof" --quiet
+            "$CZK" verify --param-cache "$P" --c1 "$W/c1-$i.json" --proof "$W/q-$i.proof" >/dev/null ||
+                { echo "PoRep q-$lane-$i does not verify" >&2; exit 1; }
+            i=$((i + 1))
+        done
+        t1=$(now)
+        awk -v a="$t0" -v b="$t1" -v n="$N" 'BEGIN {printf "  the %d PoRep jobs: all verified, done %.1f s after the first WinningPoSt\n", n, b - a}'
     done
-    sleep 2 # the first PoRep partition in the prover
-    t0=$(now)
-    k=1; : >"$W/busy"
-    while [ $k -le "$WINNING" ]; do winning "busy-$k" >>"$W/busy"; k=$((k + 1)); done
-    echo "$N PoRep jobs queued (NORMAL): $(stats <"$W/busy")"
-    i=1
-    while [ $i -le "$N" ]; do
-        "$CZK" client await --addr "unix://$SOCK" "q-$i" -o "$W/q-$i.proof" --quiet
-        "$CZK" verify --param-cache "$P" --c1 "$W/c1-$i.json" --proof "$W/q-$i.proof" >/dev/null ||
-            { echo "PoRep q-$i does not verify" >&2; exit 1; }
-        i=$((i + 1))
-    done
-    t1=$(now)
-    awk -v a="$t0" -v b="$t1" -v n="$N" 'BEGIN {printf "the %d PoRep jobs: all verified, done %.1f s after the first WinningPoSt\n", n, b - a}'
     exit 0
 fi
 

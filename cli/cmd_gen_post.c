@@ -13,7 +13,8 @@ static const char usage[] =
     "usage: czk gen-post --kind window|winning --sector-size S -o DIR [--sectors N]\n"
     "                    [--sector-set N] [--api 1|1_2] [--seed N] [--json] [--quiet]\n\n"
     "Write a synthetic PoSt partition whose vanilla proofs are consistent: canonical\n"
-    "randomness and prover id, ascending sector ids, the challenged leaves derived from\n"
+    "randomness, a miner id and its prover id (LEB128, as Curio derives it; the JSON's\n"
+    "miner_id), ascending sector ids, the challenged leaves derived from\n"
     "them as filecoin-proofs derives them, an inclusion proof per challenge in a sparse\n"
     "tree R_last (so a 32GiB partition takes seconds), comm_r = Poseidon2(comm_c,\n"
     "comm_r_last). The proofs are checked natively before anything is written.\n\n"
@@ -123,14 +124,16 @@ static int run(int argc, char **argv)
     const char *k = kind == CZK_POST_WINNING ? "winning" : "window";
     if (common.json) {
         printf("{\"dir\":\"%s\",\"kind\":\"%s\",\"registered_post_proof\":\"%s\",\"sector_size\":%llu,"
-               "\"sectors\":%u,\"sector_set\":%u,\"challenges_per_sector\":%u,\"first_sector_id\":%llu,"
+               "\"sectors\":%u,\"sector_set\":%u,\"challenges_per_sector\":%u,\"first_sector_id\":%llu,\"miner_id\":%llu,"
                "\"bytes\":%llu,\"generate_s\":%.3f,\"check_s\":%.3f,\"write_s\":%.3f}\n",
                o.out, czk_post_kind_name(kind), m.proof, (unsigned long long)o.size, n, set, shape.sector_challenges,
-               (unsigned long long)m.sector_ids[0], (unsigned long long)bytes, t1 - t0, t2 - t1, t3 - t2);
+               (unsigned long long)m.sector_ids[0], (unsigned long long)m.miner_id, (unsigned long long)bytes, t1 - t0,
+               t2 - t1, t3 - t2);
     } else if (!common.quiet) {
         printf("wrote %s/post-%s.json and vanilla-%s.bin: %s, %u sector(s) x %u challenges", o.out, k, k, m.proof, n,
                shape.sector_challenges);
         if (kind == CZK_POST_WINNING) printf(" (sector %llu of a set of %u)", (unsigned long long)m.sector_ids[0], set);
+        printf("; miner %llu (its prover id)", (unsigned long long)m.miner_id);
         printf("\n  %llu bytes; generated in %.2f s, checked in %.2f s, written in %.2f s\n",
                (unsigned long long)bytes, t1 - t0, t2 - t1, t3 - t2);
     }

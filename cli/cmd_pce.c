@@ -1,5 +1,6 @@
-/* czk pce: pre-compiled constraint evaluation of PoRep partitions: build the
- * cache, inspect a file. Its benchmark is `czk bench synth-only --pce on`. */
+/* czk pce: pre-compiled constraint evaluation of PoRep partitions and
+ * FallbackPoSt (WindowPoSt / WinningPoSt) circuits: build the cache,
+ * inspect a file. Its benchmark is `czk bench synth-only --pce on`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,11 +10,15 @@
 #include "czk/czk.h"
 #include "czk/pce.h"
 #include "czk/porep.h"
+#include "czk/post_kind.h"
 
 static const char usage[] =
-    "usage: czk pce build (--sector-size S | CUSTOM SHAPE) [-o FILE]\n"
+    "usage: czk pce build [--circuit porep|window-post|winning-post] (--sector-size S | CUSTOM SHAPE) [-o FILE]\n"
     "       czk pce info FILE\n\n"
-    "Pre-compiled constraint evaluation (PCE) of the PoRep partition circuit: its\n"
+    "Pre-compiled constraint evaluation (PCE) of a partition circuit (PoRep by\n"
+    "default; --circuit window-post / winning-post: the FallbackPoSt circuit, with\n"
+    "--sectors N / --challenges C resizing a production shape, or --nodes N --tree\n"
+    "B[,S[,T]] --sectors N --challenges C): its\n"
     "matrices A, B, C recorded once in a compact form (u32 column, u16 coefficient\n"
     "code; +-2^e evaluated by doublings), then per proof only the witness and\n"
     "a = A.w, b = B.w, c = C.w.\n\n"
@@ -28,8 +33,10 @@ static const char usage[] =
 
 typedef struct opts {
     czk_shape_args shape;
-    const char *out;
+    const char *out, *circuit;
 } opts;
+
+enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE };
 
 static int on_opt(void *ctx, int opt, const char *arg)
 {
@@ -38,6 +45,10 @@ static int on_opt(void *ctx, int opt, const char *arg)
     if (czk_shape_option(&o->shape, opt, arg, CMD, usage, &rc)) return rc;
     if (opt == 'o') {
         o->out = arg;
+        return 0;
+    }
+    if (opt == OPT_CIRCUIT) {
+        o->circuit = arg;
         return 0;
     }
     return czk_cli_usage_error(CMD, usage, "unexpected option");
@@ -83,29 +94,35 @@ static void print_info(const czk_pce *p, int json, double build_s)
     if (build_s > 0) printf("built in   %.2f s\n", build_s);
 }
 
-static int resolve_shape(czk_fc_shape *s, const opts *o)
-{
-    if (!o->shape.have_size && !o->shape.have_custom)
-        return czk_cli_usage_error(CMD, usage, "give --sector-size S or a custom shape");
-    return czk_shape_resolve(s, &o->shape, CMD, usage) != 0 ? CZK_EXIT_USAGE : 0;
-}
-
 static int cmd_build(const opts *o, const czk_cli_common *com)
 {
+    czk_post_kind pk = CZK_POST_WINDOW;
+    const int post = o->circuit && strcmp(o->circuit, "porep") != 0;
+    if (post && (!strstr(o->circuit, "-post") || czk_post_kind_parse(&pk, o->circuit) != CZK_OK))
+        return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post or winning-post, got '%s'",
+                                   o->circuit);
     czk_fc_shape shape;
-    int rc = resolve_shape(&shape, o);
-    if (rc) return rc;
+    czk_post_shape ps;
+    if (post) {
+        if (czk_post_shape_resolve(&ps, pk, &o->shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
+    } else {
+        if (o->shape.sectors) return czk_cli_usage_error(CMD, usage, "--sectors is a PoSt option (--circuit)");
+        if (!o->shape.have_size && !o->shape.have_custom)
+            return czk_cli_usage_error(CMD, usage, "give --sector-size S or a custom shape");
+        if (czk_shape_resolve(&shape, &o->shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
+    }
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(com));
     double t0 = czk_now();
     czk_pce *p;
-    czk_status s = czk_pce_porep_build(&p, &shape, on_progress, &pg);
+    czk_status s = post ? czk_pce_post_build(&p, &ps, on_progress, &pg) : czk_pce_porep_build(&p, &shape, on_progress, &pg);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "recording the circuit");
     double build_s = czk_now() - t0;
     char path[600];
     if (o->out) snprintf(path, sizeof path, "%s", o->out);
-    else if ((s = czk_pce_cache_path(path, sizeof path, &shape)) != CZK_OK) {
+    else if ((s = post ? czk_pce_post_path(path, sizeof path, &ps) : czk_pce_cache_path(path, sizeof path, &shape)) !=
+             CZK_OK) {
         czk_pce_destroy(p);
         return czk_cli_fail(CMD, s, "cache path");
     }
@@ -134,6 +151,8 @@ static int run(int argc, char **argv)
     memset(&o, 0, sizeof o);
     static const struct option lopts[] = {
         CZK_SHAPE_OPTIONS,
+        CZK_POST_SHAPE_OPTIONS,
+        {"circuit", required_argument, 0, OPT_CIRCUIT},
         {"output", required_argument, 0, 'o'},
         {0, 0, 0, 0},
     };

@@ -16,7 +16,8 @@ static const char usage[] =
     "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--parallel]\n"
     "                 [--threads N] [--quiet] [--json]\n"
     "       czk prove --post window|winning --vanilla DIR (--params FILE.params | --param-cache DIR)\n"
-    "                 -o PROOF.bin [--no-verify] [--lc ...] [--params-check ...] [--threads N] [--quiet] [--json]\n\n"
+    "                 -o PROOF.bin [--no-verify] [--lc ...] [--params-check ...] [--pce on|off|auto] [--parallel]\n"
+    "                 [--threads N] [--quiet] [--json]\n\n"
     "Prove a sector's PoRep from its C1 output (lotus-bench envelope or plain\n"
     "JSON): every partition (or only --partition K), one 192-byte Groth16 proof\n"
     "each, concatenated in partition order into PROOF.bin (written atomically).\n"
@@ -32,8 +33,8 @@ static const char usage[] =
     "pre-compiled matrices (witness + sparse mat-vec); auto (default) uses them\n"
     "when the shape's PCE file is cached (czk pce build), on builds it if needed.\n"
     "--parallel: without PCE, synthesize one partition at a time with its\n"
-    "challenges on every thread (the parallel prover) instead of one partition\n"
-    "per synthesis worker.\n"
+    "challenges (PoSt: its sectors) on every thread (the parallel prover) instead\n"
+    "of one partition per synthesis worker.\n"
     "--params-check: pinned (default) skips the subgroup checks when FILE.params.czkcheck,\n"
     "recorded by an earlier full validation, matches the file's size, mtime and\n"
     "SHA-256 block checksum, and runs the full validation (and records it) otherwise;\n"
@@ -43,7 +44,9 @@ static const char usage[] =
     "proof from DIR/post-KIND.json and DIR/vanilla-KIND.bin (as `czk-oracle vanilla-post\n"
     "-o DIR` writes them): the vanilla proof is read strictly and checked against its\n"
     "challenges before any synthesis; one 192-byte proof, verified once, is written.\n"
-    "--param-cache DIR then names DIR/v28-proof-of-spacetime-fallback-...params.\n";
+    "--param-cache DIR then names DIR/v28-proof-of-spacetime-fallback-...params.\n"
+    "--pce and --parallel work as for PoRep (the PCE of a FallbackPoSt shape is its own\n"
+    "cache file: czk pce build --circuit window-post|winning-post).\n";
 
 enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE, OPT_PARALLEL,
        OPT_POST, OPT_VANILLA };
@@ -135,6 +138,10 @@ static int run_job(czk_groth16_proof *proofs, czk_kind_job *job, const args *a, 
                    czk_kind_report *rep, czk_kind_partition_times *times)
 {
     job->source.lc = a->lc;
+    job->source.pce = a->pce;
+    job->source.parallel = a->parallel;
+    job->source.progress = czk_progress_cb;
+    job->source.progress_ctx = pg;
     job->engine.lc = a->lc;
     job->engine.no_verify = a->no_verify;
     if (pg->enabled) {
@@ -202,11 +209,11 @@ static int prove_post(const args *a, const czk_cli_common *c)
     czk_post_circuit_counts(&cnt, &v.shape);
     if (c->json)
         printf("{\"proof\":\"%s\",\"kind\":\"%s\",\"registered_proof\":\"%s\",\"sectors\":%u,"
-               "\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"verified\":%s,\"seconds\":%.3f,"
-               "\"peak_reserved\":%llu,\"params_check\":\"%s\",\"params_read_s\":%.3f}\n",
-               a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints, times[0].synth_s,
-               times[0].prove_s, rep.verified ? "true" : "false", rep.wall_s, (unsigned long long)rep.peak_reserved,
-               czk_groth16_check_name(rinfo.ran), rinfo.total_s);
+               "\"constraints\":%llu,\"source\":\"%s\",\"synth_s\":%.4f,\"prove_s\":%.4f,\"verified\":%s,"
+               "\"seconds\":%.3f,\"peak_reserved\":%llu,\"params_check\":\"%s\",\"params_read_s\":%.3f}\n",
+               a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints,
+               rep.source ? rep.source : "?", times[0].synth_s, times[0].prove_s, rep.verified ? "true" : "false",
+               rep.wall_s, (unsigned long long)rep.peak_reserved, czk_groth16_check_name(rinfo.ran), rinfo.total_s);
     else if (!c->quiet)
         printf("proved %s (%s, %u sector%s) in %.2f s%s; wrote %s (%d bytes)\n", czk_post_kind_name(k), m.proof, v.n,
                v.n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out, CZK_GROTH16_PROOF_BYTES);
@@ -246,8 +253,8 @@ static int run(int argc, char **argv)
     if (a.post || a.vanilla) {
         if (!a.post || !a.vanilla || !a.out)
             return czk_cli_usage_error("prove", usage, "--post, --vanilla and -o are required together");
-        if (a.c1 || a.partition >= 0 || a.parallel || a.pce_given)
-            return czk_cli_usage_error("prove", usage, "--c1, --partition, --parallel and --pce are PoRep's, not --post's");
+        if (a.c1 || a.partition >= 0)
+            return czk_cli_usage_error("prove", usage, "--c1 and --partition are PoRep's, not --post's");
         return prove_post(&a, &c);
     }
     if (!a.c1 || !a.out) return czk_cli_usage_error("prove", usage, "--c1 and -o are required");
@@ -306,10 +313,6 @@ static int run(int argc, char **argv)
     job.params = &p;
     job.partitions = partitions;
     job.n = count;
-    job.source.pce = a.pce;
-    job.source.parallel = a.parallel;
-    job.source.progress = czk_progress_cb;
-    job.source.progress_ctx = &pg;
     czk_kind_report rep;
     exit_code = run_job(proofs, &job, &a, &pg, &rep, times);
     if (exit_code != CZK_EXIT_OK) goto out;

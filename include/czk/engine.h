@@ -40,7 +40,9 @@
  *
  * Priorities: a higher `priority` job's tasks are synthesized and proven
  * before queued tasks of lower ones (task granularity: running tasks are not
- * preempted).
+ * preempted). With urgent_priority set, tasks of that priority or above also
+ * have a lane of their own (a synthesis and a prover worker that take
+ * nothing else), so they start at once beside the work in progress.
  *
  * Threads: synth_workers synthesis threads (one partition each at a time,
  * single-threaded), prove_workers prover threads each running OpenMP kernels
@@ -123,6 +125,14 @@ typedef struct czk_engine_opts {
     int queue_depth;        /* witnesses ready + in synthesis; 0: synth_workers + prove_workers * batch */
     uint64_t memory_budget; /* bytes; 0: physical memory minus max(1 GiB, 1/8 of it) */
     czk_lc_kind lc;         /* LC storage of the engine's own PROVE-backend sources */
+    /* > 0: the urgent lane. One more synthesis worker and one more prover
+     * worker that take only tasks of at least this priority, so that such a
+     * task (a WinningPoSt, due within seconds) starts at once beside the work
+     * in progress (sharing the cores with it) instead of waiting for a
+     * synthesis or a prover pass of lesser work to end; it still needs its
+     * memory reservation, and may also be taken by an idle regular worker.
+     * 0: no lane (the default). */
+    int urgent_priority;
     int no_verify;          /* 1: return proofs unverified */
     int no_check;           /* 1: skip the a*b = c witness check after synthesis */
     const char *trace_path; /* Chrome trace JSON written at destroy; NULL: none */

@@ -93,6 +93,10 @@ const char *czk_fc_porep_param_id(czk_fc_proof p);
 /* The parameter cache directory filecoin-proofs uses: $FIL_PROOFS_PARAMETER_CACHE,
  * else /var/tmp/filecoin-proof-parameters. */
 const char *czk_fc_param_cache_dir(void);
+
+/* The prover id of a miner as Curio and Lotus derive it: the miner id's
+ * unsigned LEB128 varint, left-aligned in 32 zero bytes. */
+void czk_fc_prover_id(uint8_t out[32], uint64_t miner_id);
 /* dir/<id><ext> for the registered proof p (ext ".params" or ".vk") into out;
  * CZK_ERR_INVALID_ARG naming the proof when it has no v28 identity, or when
  * the path does not fit. */

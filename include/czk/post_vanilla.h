@@ -120,6 +120,8 @@ typedef struct czk_post_json {
     czk_post_shape shape;  /* that proof type's production shape (czk_post_proof_shape) */
     uint8_t randomness[32];
     uint8_t prover_id[32];
+    uint64_t miner_id;     /* the miner whose prover id this is (optional "miner_id" key) */
+    int has_miner_id;      /* 1: miner_id was given (then prover_id = czk_fc_prover_id(miner_id)) */
     uint32_t n_sectors;
     uint64_t *sector_ids;  /* n_sectors, in proof order */
     uint8_t (*comm_r)[32]; /* n_sectors, little-endian field encodings */

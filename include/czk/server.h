@@ -39,6 +39,7 @@ typedef struct czk_serve_config {
     int threads;           /* [synthesis] threads; 0: all cores */
     int synth_workers;     /* [pipeline] synthesis_concurrency; 0: default */
     int batch;             /* [scheduler] max_batch_size; default 1 */
+    int critical_lane;     /* [scheduler] critical_lane (czk's): CRITICAL jobs get the engine's urgent lane; default 1 */
     double batch_wait_s;   /* [scheduler] max_batch_wait_ms / 1000 */
     czk_pce_mode pce;      /* [pipeline] pce (czk's): "on", "off", "auto"; default auto */
     czk_log_level log_level; /* [logging] level; default info */

@@ -242,12 +242,6 @@ czk_status czk_porep_count(czk_porep_counts *out, const czk_fc_shape *shape, czk
 /* ---- parallel synthesis (par.h): the common part, then the challenges as units
  * of identical cost (czk_porep_sizes' per-challenge cost). */
 
-typedef struct porep_par {
-    porep_ctx x;
-    porep_common cm;
-    czk_lc_kind lc;
-} porep_par;
-
 static czk_status porep_par_top(czk_cs *cs, void *ctx)
 {
     porep_par *p = ctx;
@@ -260,8 +254,7 @@ static czk_status porep_par_unit(czk_cs *cs, void *ctx, uint32_t i)
     return CZK_LC_DISPATCH(p->lc, czk__porep_one_challenge, (cs, &p->x, &p->cm, i));
 }
 
-/* The parallel plan of partition k (c1 NULL: counts only). */
-static czk_status porep_par_init(czk__par_circuit *out, porep_par *p, const czk_fc_shape *shape, const czk_fc_c1 *c1,
+czk_status czk__porep_par_init(czk__par_circuit *out, porep_par *p, const czk_fc_shape *shape, const czk_fc_c1 *c1,
                                  uint32_t k, czk_lc_kind lc)
 {
     if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "porep: LC kind %d", (int)lc);
@@ -293,7 +286,7 @@ czk_status czk_porep_prover_create(czk_porep_prover **out, const czk_fc_shape *s
     *out = NULL;
     porep_par pc;
     czk__par_circuit c;
-    CZK_TRY(porep_par_init(&c, &pc, shape, NULL, 0, lc));
+    CZK_TRY(czk__porep_par_init(&c, &pc, shape, NULL, 0, lc));
     czk_porep_prover *p = calloc(1, sizeof *p);
     if (!p) return czk_error(CZK_ERR_NOMEM, "porep prover: out of memory");
     czk_status s = czk__par_prover_create(&p->pp, &c);
@@ -319,7 +312,7 @@ czk_status czk_porep_prover_synthesize(czk_porep_prover *p, const czk_fc_c1 *c1,
     if (!p || !c1) return czk_error(CZK_ERR_INVALID_ARG, "porep prover: NULL argument");
     porep_par pc;
     czk__par_circuit c;
-    CZK_TRY(porep_par_init(&c, &pc, &p->shape, c1, k, p->lc));
+    CZK_TRY(czk__porep_par_init(&c, &pc, &p->shape, c1, k, p->lc));
     return czk__par_prover_synthesize(p->pp, &c, threads);
 }
 
@@ -341,7 +334,7 @@ czk_status czk__porep_witness_par(czk__cs_values *v, const czk_fc_shape *shape, 
     if (!v || !shape || !c1) return czk_error(CZK_ERR_INVALID_ARG, "porep witness: NULL argument");
     porep_par pc;
     czk__par_circuit c;
-    CZK_TRY(porep_par_init(&c, &pc, shape, c1, k, lc));
+    CZK_TRY(czk__porep_par_init(&c, &pc, shape, c1, k, lc));
     return czk__par_witness(v, &c, threads);
 }
 
@@ -352,6 +345,6 @@ czk_status czk__porep_prove_stream(czk__cs_values *v, uint64_t *dens[3], const c
     if (!v || !dens || !shape || !c1 || !fn) return czk_error(CZK_ERR_INVALID_ARG, "porep prove stream: NULL argument");
     porep_par pc;
     czk__par_circuit c;
-    CZK_TRY(porep_par_init(&c, &pc, shape, c1, k, lc));
+    CZK_TRY(czk__porep_par_init(&c, &pc, shape, c1, k, lc));
     return czk__par_prove_stream(v, dens, &c, threads, fn, ctx);
 }

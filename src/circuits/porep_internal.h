@@ -2,6 +2,7 @@
 #ifndef CZK_POREP_INTERNAL_H
 #define CZK_POREP_INTERNAL_H
 
+#include "circuits/par.h"
 #include "cs/cs_internal.h"
 #include "czk/gadgets.h"
 #include "czk/merkle.h"
@@ -43,6 +44,17 @@ CZK__POREP_PROTOS(czk__porep_top_inline1, czk__porep_one_challenge_inline1, czk_
 CZK__POREP_PROTOS(czk__porep_top_inline2, czk__porep_one_challenge_inline2, czk__porep_synth_inline2)
 CZK__POREP_PROTOS(czk__porep_top_inline4, czk__porep_one_challenge_inline4, czk__porep_synth_inline4)
 #undef CZK__POREP_PROTOS
+
+/* The parallel plan (circuits/par.h) of partition k: the common part, then
+ * the challenges as units of identical cost. p holds the plan's state; c1
+ * NULL: counts only. */
+typedef struct porep_par {
+    porep_ctx x;
+    porep_common cm;
+    czk_lc_kind lc;
+} porep_par;
+czk_status czk__porep_par_init(czk__par_circuit *out, porep_par *p, const czk_fc_shape *shape, const czk_fc_c1 *c1,
+                               uint32_t k, czk_lc_kind lc) CZK_WUR;
 
 /* Witness-only synthesis of partition k on `threads` threads (challenges
  * split across them, each writing its values in place): v->input and v->aux

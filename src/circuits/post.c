@@ -203,6 +203,39 @@ czk_status czk_post_synthesize(czk_cs *cs, const czk_post_shape *s, const czk_po
     return CZK_LC_DISPATCH(cs->lc_kind, czk__post_synth, (cs, &x));
 }
 
+/* ---- parallel synthesis (circuits/par.h) ------------------------------------------ */
+
+static czk_status post_par_unit(czk_cs *cs, void *ctx, uint32_t i)
+{
+    const czk__post_par *p = ctx;
+    return CZK_LC_DISPATCH(p->lc, czk__post_sector, (cs, &p->x, i));
+}
+
+czk_status czk__post_par_init(czk__par_circuit *out, czk__post_par *p, const czk_post_shape *s,
+                              const czk_post_vanilla *v, czk_lc_kind lc)
+{
+    if ((unsigned)lc >= CZK_LC_KIND_COUNT) return czk_error(CZK_ERR_INVALID_ARG, "post: LC kind %d", (int)lc);
+    memset(p, 0, sizeof *p);
+    CZK_TRY(post_ctx_init(&p->x, s, v));
+    if (v) CZK_TRY(post_vanilla_check(v, s));
+    p->lc = lc;
+    /* one circuit sector: the closed form of a one-sector shape, less ONE */
+    czk_post_shape one = *s;
+    one.sectors = 1;
+    czk_post_counts n;
+    czk_post_circuit_counts(&n, &one);
+    memset(out, 0, sizeof *out);
+    out->top = (czk__par_cost){0, 0, 1};
+    out->unit = (czk__par_cost){n.constraints, n.aux, n.inputs - 1};
+    out->units = s->sectors;
+    out->lc = lc;
+    out->top_fn = NULL;
+    out->unit_fn = post_par_unit;
+    out->ctx = p;
+    out->what = "post";
+    return CZK_OK;
+}
+
 czk_status czk_post_public_inputs(czk_fr *out, const czk_post_shape *s, const czk_fr *comm_r, uint32_t n,
                                   const uint64_t *leaves)
 {

@@ -2,6 +2,7 @@
 #ifndef CZK_POST_INTERNAL_H
 #define CZK_POST_INTERNAL_H
 
+#include "circuits/par.h"
 #include "cs/cs_internal.h"
 #include "czk/gadgets.h"
 #include "czk/merkle.h"
@@ -28,12 +29,29 @@ static inline uint32_t czk__post_inclusion(const post_ctx *x, uint32_t i, uint32
 }
 
 /* FallbackPoStCircuit::synthesize per LC variant (post_lcv.c; post.c chooses
- * with CZK_LC_DISPATCH). */
+ * with CZK_LC_DISPATCH); sector: circuit sector i alone (its namespace
+ * "sector_i" included), the unit of the parallel synthesis. */
 #define czk__post_synth                                                                 \
     CZK_LCV_NAME(czk__post_synth_vec, czk__post_synth_inline1, czk__post_synth_inline2, czk__post_synth_inline4)
-czk_status czk__post_synth_vec(czk_cs *cs, const post_ctx *x) CZK_WUR;
-czk_status czk__post_synth_inline1(czk_cs *cs, const post_ctx *x) CZK_WUR;
-czk_status czk__post_synth_inline2(czk_cs *cs, const post_ctx *x) CZK_WUR;
-czk_status czk__post_synth_inline4(czk_cs *cs, const post_ctx *x) CZK_WUR;
+#define czk__post_sector                                                                \
+    CZK_LCV_NAME(czk__post_sector_vec, czk__post_sector_inline1, czk__post_sector_inline2, czk__post_sector_inline4)
+#define CZK__POST_PROTOS(synth, sector)                                                 \
+    czk_status synth(czk_cs *cs, const post_ctx *x) CZK_WUR;                            \
+    czk_status sector(czk_cs *cs, const post_ctx *x, uint32_t i) CZK_WUR;
+CZK__POST_PROTOS(czk__post_synth_vec, czk__post_sector_vec)
+CZK__POST_PROTOS(czk__post_synth_inline1, czk__post_sector_inline1)
+CZK__POST_PROTOS(czk__post_synth_inline2, czk__post_sector_inline2)
+CZK__POST_PROTOS(czk__post_synth_inline4, czk__post_sector_inline4)
+#undef CZK__POST_PROTOS
+
+/* The parallel plan (circuits/par.h) of one partition: ONE, then the
+ * circuit sectors as units of identical cost. p holds the plan's state;
+ * v NULL: counts only. */
+typedef struct czk__post_par {
+    post_ctx x;
+    czk_lc_kind lc;
+} czk__post_par;
+czk_status czk__post_par_init(czk__par_circuit *out, czk__post_par *p, const czk_post_shape *s,
+                              const czk_post_vanilla *v, czk_lc_kind lc) CZK_WUR;
 
 #endif

@@ -43,17 +43,21 @@ static czk_status post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
     return CZK_OK;
 }
 
+czk_status czk__post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
+{
+    post_ns_push_idx(cs, "sector_", i);
+    czk_status s = post_sector(cs, x, i);
+    czk_cs_ns_pop(cs);
+    return s;
+}
+
 /* FallbackPoStCircuit::synthesize (its sequential form): every sector in
  * "outer namespace". */
 czk_status czk__post_synth(czk_cs *cs, const post_ctx *x)
 {
     czk_status s = CZK_OK;
     czk_cs_ns_push(cs, "outer namespace", CZK_NOIDX);
-    for (uint32_t i = 0; i < x->sectors && s == CZK_OK; i++) {
-        post_ns_push_idx(cs, "sector_", i);
-        s = post_sector(cs, x, i);
-        czk_cs_ns_pop(cs);
-    }
+    for (uint32_t i = 0; i < x->sectors && s == CZK_OK; i++) s = czk__post_sector(cs, x, i);
     czk_cs_ns_pop(cs);
     return s;
 }

@@ -81,6 +81,7 @@ typedef struct pooled_wit {
 typedef struct worker_arg {
     czk_engine *e;
     int index;
+    int urgent; /* the urgent lane's worker: takes only tasks of priority >= urgent_priority */
 } worker_arg;
 
 typedef struct job_span {
@@ -122,6 +123,7 @@ struct czk_engine {
 
     pthread_t *synth_threads, *prove_threads, asm_thread;
     worker_arg *synth_args, *prove_args;
+    int n_synth, n_prove; /* workers of each stage, the urgent lane's included */
     int n_synth_started, n_prove_started, asm_started;
     czk_rng *rng;
 };
@@ -451,6 +453,9 @@ static void *synth_main(void *arg)
     pthread_mutex_lock(&e->mu);
     for (;;) {
         task *t = e->pending;
+        /* the urgent lane sees only urgent work (the queue is sorted by
+         * priority: the head is the most urgent task there is) */
+        if (t && wa->urgent && t->job->spec.priority < e->o.urgent_priority) t = NULL;
         if (!t) {
             if (e->stopping) break;
             pthread_cond_wait(&e->cv_synth, &e->mu);
@@ -467,7 +472,7 @@ static void *synth_main(void *arg)
          * lower-priority witnesses would wait for the prover to take one of
          * them first, a whole prover pass. One extra witness per priority
          * level at most; the memory reservation still applies. */
-        int outranks = e->ready && e->ready->job->spec.priority < t->job->spec.priority;
+        int outranks = (e->ready && e->ready->job->spec.priority < t->job->spec.priority) || wa->urgent;
         if ((e->n_ready + (size_t)e->in_synth >= (size_t)e->o.queue_depth && !outranks) || !reserve_locked(e, t)) {
             pthread_cond_wait(&e->cv_synth, &e->mu);
             continue;
@@ -561,8 +566,9 @@ static void *prove_main(void *arg)
             task_finished_locked(e, c);
         }
         task *t = e->ready;
+        if (t && wa->urgent && t->job->spec.priority < e->o.urgent_priority) t = NULL;
         if (!t) {
-            if (e->stopping && !e->pending && e->in_synth == 0) break;
+            if (e->stopping && !e->pending && e->in_synth == 0 && !e->ready) break;
             wait_since = -1;
             pthread_cond_wait(&e->cv_prove, &e->mu);
             continue;
@@ -588,7 +594,7 @@ static void *prove_main(void *arg)
         task *single = NULL;
         while (*pp && n < (size_t)cap) {
             task *u = *pp;
-            if (u->job->spec.params == P) {
+            if (u->job->spec.params == P && (!wa->urgent || u->job->spec.priority >= e->o.urgent_priority)) {
                 *pp = u->next;
                 e->n_ready--;
                 if (B > 0)
@@ -606,6 +612,7 @@ static void *prove_main(void *arg)
             continue;
         }
         pthread_cond_broadcast(&e->cv_synth); /* the ready queue shrank */
+        pthread_cond_broadcast(&e->cv_prove); /* (an urgent-lane prover may be waiting on it) */
         double ts0 = rel(e);
         for (size_t i = 0; i < n; i++) {
             czk_engine_event *ev = &e->events[batch[i]->ev];
@@ -807,24 +814,30 @@ czk_status czk_engine_create(czk_engine **out, const czk_engine_opts *opts)
     pthread_condattr_destroy(&ca);
     e->prog.memory_budget = e->budget;
 
-    e->synth_threads = calloc((size_t)e->o.synth_workers, sizeof(pthread_t));
-    e->prove_threads = calloc((size_t)e->o.prove_workers, sizeof(pthread_t));
-    e->synth_args = calloc((size_t)e->o.synth_workers, sizeof(worker_arg));
-    e->prove_args = calloc((size_t)e->o.prove_workers, sizeof(worker_arg));
+    /* the urgent lane: one more worker of each stage */
+    const int lane = e->o.urgent_priority > 0;
+    e->n_synth = e->o.synth_workers + lane;
+    e->n_prove = e->o.prove_workers + lane;
+    e->synth_threads = calloc((size_t)e->n_synth, sizeof(pthread_t));
+    e->prove_threads = calloc((size_t)e->n_prove, sizeof(pthread_t));
+    e->synth_args = calloc((size_t)e->n_synth, sizeof(worker_arg));
+    e->prove_args = calloc((size_t)e->n_prove, sizeof(worker_arg));
     czk_status st = CZK_OK;
     if (!e->synth_threads || !e->prove_threads || !e->synth_args || !e->prove_args)
         st = czk_error(CZK_ERR_NOMEM, "engine worker arrays");
-    for (int i = 0; st == CZK_OK && i < e->o.synth_workers; i++) {
+    for (int i = 0; st == CZK_OK && i < e->n_synth; i++) {
         e->synth_args[i].e = e;
         e->synth_args[i].index = i;
+        e->synth_args[i].urgent = i >= e->o.synth_workers;
         if (pthread_create(&e->synth_threads[i], NULL, synth_main, &e->synth_args[i]) != 0)
             st = czk_error(CZK_ERR_NOMEM, "engine: starting synthesis worker %d", i);
         else
             e->n_synth_started++;
     }
-    for (int i = 0; st == CZK_OK && i < e->o.prove_workers; i++) {
+    for (int i = 0; st == CZK_OK && i < e->n_prove; i++) {
         e->prove_args[i].e = e;
         e->prove_args[i].index = i;
+        e->prove_args[i].urgent = i >= e->o.prove_workers;
         if (pthread_create(&e->prove_threads[i], NULL, prove_main, &e->prove_args[i]) != 0)
             st = czk_error(CZK_ERR_NOMEM, "engine: starting prover worker %d", i);
         else
@@ -1295,14 +1308,14 @@ czk_status czk_engine_write_trace(const czk_engine *e, const char *path)
     pthread_mutex_lock(&m->mu);
     fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
     int first = 1;
-    for (int i = 0; i < m->o.synth_workers; i++) {
-        fprintf(f, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"synthesis %d\"}}",
-                first ? "" : ",", 1 + i, i);
+    for (int i = 0; i < m->n_synth; i++) {
+        fprintf(f, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"synthesis %d%s\"}}",
+                first ? "" : ",", 1 + i, i, i >= m->o.synth_workers ? " (urgent lane)" : "");
         first = 0;
     }
-    for (int i = 0; i < m->o.prove_workers; i++)
-        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"prover %d\"}}",
-                1000 + i, i);
+    for (int i = 0; i < m->n_prove; i++)
+        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"prover %d%s\"}}",
+                1000 + i, i, i >= m->o.prove_workers ? " (urgent lane)" : "");
     fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":2000,\"args\":{\"name\":\"assembler\"}}");
     for (size_t i = 0; i < m->n_events; i++) {
         const czk_engine_event *ev = &m->events[i];

@@ -184,8 +184,13 @@ czk_status czk_post_gen(czk_post_vanilla *v, czk_post_json *m, const czk_post_sh
     czk__fc_prf_fr(&f, &pk, POST_TAG_BYTES, 0, 0);
     czk_fr_to_bytes(m->randomness, &f);
     m->randomness[31] &= 0x3f;
+    /* a miner id (1000 .. 2^32 + 999), and its prover id as Curio derives it */
     czk__fc_prf_fr(&f, &pk, POST_TAG_BYTES, 0, 1);
-    czk_fr_to_bytes(m->prover_id, &f);
+    uint8_t mb[32];
+    czk_fr_to_bytes(mb, &f);
+    m->miner_id = 1000 + (((uint64_t)mb[0] | (uint64_t)mb[1] << 8 | (uint64_t)mb[2] << 16 | (uint64_t)mb[3] << 24));
+    m->has_miner_id = 1;
+    czk_fc_prover_id(m->prover_id, m->miner_id);
 
     czk_status st = CZK_OK;
     uint64_t *set = malloc((size_t)sector_set * sizeof *set);

@@ -112,6 +112,16 @@ static czk_status walk(czk_post_json *m, const json_t *j, const char *path)
         return czk_error_context(CZK_ERR_FORMAT, "%s: registered_post_proof", path);
     CZK_TRY(get_bytes32(m->randomness, rnd, path, "randomness"));
     CZK_TRY(get_bytes32(m->prover_id, pid, path, "prover_id"));
+    const json_t *miner = json_object_get(j, "miner_id");
+    if (miner) {
+        CZK_TRY(get_u64(&m->miner_id, miner, INT64_MAX, path, "miner_id", -1));
+        uint8_t want[32];
+        czk_fc_prover_id(want, m->miner_id);
+        if (memcmp(want, m->prover_id, 32))
+            return czk_error(CZK_ERR_FORMAT, "%s: prover_id is not miner_id %llu's (its LEB128 varint)", path,
+                             (unsigned long long)m->miner_id);
+        m->has_miner_id = 1;
+    }
     if (!json_is_array(ids) || json_array_size(ids) < 1 || json_array_size(ids) > 65535)
         return czk_error(CZK_ERR_FORMAT, "%s: sector_ids: not an array of 1 to 65,535 sector numbers", path);
     m->n_sectors = (uint32_t)json_array_size(ids);
@@ -172,6 +182,7 @@ czk_status czk_post_json_dump(char **out, const czk_post_json *m)
         json_object_set_new(j, "registered_post_proof", json_string(m->proof));
         json_object_set_new(j, "randomness", bytes32_json(m->randomness));
         json_object_set_new(j, "prover_id", bytes32_json(m->prover_id));
+        if (m->has_miner_id) json_object_set_new(j, "miner_id", json_integer((json_int_t)m->miner_id));
         for (uint32_t i = 0; i < m->n_sectors; i++) {
             json_array_append_new(ids, json_integer((json_int_t)m->sector_ids[i]));
             json_array_append_new(cr, bytes32_json(m->comm_r[i]));

@@ -269,6 +269,17 @@ czk_status czk_post_param_path(char *out, size_t cap, const char *dir, const czk
     return CZK_OK;
 }
 
+void czk_fc_prover_id(uint8_t out[32], uint64_t miner)
+{
+    memset(out, 0, 32);
+    size_t i = 0;
+    do {
+        uint8_t b = miner & 0x7f;
+        miner >>= 7;
+        out[i++] = b | (miner ? 0x80 : 0);
+    } while (miner);
+}
+
 const char *czk_fc_param_cache_dir(void)
 {
     const char *d = getenv("FIL_PROOFS_PARAMETER_CACHE");

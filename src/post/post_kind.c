@@ -1,8 +1,9 @@
 /* WindowPoSt and WinningPoSt as proof kinds (czk/post_kind.h): the
  * FallbackPoSt partition circuit's sizes, synthesis and public inputs over a
  * vanilla proof, the v28 parameter names, parameters and verification. One
- * job is one partition; its witness source is full synthesis into the
- * PROVE backend. */
+ * job is one partition; its witness sources are full synthesis into the
+ * PROVE backend, the parallel prover (sectors split across threads) and PCE
+ * (pce_post.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
 #include "kinds/params.h"
+#include "post/post_internal.h"
 
 /* ---- circuit ------------------------------------------------------------------ */
 
@@ -124,7 +126,19 @@ static czk_status open_source(czk_witness_source *out, const void *data, const c
     if (v->shape.kind != want)
         return czk_error(CZK_ERR_INVALID_ARG, "%s job: the vanilla proof is a %s proof", czk_post_kind_name(want),
                          czk_post_kind_name(v->shape.kind));
-    return czk_witness_source_cs(out, post_synth, o ? o->lc : CZK_LC_DEFAULT);
+    czk_source_opts def;
+    if (!o) {
+        memset(&def, 0, sizeof def);
+        def.lc = CZK_LC_DEFAULT;
+        o = &def;
+    }
+    int pce = o->pce == CZK_PCE_MODE_ON || (o->pce == CZK_PCE_MODE_AUTO && czk_pce_post_is_cached(&v->shape));
+    if (!pce && !o->parallel) return czk_witness_source_cs(out, post_synth, o->lc);
+    if (!pce) return czk__source_par_open(out, &czk__post_plan, &v->shape, o->lc);
+    czk_pce *p;
+    czk_status r = czk_pce_post_get(&p, &v->shape, o->progress, o->progress_ctx, NULL);
+    if (r != CZK_OK) return czk_error_context(r, "PCE of the %s circuit", czk_post_kind_name(want));
+    return czk__source_pce_open(out, &czk__post_plan, &v->shape, p);
 }
 
 static czk_status window_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)

@@ -408,6 +408,7 @@ const key_spec KEYS[] = {
     {"memory", "eviction_min_idle", duration_key<&C::eviction_min_idle_s>, nullptr},
     {"scheduler", "max_batch_size", int_key<&C::batch, 1, CZK_ENGINE_MAX_BATCH>, nullptr},
     {"scheduler", "max_batch_wait_ms", set_batch_wait, nullptr},
+    {"scheduler", "critical_lane", bool_key<&C::critical_lane>, nullptr},
     {"synthesis", "threads", int_key<&C::threads, 0, 65536>, nullptr},
     {"pipeline", "synthesis_concurrency", int_key<&C::synth_workers, 0, 4096>, nullptr},
     {"pipeline", "pce", set_pce, nullptr},
@@ -616,6 +617,7 @@ extern "C" void czk_serve_config_init(czk_serve_config *c)
     c->eviction_min_idle_s = 300;
     c->retention_s = 600;
     c->batch = 1;
+    c->critical_lane = 1;
     c->batch_wait_s = 10;
     c->pce = CZK_PCE_MODE_AUTO;
     c->log_level = CZK_LOG_INFO;
@@ -660,6 +662,7 @@ extern "C" void czk_serve_config_service_opts(const czk_serve_config *c, czk_ser
     out->threads = c->threads;
     out->synth_workers = c->synth_workers;
     out->batch = c->batch;
+    out->no_critical_lane = !c->critical_lane;
     // max_batch_wait_ms = 0 means "do not wait"; the service reads <= 0 as its default
     out->batch_timeout_s = c->batch_wait_s > 0 ? c->batch_wait_s : 1e-6;
     out->pce = c->pce;

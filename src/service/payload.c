@@ -111,18 +111,6 @@ static czk_status post_proof_name(char *out, size_t cap, uint64_t n, czk_svc_kin
     return CZK_OK;
 }
 
-/* prover_id: miner_id as an unsigned LEB128 varint, zero-padded to 32 bytes. */
-static void prover_id_of(uint8_t out[32], uint64_t miner)
-{
-    memset(out, 0, 32);
-    size_t i = 0;
-    do {
-        uint8_t b = miner & 0x7f;
-        miner >>= 7;
-        out[i++] = b | (miner ? 0x80 : 0);
-    } while (miner);
-}
-
 static czk_status decode_post(svc_payload *p, const czk_svc_request *r)
 {
     char name[64];
@@ -153,7 +141,7 @@ static czk_status decode_post(svc_payload *p, const czk_svc_request *r)
         lens[i] = r->vanilla_proofs[i].len;
     }
     uint8_t prover[32];
-    prover_id_of(prover, r->miner_id);
+    czk_fc_prover_id(prover, r->miner_id);
     uint32_t part = r->kind == CZK_SVC_WINNING_POST ? 0 : r->partition_index;
     czk_status st = czk_post_vanilla_read(v, &s, pp, lens, n, r->randomness.data, prover, part);
     free(pp);

@@ -475,6 +475,7 @@ czk_status czk_service_create(czk_service **out, const czk_service_opts *opts)
     eo.memory_budget = s->o.memory_budget;
     eo.lc = CZK_LC_DEFAULT;
     eo.no_verify = s->o.no_verify;
+    eo.urgent_priority = s->o.no_critical_lane ? 0 : (int)CZK_SVC_CRITICAL;
     czk_status st = s->param_cache ? czk_engine_create(&s->engine, &eo) : czk_error(CZK_ERR_NOMEM, "service");
     if (st != CZK_OK) {
         free(s->param_cache);

@@ -11,6 +11,8 @@ CZK="$1"
 cli_init test_cli_post
 VEC="$(dirname "$0")/../filecoin/vectors"
 P="--params-check curve"
+# PCE matrices go to a fresh cache of this run's
+export CZK_CACHE_DIR="$T/cache"
 
 for kind in window winning; do
     expect 0 "setup $kind" -- setup --circuit $kind-post --sector-size 2KiB --seed 1 -o "$T/$kind.params" \
@@ -24,6 +26,31 @@ for kind in window winning; do
     [ "$size" -eq 192 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $kind.proof is $size bytes"; }
     expect 0 "verify $kind" -- verify --post $kind --vanilla "$VEC" --vk "$T/$kind.vk" --proof "$T/$kind.proof"
     expect_out "valid: $kind-post proof of StackedDrg" "verify $kind says valid"
+    # the parallel prover and PCE (its matrices built into a fresh cache)
+    for src in "--parallel:parallel" "--pce on:pce"; do
+        # shellcheck disable=SC2086
+        expect 0 "prove $kind ${src%%:*}" -- prove --post $kind --vanilla "$VEC" \
+            --params "$T/$kind.params" $P ${src%%:*} -o "$T/$kind-src.proof" --json --quiet --threads 2
+        expect_out "\"source\":\"${src##*:}\"" "prove $kind ran the ${src##*:} source"
+        expect 0 "verify $kind (${src##*:})" -- verify --post $kind --vanilla "$VEC" --vk "$T/$kind.vk" \
+            --proof "$T/$kind-src.proof"
+    done
+    # the PCE is cached now: auto (prove's default) takes it
+    # shellcheck disable=SC2086
+    expect 0 "prove $kind, PCE cached" -- prove --post $kind --vanilla "$VEC" \
+        --params "$T/$kind.params" $P -o "$T/$kind-src.proof" --json --quiet
+    expect_out '"source":"pce"' "prove $kind --pce auto finds the cached PCE"
+    # the benchmark's three paths on the real vanilla, PCE validated against PROVE
+    expect 0 "bench synth-only $kind --pce both --validate" -- bench synth-only \
+        --circuit $kind-post --vanilla "$VEC" -i 1 --pce both --validate --threads 2
+    expect_out "validate: input, aux, a, b, c and the densities equal" "bench $kind validates the PCE"
+    expect_out "pce off (parallel) vs on" "bench $kind compares parallel and PCE"
+    expect 0 "bench synth-only $kind --pce on --stream" -- bench synth-only --circuit $kind-post --vanilla "$VEC" \
+        -i 1 --pce on --stream --json
+    expect_out '"stream":true' "bench $kind streams a, b, c"
+    expect 0 "bench synth-only $kind --seq" -- bench synth-only --circuit $kind-post --vanilla "$VEC" -i 1 --seq \
+        --json
+    expect_out '"mode":"sequential"' "bench $kind --seq is sequential"
 
     # a flipped byte in A, B and C
     for off in 7 60 150; do

@@ -42,8 +42,10 @@ static czk_status gen_consistent(czk_post_vanilla *v, const czk_post_shape *s, u
     return gen_consistent_at(v, s, seed, 0);
 }
 
-static czk_status prove_one(czk_groth16_proof *out, const czk_post_vanilla *v, const czk_groth16_params *p,
-                            uint64_t rng_seed, czk_kind_report *rep)
+/* One proof through the engine with a witness source: 0 full synthesis,
+ * 1 the parallel prover, 2 PCE. */
+static czk_status prove_src(czk_groth16_proof *out, const czk_post_vanilla *v, const czk_groth16_params *p,
+                            uint64_t rng_seed, czk_kind_report *rep, int source)
 {
     czk_rng rng;
     czk_rng_seed(&rng, rng_seed);
@@ -54,8 +56,16 @@ static czk_status prove_one(czk_groth16_proof *out, const czk_post_vanilla *v, c
     job.params = p;
     job.n = 1;
     job.source.lc = CZK_LC_DEFAULT;
+    job.source.parallel = source == 1;
+    job.source.pce = source == 2 ? CZK_PCE_MODE_ON : CZK_PCE_MODE_OFF;
     job.engine.rng = &rng;
     return czk_kind_prove(out, &job, rep);
+}
+
+static czk_status prove_one(czk_groth16_proof *out, const czk_post_vanilla *v, const czk_groth16_params *p,
+                            uint64_t rng_seed, czk_kind_report *rep)
+{
+    return prove_src(out, v, p, rng_seed, rep, 0);
 }
 
 CZK_TEST(registry_finds_post_kinds)
@@ -189,6 +199,26 @@ static void prove_and_refuse(const czk_post_shape *s, uint64_t setup_seed, const
         REQUIRE_OK(prove_one(again, &v, &p, 78, NULL));
         czk_groth16_proof_encode(b, &again[0]);
         CHECK(memcmp(a, b, sizeof a) != 0);
+        /* the parallel prover and PCE make the same assignment, so the same
+         * bytes (PCE matrices built into a temporary cache) */
+        char dir[] = "/tmp/czk-post-src.XXXXXX";
+        REQUIRE(mkdtemp(dir) != NULL);
+        setenv("CZK_CACHE_DIR", dir, 1);
+        for (int src = 1; src <= 2; src++) {
+            czk_kind_report r2;
+            memset(&r2, 0, sizeof r2);
+            st = prove_src(again, &v, &p, 77, &r2, src);
+            CHECK_MSG(st == CZK_OK, "%s, source %d: %s", what, src, czk_last_error());
+            if (st != CZK_OK) continue;
+            CHECK(r2.verified == 1);
+            CHECK(!strcmp(r2.source, src == 1 ? "parallel" : "pce"));
+            czk_groth16_proof_encode(b, &again[0]);
+            CHECK_MSG(!memcmp(a, b, sizeof a), "%s: the %s source's proof differs", what, r2.source);
+        }
+        char cmd[96];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        CHECK(system(cmd) == 0);
+        unsetenv("CZK_CACHE_DIR");
         /* the other kind's job refuses this vanilla by name */
         czk_kind_job job;
         memset(&job, 0, sizeof job);

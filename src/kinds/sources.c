@@ -1,0 +1,206 @@
+/* The parallel and PCE witness sources of any kind with a parallel plan
+ * (sources.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "czk/czk.h"
+#include "kinds/sources.h"
+#include "pce/pce_internal.h"
+
+typedef struct src_state {
+    const czk__kind_plan *plan;
+    void *shape; /* plan->shape_size bytes */
+    czk_lc_kind lc;
+    czk_pce *pce; /* the PCE source only */
+} src_state;
+
+struct czk_witness {
+    const src_state *st;
+    void *ctx;                /* plan->ctx_size bytes */
+    czk__par_prover *pp;      /* parallel */
+    czk_pce_work *work;       /* PCE */
+    czk_cs_assignment asg;    /* PCE: the last synthesis' assignment */
+    int have;
+};
+
+static void state_close(czk_witness_source *s)
+{
+    src_state *st = s->state;
+    if (!st) return;
+    czk_pce_destroy(st->pce);
+    free(st->shape);
+    free(st);
+    s->state = NULL;
+}
+
+static void wit_destroy(czk_witness *w)
+{
+    if (!w) return;
+    czk__par_prover_destroy(w->pp);
+    czk_pce_work_destroy(w->work);
+    free(w->ctx);
+    free(w);
+}
+
+static czk_witness *wit_new(const czk_witness_source *s)
+{
+    const src_state *st = s->state;
+    czk_witness *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->st = st;
+    w->ctx = calloc(1, st->plan->ctx_size);
+    if (!w->ctx) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* ---- parallel --------------------------------------------------------------------------- */
+
+static uint64_t par_bytes(const czk_witness_source *s, const czk_cs_sizes *z)
+{
+    (void)s;
+    /* the final vectors, plus per-thread LC scratch */
+    return czk_witness_cs_bytes(z) + (uint64_t)czk_threads() * (8u << 20);
+}
+
+static czk_status par_create(czk_witness **out, const czk_witness_source *s, const czk_cs_sizes *z)
+{
+    (void)z;
+    const src_state *st = s->state;
+    czk_witness *w = wit_new(s);
+    if (!w) return czk_error(CZK_ERR_NOMEM, "%s parallel prover instance", st->plan->what);
+    czk__par_circuit c;
+    czk_status r = st->plan->plan(&c, w->ctx, st->shape, NULL, 0, st->lc);
+    if (r == CZK_OK) r = czk__par_prover_create(&w->pp, &c);
+    if (r != CZK_OK) {
+        wit_destroy(w);
+        return r;
+    }
+    *out = w;
+    return CZK_OK;
+}
+
+static czk_status par_synthesize(czk_witness *w, const void *data, uint32_t k, int threads)
+{
+    czk__par_circuit c;
+    CZK_TRY(w->st->plan->plan(&c, w->ctx, w->st->shape, data, k, w->st->lc));
+    return czk__par_prover_synthesize(w->pp, &c, threads);
+}
+
+static czk_status par_check(czk_witness *w, int threads) { return czk__par_prover_check(w->pp, threads); }
+
+static czk_status par_get(czk_witness *w, czk_cs_assignment *out) { return czk__par_prover_get(w->pp, out); }
+
+static const czk_witness_ops par_ops = {"parallel", 1, par_bytes, par_create, par_synthesize, par_check,
+                                        par_get, wit_destroy, state_close};
+
+/* ---- PCE --------------------------------------------------------------------------------- */
+
+static uint64_t pce_bytes(const czk_witness_source *s, const czk_cs_sizes *z)
+{
+    (void)s;
+    /* input, aux and a/b/c as the PROVE backend's, without its densities
+     * (the PCE holds them once): the same bound serves */
+    return czk_witness_cs_bytes(z);
+}
+
+static czk_status pce_create(czk_witness **out, const czk_witness_source *s, const czk_cs_sizes *z)
+{
+    (void)z;
+    const src_state *st = s->state;
+    czk_witness *w = wit_new(s);
+    if (!w) return czk_error(CZK_ERR_NOMEM, "%s PCE instance", st->plan->what);
+    czk_status r = czk_pce_work_create(&w->work, st->pce);
+    if (r != CZK_OK) {
+        wit_destroy(w);
+        return r;
+    }
+    *out = w;
+    return CZK_OK;
+}
+
+static czk_status pce_synthesize(czk_witness *w, const void *data, uint32_t k, int threads)
+{
+    w->have = 0;
+    czk__par_circuit c;
+    CZK_TRY(w->st->plan->plan(&c, w->ctx, w->st->shape, data, k, w->st->lc));
+    CZK_TRY(czk__par_witness(&w->work->v, &c, threads));
+    CZK_TRY(czk_pce_work_eval(w->work, threads, &w->asg));
+    w->have = 1;
+    return CZK_OK;
+}
+
+static czk_status pce_check(czk_witness *w, int threads)
+{
+    if (!w->have) return czk_error(CZK_ERR_INVALID_ARG, "PCE witness: nothing synthesized");
+    return czk_pce_check(&w->asg, threads);
+}
+
+static czk_status pce_get(czk_witness *w, czk_cs_assignment *out)
+{
+    if (!w->have) return czk_error(CZK_ERR_INVALID_ARG, "PCE witness: nothing synthesized");
+    *out = w->asg;
+    return CZK_OK;
+}
+
+static const czk_witness_ops pce_ops = {"pce", 1, pce_bytes, pce_create, pce_synthesize, pce_check,
+                                        pce_get, wit_destroy, state_close};
+
+/* ---- opening ------------------------------------------------------------------------------ */
+
+static czk_status state_open(czk_witness_source *out, const czk__kind_plan *plan, const void *shape, czk_lc_kind lc)
+{
+    memset(out, 0, sizeof *out);
+    src_state *st = calloc(1, sizeof *st);
+    if (st) st->shape = malloc(plan->shape_size);
+    if (!st || !st->shape) {
+        free(st);
+        return czk_error(CZK_ERR_NOMEM, "%s witness source", plan->what);
+    }
+    memcpy(st->shape, shape, plan->shape_size);
+    st->plan = plan;
+    st->lc = lc;
+    out->state = st;
+    return CZK_OK;
+}
+
+czk_status czk__source_par_open(czk_witness_source *out, const czk__kind_plan *plan, const void *shape, czk_lc_kind lc)
+{
+    CZK_TRY(state_open(out, plan, shape, lc));
+    out->ops = &par_ops;
+    return CZK_OK;
+}
+
+czk_status czk__source_pce_open(czk_witness_source *out, const czk__kind_plan *plan, const void *shape, czk_pce *pce)
+{
+    czk_status r = state_open(out, plan, shape, CZK_LC_DEFAULT);
+    if (r != CZK_OK) {
+        czk_pce_destroy(pce);
+        return r;
+    }
+    src_state *st = out->state;
+    st->pce = pce;
+    out->ops = &pce_ops;
+    /* the matrices must be the plan's */
+    void *ctx = calloc(1, plan->ctx_size);
+    czk__par_circuit c;
+    r = ctx ? plan->plan(&c, ctx, shape, NULL, 0, CZK_LC_DEFAULT)
+            : czk_error(CZK_ERR_NOMEM, "%s witness source", plan->what);
+    if (r == CZK_OK && (czk__par_inputs(&c) != pce->n_inputs ||
+                        czk__par_inputs(&c) + czk__par_aux(&c) != pce->cols || czk__par_rows(&c) != pce->rows))
+        r = czk_error(CZK_ERR_INVALID_ARG, "PCE '%s' (%llu x %llu) does not match the %s circuit (%llu x %llu)",
+                      pce->key, (unsigned long long)pce->rows, (unsigned long long)pce->cols, plan->what,
+                      (unsigned long long)czk__par_rows(&c),
+                      (unsigned long long)(czk__par_inputs(&c) + czk__par_aux(&c)));
+    free(ctx);
+    if (r != CZK_OK) {
+        czk_witness_source_close(out);
+        return r;
+    }
+    czk_pce_info info;
+    czk_pce_info_get(pce, &info);
+    out->shared_bytes = info.bytes;
+    return CZK_OK;
+}
