@@ -168,14 +168,9 @@ void *czk__big_realloc(void *p, size_t bytes)
                 return p;
             }
         }
-    } else if (!use_map(bytes)) {
-        void *q = realloc(h, HDR + bytes);
-        if (!q) return NULL;
-        h = q;
-        if (bytes > old) memset((uint8_t *)q + HDR + old, 0, bytes - old);
-        h->bytes = bytes;
-        return (uint8_t *)q + HDR;
     }
+    /* heap to heap, heap to mapping, or a mapping that cannot grow in place:
+     * a new buffer (64-byte aligned, zero past the copy), then the old one goes */
     void *q = czk__big_alloc(bytes);
     if (!q) return NULL;
     memcpy(q, p, old < bytes ? old : bytes);

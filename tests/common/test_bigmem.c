@@ -64,6 +64,7 @@ CZK_TEST(bigmem_realloc_keeps_and_zeroes)
         CHECK_MSG(same_fill(q, kept, 3), "step %zu: contents not kept", k);
         CHECK_MSG(all_zero(q + kept, n - kept), "step %zu: grown part (%zu..%zu) not zero", k, kept, n);
         CHECK_EQ_U64(czk__big_size(q), n);
+        CHECK_MSG(((uintptr_t)q & 63) == 0, "step %zu: %p not 64-byte aligned", k, (void *)q);
         /* refill so that the next step's kept prefix is known */
         fill(q, n, 3);
         p = q;
