@@ -191,18 +191,21 @@ typedef struct czk_groth16_setup_circuit {
     size_t n_rows;   /* constraints, bellperson's input rows included */
     size_t n_cols;   /* variables: the inputs (ONE first), then aux */
     size_t n_inputs; /* ONE included */
-    /* acc[col] += sum over rows r < n_rows of M[r][col] * lag[r], for
-     * matrix 0 (A), 1 (B) or 2 (C); acc has n_cols entries. */
-    czk_status (*columns)(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, int threads);
+    /* acc[col] += sum over rows r in [row0, row1) of M[r][col] * lag[r - row0],
+     * for matrix 0 (A), 1 (B) or 2 (C); acc has n_cols entries. The setup
+     * walks the rows in chunks of 2^20 (the weights of a chunk are made when
+     * it is reached, so no vector of n_rows is held). */
+    czk_status (*columns)(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, size_t row0, size_t row1,
+                          int threads);
     void *ctx;
 } czk_groth16_setup_circuit;
 
 /* The parameters czk_groth16_setup would make (the same bytes for the same
  * seed), written to params_path section by section as they are computed,
- * with the checksum sidecar, and the verifying key to vk_path. Memory: two
- * vectors of n_rows and n_cols scalars, one chunk of points and the
+ * with the checksum sidecar, and the verifying key to vk_path. Memory: one
+ * vector of n_cols scalars, chunks of 2^20 rows' weights and points and the
  * fixed-base tables, whatever the size of the parameters (a 32GiB PoRep
- * partition: ~8.4 GB for 47 GB of parameters). Written under a temporary
+ * partition: ~4.5 GB for 47 GB of parameters). Written under a temporary
  * name and renamed: on failure nothing is left at params_path. */
 czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path, const czk_groth16_setup_circuit *c,
                                    const czk_groth16_setup_opts *opts) CZK_WUR;

@@ -599,6 +599,44 @@ static czk_status select_nonzero(uint32_t **sel, size_t *count, const czk_fr *v,
     return CZK_OK;
 }
 
+/* The rows' weights of the streamed setup, chunk by chunk:
+ * L_j(tau) = Z(tau)/m * w^j / (tau - w^j) for j in [j0, j0 + cnt), times f. */
+typedef struct lag_ctx {
+    czk_fr tau, omega, zm;
+    czk_fr *scr, *scr2;
+} lag_ctx;
+
+static void lag_chunk(const lag_ctx *L, czk_fr *out, size_t j0, size_t cnt, const czk_fr *f)
+{
+    czk_fr wj, zf;
+    czk_fr_mul(&zf, &L->zm, f);
+    czk_fr_pow_u64(&wj, &L->omega, (uint64_t)j0);
+    for (size_t j = 0; j < cnt; j++) {
+        czk_fr_sub(&L->scr[j], &L->tau, &wj); /* non-zero: Z(tau) != 0 */
+        out[j] = wj;
+        czk_fr_mul(&wj, &wj, &L->omega);
+    }
+    czk_fr_batch_inv(L->scr, L->scr, cnt, L->scr2);
+    for (size_t j = 0; j < cnt; j++) {
+        czk_fr_mul(&out[j], &out[j], &L->scr[j]);
+        czk_fr_mul(&out[j], &out[j], &zf);
+    }
+}
+
+/* acc += sum over the matrices ms[0..nm) of f[i] M_i^T L, one chunk of rows at a time */
+static czk_status columns_pass(const czk_groth16_setup_circuit *c, const lag_ctx *L, czk_fr *lag, size_t chunk,
+                               const int *ms, const czk_fr *f, int nm, czk_fr *acc, int threads)
+{
+    for (size_t j0 = 0; j0 < c->n_rows; j0 += chunk) {
+        size_t cnt = c->n_rows - j0 < chunk ? c->n_rows - j0 : chunk;
+        for (int i = 0; i < nm; i++) {
+            lag_chunk(L, lag, j0, cnt, &f[i]);
+            CZK_TRY(c->columns(c->ctx, ms[i], acc, lag, j0, j0 + cnt, threads));
+        }
+    }
+    return CZK_OK;
+}
+
 czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path, const czk_groth16_setup_circuit *c,
                                    const czk_groth16_setup_opts *opts)
 {
@@ -633,24 +671,24 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     memset(&vk, 0, sizeof vk);
     uint32_t *sel = NULL;
     const size_t chunk = stream_chunk;
-    /* Lagrange values of the rows (not of all m domain points: rows past
-     * n_rows are empty) and one column vector: the only big vectors */
-    czk_fr *lag = czk__big_alloc((n_rows ? n_rows : 1) * sizeof(czk_fr));
+    /* one column vector and chunks: the Lagrange values of a chunk of rows
+     * are made when a pass over the matrices reaches it */
     czk_fr *acc = czk__big_alloc(n_cols * sizeof(czk_fr));
+    czk_fr *lag = malloc(chunk * sizeof(czk_fr));
     czk_fr *k = malloc(chunk * sizeof(czk_fr)), *scr = malloc(chunk * sizeof(czk_fr)),
            *scr2 = malloc(chunk * sizeof(czk_fr));
     czk_g1_affine *p1 = czk__big_alloc(chunk * sizeof(czk_g1_affine));
     czk_g2_affine *p2 = czk__big_alloc(chunk * sizeof(czk_g2_affine));
     g1_tab t1 = {0};
     g2_tab t2 = {0};
+    lag_ctx L;
+    memset(&L, 0, sizeof L);
     if (!lag || !acc || !k || !scr || !scr2 || !p1 || !p2) {
-        st = czk_error(CZK_ERR_NOMEM, "setup: %zu rows, %zu variables (%.1f GiB)", n_rows, n_cols,
-                       (double)(n_rows + n_cols) * 32.0 / 1073741824.0);
+        st = czk_error(CZK_ERR_NOMEM, "setup: %zu variables (%.1f GiB)", n_cols, (double)n_cols * 32.0 / 1073741824.0);
         goto out;
     }
-    /* L_j(tau) = Z(tau)/m * w^j / (tau - w^j), j < n_rows, chunk by chunk */
-    czk_fr omega, zt, zm, minv;
-    st = czk_fr_root_of_unity(&omega, log_m);
+    czk_fr zt, minv;
+    st = czk_fr_root_of_unity(&L.omega, log_m);
     if (st != CZK_OK) goto out;
     czk_fr_pow_u64(&zt, &tau, (uint64_t)m);
     czk_fr_sub(&zt, &zt, &CZK_FR_ONE);
@@ -660,42 +698,18 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     }
     czk_fr_from_u64(&minv, (uint64_t)m);
     czk_fr_inv(&minv, &minv);
-    czk_fr_mul(&zm, &zt, &minv);
-    for (size_t j0 = 0; j0 < n_rows; j0 += chunk) {
-        size_t cnt = n_rows - j0 < chunk ? n_rows - j0 : chunk;
-        czk_fr wj;
-        czk_fr_pow_u64(&wj, &omega, (uint64_t)j0);
-        for (size_t j = 0; j < cnt; j++) {
-            czk_fr_sub(&scr[j], &tau, &wj);
-            lag[j0 + j] = wj;
-            czk_fr_mul(&wj, &wj, &omega);
-        }
-        czk_fr_batch_inv(scr, scr, cnt, scr2);
-        for (size_t j = 0; j < cnt; j++) {
-            czk_fr_mul(&lag[j0 + j], &lag[j0 + j], &scr[j]);
-            czk_fr_mul(&lag[j0 + j], &lag[j0 + j], &zm);
-        }
-    }
-    if (opts && opts->progress) opts->progress(opts->progress_ctx, "Lagrange basis", 1.0);
+    czk_fr_mul(&L.zm, &zt, &minv);
+    L.tau = tau;
+    L.scr = scr;
+    L.scr2 = scr2;
 
-    /* acc = beta u + alpha v + w: the rows' weights scaled in place between the matrices */
-    czk_fr sc, binv, ainv;
-    czk_fr_inv(&binv, &beta);
-    czk_fr_inv(&ainv, &alpha);
-#define SCALE_LAG(f)                                                                                     \
-    do {                                                                                                 \
-        _Pragma("omp parallel for num_threads(threads) schedule(static)") for (size_t j = 0; j < n_rows; j++) \
-            czk_fr_mul(&lag[j], &lag[j], &(f));                                                          \
-    } while (0)
-    SCALE_LAG(beta);
-    st = c->columns(c->ctx, 0, acc, lag, threads);
-    czk_fr_mul(&sc, &alpha, &binv);
-    SCALE_LAG(sc);
-    if (st == CZK_OK) st = c->columns(c->ctx, 1, acc, lag, threads);
-    SCALE_LAG(ainv);
-    if (st == CZK_OK) st = c->columns(c->ctx, 2, acc, lag, threads);
-#undef SCALE_LAG
-    if (st != CZK_OK) goto out;
+    /* acc = beta u + alpha v + w */
+    {
+        const int ms[3] = {0, 1, 2};
+        const czk_fr f[3] = {beta, alpha, CZK_FR_ONE};
+        st = columns_pass(c, &L, lag, chunk, ms, f, 3, acc, threads);
+        if (st != CZK_OK) goto out;
+    }
     if (opts && opts->progress) opts->progress(opts->progress_ctx, "QAP evaluation", 1.0);
     czk_fr gamma_inv, delta_inv;
     czk_fr_inv(&gamma_inv, &gamma);
@@ -746,8 +760,9 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     if (st == CZK_OK) st = stream_section(&sx, 1, "l", n_aux, 0, next_sel, &ls);
     /* a: u = A^T lag; every input, then the aux variables with u != 0 */
     if (st == CZK_OK) {
+        const int ma = 0;
         memset(acc, 0, n_cols * sizeof(czk_fr));
-        st = c->columns(c->ctx, 0, acc, lag, threads);
+        st = columns_pass(c, &L, lag, chunk, &ma, &CZK_FR_ONE, 1, acc, threads);
     }
     size_t cnt = 0;
     if (st == CZK_OK) st = select_nonzero(&sel, &cnt, acc, n_cols, n_inputs);
@@ -757,8 +772,9 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     sel = NULL;
     /* b: v = B^T lag, entries with v != 0, in G1 then G2 */
     if (st == CZK_OK) {
+        const int mb = 1;
         memset(acc, 0, n_cols * sizeof(czk_fr));
-        st = c->columns(c->ctx, 1, acc, lag, threads);
+        st = columns_pass(c, &L, lag, chunk, &mb, &CZK_FR_ONE, 1, acc, threads);
     }
     if (st == CZK_OK) st = select_nonzero(&sel, &cnt, acc, n_cols, 0);
     sel_scalars bs = {acc, sel, 0};
@@ -776,8 +792,9 @@ out:
     memset(&beta, 0, sizeof beta);
     memset(&gamma, 0, sizeof gamma);
     memset(&delta, 0, sizeof delta);
+    memset(&L, 0, sizeof L);
     czk__big_free(sel);
-    czk__big_free(lag);
+    free(lag);
     czk__big_free(acc);
     czk__big_free(p1);
     czk__big_free(p2);

@@ -1107,10 +1107,12 @@ fail:
 
 /* ---- the setup's column sums ------------------------------------------------------------- */
 
-czk_status czk_pce_columns(const czk_pce *p, int matrix, czk_fr *acc, const czk_fr *lag, int threads)
+czk_status czk_pce_columns(const czk_pce *p, int matrix, czk_fr *acc, const czk_fr *lag, uint64_t row0,
+                           uint64_t row1, int threads)
 {
-    if (!p || matrix < 0 || matrix > 2 || !acc || !lag)
-        return czk_error(CZK_ERR_INVALID_ARG, "czk_pce_columns: matrix %d", matrix);
+    if (!p || matrix < 0 || matrix > 2 || !acc || !lag || row0 > row1 || row1 > p->rows)
+        return czk_error(CZK_ERR_INVALID_ARG, "czk_pce_columns: matrix %d, rows [%llu, %llu)", matrix,
+                         (unsigned long long)row0, (unsigned long long)row1);
     const pmat *m = &p->m[matrix];
     int nt = threads > 0 ? threads : czk_threads();
     if (nt < 1) nt = 1;
@@ -1120,14 +1122,16 @@ czk_status czk_pce_columns(const czk_pce *p, int matrix, czk_fr *acc, const czk_
     {
         const int t = omp_get_thread_num(), n = omp_get_num_threads();
         const uint64_t lo = p->cols * (uint64_t)t / (uint64_t)n, hi = p->cols * (uint64_t)(t + 1) / (uint64_t)n;
-        uint64_t k = 0;
-        for (uint64_t r = 0; r < p->rows; r++) {
+        /* the first non-zero of row0: its block's offset, then the rows before it */
+        uint64_t r = row0 / CZK_PCE_BLOCK * CZK_PCE_BLOCK, k = m->block[r / CZK_PCE_BLOCK];
+        for (; r < row0; r++) k += m->len[r] == LEN_ESCAPE ? long_row_len(m, r) : m->len[r];
+        for (; r < row1; r++) {
             uint64_t len = m->len[r] == LEN_ESCAPE ? long_row_len(m, r) : m->len[r];
             for (uint64_t e = k + len; k < e; k++) {
                 uint64_t c = m->col[k];
                 if (c < lo || c >= hi) continue;
                 czk_fr x;
-                czk_fr_mul(&x, &m->table[m->code[k]], &lag[r]);
+                czk_fr_mul(&x, &m->table[m->code[k]], &lag[r - row0]);
                 czk_fr_add(&acc[c], &acc[c], &x);
             }
         }

@@ -24,9 +24,10 @@ czk_status czk_porep_setup_params(czk_groth16_params *out, const czk_fc_shape *s
     return czk__params_setup(out, czk_fc_proof_name(shape->proof), &sizes, shape_synth, shape, seed, progress, ctx);
 }
 
-static czk_status pce_columns(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, int threads)
+static czk_status pce_columns(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, size_t row0, size_t row1,
+                              int threads)
 {
-    return czk_pce_columns(ctx, matrix, acc, lag, threads);
+    return czk_pce_columns(ctx, matrix, acc, lag, row0, row1, threads);
 }
 
 czk_status czk_porep_setup_write(const char *params_path, const char *vk_path, const czk_fc_shape *shape,

@@ -104,14 +104,15 @@ typedef struct csr3 {
     const czk_csr *m[3];
 } csr3;
 
-static czk_status csr_columns(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, int threads)
+static czk_status csr_columns(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, size_t row0, size_t row1,
+                              int threads)
 {
     const czk_csr *m = ((const csr3 *)ctx)->m[matrix];
     (void)threads;
-    for (uint64_t r = 0; r < m->n_rows; r++)
+    for (uint64_t r = row0; r < row1; r++)
         for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
             czk_fr t;
-            czk_fr_mul(&t, &m->val[k], &lag[r]);
+            czk_fr_mul(&t, &m->val[k], &lag[r - row0]);
             czk_fr_add(&acc[m->col[k]], &acc[m->col[k]], &t);
         }
     return CZK_OK;
