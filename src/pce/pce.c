@@ -936,45 +936,75 @@ static czk_status validate_matrix(czk_pce *p, int mi, const char *path, int nt)
                              names[mi], (unsigned long long)c);
         }
     }
-    /* every non-zero: ranges, evaluation order, counts, densities */
+    /* every non-zero: ranges, evaluation order, counts, densities; on a few
+     * threads each marks its own copy of the bitmaps (plain stores, OR-ed
+     * after), on many the shared ones with atomic ORs */
     uint64_t unit = 0, pow2 = 0;
     const uint64_t n_in = p->n_inputs, cols = p->cols, distinct = m->distinct;
     uint64_t *da = mi == 0 ? p->dens[0] : mi == 1 ? p->dens[2] : NULL, *di = mi == 1 ? p->dens[1] : NULL;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) reduction(+ : unit, pow2)
-    for (uint64_t b = 0; b < nb; b++) {
-        uint64_t r1 = (b + 1) * CZK_PCE_BLOCK < rows ? (b + 1) * CZK_PCE_BLOCK : rows, k = m->block[b], oi = esc0[b];
-        for (uint64_t r = b * CZK_PCE_BLOCK; r < r1; r++) {
-            uint64_t n = m->len[r];
-            if (n == LEN_ESCAPE) n = m->over[2 * oi++ + 1];
-            unsigned last = 0x1ff; /* above every (general) key */
-            for (uint64_t end = k + n; k < end; k++) {
-                uint32_t col = m->col[k];
-                uint16_t code = m->code[k];
-                if (col >= cols || code >= distinct) {
-                    note_err(&e, k, "%s: matrix %s non-zero %llu: column or coefficient code out of range", path,
-                             names[mi], (unsigned long long)k);
-                    r = r1;
-                    break;
-                }
-                uint16_t mt = m->meta[code];
-                unsigned key = mt == GENERAL ? 0x1ff : (mt & 0xffu);
-                if (key > last) {
-                    note_err(&e, k, "%s: matrix %s row %llu: terms out of evaluation order", path, names[mi],
-                             (unsigned long long)r);
-                    r = r1;
-                    break;
-                }
-                last = key;
-                unit += mt == 0 || mt == CZK__PCE_NEG;
-                pow2 += mt != GENERAL;
-                if (col >= n_in) {
-                    if (da) set_bit(da, col - n_in);
-                } else if (di) {
-                    set_bit(di, col);
+    const size_t wa = (size_t)((cols - n_in + 63) / 64), wi = (size_t)((n_in + 63) / 64);
+    uint64_t *pa = NULL, *pi = NULL;
+    int priv = (da || di) && nt > 1 && nt <= 8;
+    if (priv) {
+        pa = da ? calloc((size_t)nt * wa + 1, 8) : NULL;
+        pi = di ? calloc((size_t)nt * wi + 1, 8) : NULL;
+        priv = (!da || pa) && (!di || pi);
+    }
+#pragma omp parallel num_threads(nt) reduction(+ : unit, pow2)
+    {
+        const size_t t = (size_t)omp_get_thread_num();
+        uint64_t *my_a = priv && da ? pa + t * wa : da, *my_i = priv && di ? pi + t * wi : di;
+#pragma omp for schedule(dynamic, 64)
+        for (uint64_t b = 0; b < nb; b++) {
+            uint64_t r1 = (b + 1) * CZK_PCE_BLOCK < rows ? (b + 1) * CZK_PCE_BLOCK : rows, k = m->block[b],
+                     oi = esc0[b];
+            for (uint64_t r = b * CZK_PCE_BLOCK; r < r1; r++) {
+                uint64_t n = m->len[r];
+                if (n == LEN_ESCAPE) n = m->over[2 * oi++ + 1];
+                unsigned last = 0x1ff; /* above every (general) key */
+                for (uint64_t end = k + n; k < end; k++) {
+                    uint32_t col = m->col[k];
+                    uint16_t code = m->code[k];
+                    if (col >= cols || code >= distinct) {
+                        note_err(&e, k, "%s: matrix %s non-zero %llu: column or coefficient code out of range",
+                                 path, names[mi], (unsigned long long)k);
+                        r = r1;
+                        break;
+                    }
+                    uint16_t mt = m->meta[code];
+                    unsigned key = mt == GENERAL ? 0x1ff : (mt & 0xffu);
+                    if (key > last) {
+                        note_err(&e, k, "%s: matrix %s row %llu: terms out of evaluation order", path, names[mi],
+                                 (unsigned long long)r);
+                        r = r1;
+                        break;
+                    }
+                    last = key;
+                    unit += mt == 0 || mt == CZK__PCE_NEG;
+                    pow2 += mt != GENERAL;
+                    uint64_t *d = col >= n_in ? my_a : my_i;
+                    uint64_t j = col >= n_in ? col - n_in : col;
+                    if (!d) continue;
+                    if (priv)
+                        d[j / 64] |= 1ULL << (j % 64);
+                    else
+                        set_bit(d, j);
                 }
             }
         }
     }
+    if (priv) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (size_t x = 0; x < wa + wi; x++) {
+            uint64_t *dst = x < wa ? da : di, *src = x < wa ? pa : pi;
+            size_t w = x < wa ? x : x - wa, stride = x < wa ? wa : wi;
+            if (!dst) continue;
+            uint64_t v = dst[w];
+            for (int t = 0; t < nt; t++) v |= src[(size_t)t * stride + w];
+            dst[w] = v;
+        }
+    }
+    free(pa), free(pi);
     free(esc0), free(bn);
     if (e.pos != UINT64_MAX) return czk_error(CZK_ERR_FORMAT, "%s", e.msg);
     m->unit = unit;
