@@ -33,17 +33,17 @@ void czk_bench_print_config(FILE *f, int json, const char *extra_key, const char
     const char *impl = czk_field_impl_name(czk_field_impl());
     if (json) {
         fprintf(f, "\"config\":{\"czk\":\"%s\",\"compiler\":\"%s\",\"flags\":\"%s\",\"cpu\":\"%s\","
-                   "\"adx\":%s,\"threads\":%d,\"field_impl\":\"%s\"",
+                   "\"adx\":%s,\"threads\":%d,\"field_impl\":\"%s\",\"ifma\":%s",
                 CZK_VERSION_STRING, czk_build_compiler(), czk_build_flags(), cpu.brand,
-                cpu.adx && cpu.bmi2 ? "true" : "false", czk_threads(), impl);
+                cpu.adx && cpu.bmi2 ? "true" : "false", czk_threads(), impl, czk_field_ifma() ? "true" : "false");
         if (extra_key) fprintf(f, ",\"%s\":\"%s\"", extra_key, extra_val);
         fprintf(f, "}");
         return;
     }
     fprintf(f, "# czk %s, %s, %s\n", CZK_VERSION_STRING, czk_build_compiler(), czk_build_type());
     fprintf(f, "# flags: %s\n", czk_build_flags());
-    fprintf(f, "# cpu: %s (ADX %s), threads %d, field impl %s\n", cpu.brand,
-            cpu.adx && cpu.bmi2 ? "yes" : "no", czk_threads(), impl);
+    fprintf(f, "# cpu: %s (ADX %s), threads %d, field impl %s, IFMA kernels %s\n", cpu.brand,
+            cpu.adx && cpu.bmi2 ? "yes" : "no", czk_threads(), impl, czk_field_ifma() ? "on" : "off");
     if (extra_key) fprintf(f, "# %s: %s\n", extra_key, extra_val);
 }
 
@@ -133,6 +133,18 @@ void czk_bench_usage_print(FILE *f, int json, const char *label, const czk_bench
             "read %.2f GiB\n",
             label, u->wall_s, u->user_s, u->sys_s, u->minor_faults, u->major_faults,
             (double)u->peak_rss / 1073741824.0, (double)u->read_bytes / 1073741824.0);
+}
+
+double czk_bench_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    double kb = 0;
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
+    fclose(f);
+    return kb * 1024.0;
 }
 
 const char *czk_bench_fmt_time(char buf[32], double s)

@@ -39,27 +39,36 @@ static void list(FILE *f)
     for (int i = 0; i < nbenches; i++) fprintf(f, "  %-12s %s\n", benches[i].name, benches[i].summary);
 }
 
-/* Offset just after the opening brace of the first JSON object in s, or -1
- * when s holds none (an empty object gets no comma after the member). */
-static long first_object_start(const char *s, size_t n, int *empty)
+/* Offset of the closing brace of the first top-level JSON object in s, or
+ * -1 (strings and their escapes skipped); *empty: the object has no member. */
+static long first_object_end(const char *s, size_t n, int *empty)
 {
+    int depth = 0, str = 0, esc = 0, members = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '{') {
-            size_t j = i + 1;
-            while (j < n && (s[j] == ' ' || s[j] == '\n' || s[j] == '\t' || s[j] == '\r')) j++;
-            *empty = j < n && s[j] == '}';
-            return (long)(i + 1);
+        char c = s[i];
+        if (str) {
+            if (esc) esc = 0;
+            else if (c == '\\') esc = 1;
+            else if (c == '"') str = 0;
+            continue;
         }
-        if (s[i] != ' ' && s[i] != '\n' && s[i] != '\t' && s[i] != '\r') return -1;
+        if (c == '"') {
+            str = 1;
+            members += depth == 1;
+        } else if (c == '{') {
+            depth++;
+        } else if (c == '}' && depth > 0 && --depth == 0) {
+            *empty = members == 0;
+            return (long)i;
+        }
     }
     return -1;
 }
 
 /* Run the benchmark with its stdout in a temporary file; then write that to
  * stdout with "process":{...} (the whole process, measured after the
- * benchmark returned and freed its memory) as the first member of its JSON
- * object (the benchmark's own members keep their order: its last is still
- * last). Output that does not start with an object passes unchanged. */
+ * benchmark returned and freed its memory) as the last member of its first
+ * top-level JSON object. Output that holds no object passes unchanged. */
 static int run_json(const bench_entry *b, int argc, char **argv, const czk_bench_counters *po)
 {
     fflush(stdout);
@@ -80,12 +89,12 @@ static int run_json(const bench_entry *b, int argc, char **argv, const czk_bench
     char *buf = n > 0 ? malloc((size_t)n) : NULL;
     if (n > 0 && buf && fseek(tmp, 0, SEEK_SET) == 0 && fread(buf, 1, (size_t)n, tmp) == (size_t)n) {
         int empty = 0;
-        long at = first_object_start(buf, (size_t)n, &empty);
-        if (at >= 0) {
-            fwrite(buf, 1, (size_t)at, stdout);
-            czk_bench_usage_print(stdout, 1, "process", &u);
+        long end = first_object_end(buf, (size_t)n, &empty);
+        if (end >= 0) {
+            fwrite(buf, 1, (size_t)end, stdout);
             if (!empty) fputc(',', stdout);
-            fwrite(buf + at, 1, (size_t)(n - at), stdout);
+            czk_bench_usage_print(stdout, 1, "process", &u);
+            fwrite(buf + end, 1, (size_t)(n - end), stdout);
         } else {
             fwrite(buf, 1, (size_t)n, stdout);
         }

@@ -228,18 +228,6 @@ static double cs_bytes(czk_cs_backend b, const czk_cs_sizes *z, const czk_porep_
     }
 }
 
-static double mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    double kb = 0;
-    if (!f) return 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
-    fclose(f);
-    return kb * 1024.0;
-}
-
 /* The assignment's public inputs are the verifier's. */
 static czk_status check_inputs(const czk_fr *in, size_t ni, const czk_fc_c1 *c1, uint32_t k, size_t nin)
 {
@@ -351,7 +339,7 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
     czk_status s;
     /* partitions and workers (memory bound) */
     uint32_t nparts = o.all ? shape.partitions : 1, first = o.all ? 0 : (uint32_t)o.partition;
-    double per = cs_bytes(o.backend, &z, have_cnt ? &cnt : NULL), avail = mem_available();
+    double per = cs_bytes(o.backend, &z, have_cnt ? &cnt : NULL), avail = czk_bench_mem_available();
     int threads = czk_threads() > 0 ? czk_threads() : 1;
     int nw = o.all ? threads : 1;
     if (nw > (int)nparts) nw = (int)nparts;
@@ -664,7 +652,7 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
     czk_pce_info_get(p, &in);
     const double fr = (double)sizeof(czk_fr), GiB = 1073741824.0;
     const double wit_b = (double)(z->n_inputs + z->n_aux) * fr, abc_b = 3.0 * (double)in.rows * fr;
-    const double avail = mem_available();
+    const double avail = czk_bench_mem_available();
     /* a full assignment, or a, b, c streamed through 3 x 2^20-row buffers */
     const uint64_t CHUNK = (uint64_t)1024 * CZK_PCE_BLOCK;
     int stream = o->stream || (avail > 0 && wit_b + abc_b > 0.9 * avail);
@@ -781,8 +769,8 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
             if (s == CZK_OK) s = check_inputs(inp, ni, c1, q, (size_t)z->n_inputs);
             if (s == CZK_OK && o->validate && it == 0) {
                 const int vstream = stream || (avail > 0 && (double)czk_pce_porep_validate_bytes(w, 0, threads) >
-                                                                0.9 * mem_available());
-                const double need = (double)czk_pce_porep_validate_bytes(w, vstream, threads), have = mem_available();
+                                                                0.9 * czk_bench_mem_available());
+                const double need = (double)czk_pce_porep_validate_bytes(w, vstream, threads), have = czk_bench_mem_available();
                 if (have > 0 && need > 0.95 * have)
                     s = czk_error(CZK_ERR_NOMEM,
                                   "--validate: the %s comparison with the PROVE synthesis needs %.1f GiB more, %.1f GiB "

@@ -10,7 +10,9 @@
 #             seal_commit_phase2 builds, into a constraint system doing
 #             bellperson's prover work); real seals for 2k/8m/512m, czk gen-c1
 #             for 32g. czk runs at 1 thread and at THREADS, the reference on
-#             its one thread (bellpepper synthesizes a circuit sequentially).
+#             its one thread (bellpepper synthesizes a circuit sequentially);
+#             czk's pre-compiled path too (--pce on: witness + mat-vec, its
+#             matrices cached by the first run), at 1 thread.
 #   c2-*      the whole C2 of a real sector: czk prove --param-cache against
 #             czk-oracle prove-c2 (bellperson, CPU), both with THREADS threads,
 #             both reading filecoin-proofs' parameters and verifying the proof.
@@ -110,9 +112,12 @@ for CASE in "$@"; do
             region "$CASE.czk1.region" 's/.*"synth_median_s":\([0-9.]*\).*/\1/p'
             timed "$CASE.czk" "$CZK" bench synth-only --c1 "$c1" -i 1 --no-nnz --no-check --threads "$THREADS" --json
             region "$CASE.czk.region" 's/.*"synth_median_s":\([0-9.]*\).*/\1/p'
+            timed "$CASE.pce1" "$CZK" bench synth-only --c1 "$c1" -i 1 --no-check --pce on --threads 1 --json
+            region "$CASE.pce1.region" 's/.*"wall_median_s":\([0-9.]*\).*/\1/p'
         done
         r=$(median "$CASE.ref.region" 2); c1r=$(median "$CASE.czk1.region" 2); cr=$(median "$CASE.czk.region" 2)
-        echo "  median synthesis: reference $r s, czk 1 thread $c1r s ($(ratio "$r" "$c1r")x), czk $THREADS threads $cr s ($(ratio "$r" "$cr")x)"
+        pr=$(median "$CASE.pce1.region" 2)
+        echo "  median synthesis: reference $r s, czk 1 thread $c1r s ($(ratio "$r" "$c1r")x), czk $THREADS threads $cr s ($(ratio "$r" "$cr")x), czk PCE 1 thread $pr s ($(ratio "$r" "$pr")x)"
         rw=$(median "$CASE.ref" 2); rc=$(median "$CASE.ref" 3); cw=$(median "$CASE.czk" 2); cc=$(median "$CASE.czk" 3)
         echo "  median whole command: reference $rw s wall / $rc s cpu, czk ($THREADS threads) $cw s wall / $cc s cpu"
         ;;

@@ -34,6 +34,7 @@ typedef struct czk_cpu_info {
     unsigned family, model, stepping;
     int adx, bmi2, avx2, avx512f;
     int online_cpus;
+    int avx512ifma; /* AVX-512 IFMA (52-bit multiply-add), with AVX-512F usable */
 } czk_cpu_info;
 void czk_cpu_info_get(czk_cpu_info *info);
 

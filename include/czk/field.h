@@ -70,6 +70,19 @@ const char *czk_field_impl_name(czk_field_impl_kind k);
 int czk_cpu_has_adx(void);
 int czk_cpu_has_bmi2(void);
 int czk_cpu_has_avx2(void);
+int czk_cpu_has_avx512ifma(void);
+
+/* Eight-lane AVX-512 IFMA kernels (the MSM's batched affine additions, the
+ * NTT's butterflies): used when the library was built with them and the CPU
+ * has AVX-512F and IFMA, unless the environment sets CZK_IFMA=off. They
+ * compute the same values as the scalar code, bit for bit.
+ * czk_field_ifma_select(0) turns them off, (1) on (CZK_ERR_UNSUPPORTED where
+ * they are not built or the CPU lacks IFMA); for tests and benchmarks.
+ * Not thread-safe against running kernels: select before starting work. */
+czk_status czk_field_ifma_select(int on) CZK_WUR;
+int czk_field_ifma(void);
+/* Whether this build contains the IFMA kernels. */
+int czk_field_ifma_built(void);
 
 /* ---- constants --------------------------------------------------------- */
 

@@ -87,6 +87,7 @@ typedef struct czk_msm_plan {
     unsigned batch;     /* batch size of the batch-affine kernel */
     unsigned lanes;     /* lanes of its batch-affine bucket sum (0: XYZZ running sum) */
     unsigned sets;      /* scalar vectors sharing the bucket pass (1 for czk_msm_*_var) */
+    unsigned sparse;    /* 1: scalars 0 and +-1 may be split off first (scratch for their index lists) */
     double cost;        /* model cost per thread, in multiplications of the coordinate field */
     size_t scratch;     /* bytes of scratch needed */
 } czk_msm_plan;

@@ -120,6 +120,13 @@ void czk_pce_recorder_destroy(czk_pce_recorder *r);
  * directory (czk_cache_dir; made if missing). label: a short readable name
  * of the shape (no '/'). */
 czk_status czk_pce_cache_file(char *out, size_t n, const char *key, const char *label) CZK_WUR;
+/* Record a circuit into a PCE: synth(cs, ctx) on the recorder's constraint
+ * system (ONE allocated; without finalize), which must end with exactly
+ * sizes' counts (n_constraints with the input rows); then the input rows
+ * and the compilation under key. */
+typedef czk_status (*czk_pce_synth_fn)(czk_cs *cs, const void *ctx);
+czk_status czk_pce_record(czk_pce **out, const czk_cs_sizes *sizes, czk_pce_synth_fn synth, const void *ctx,
+                          const char *key, czk_pce_progress_fn progress, void *pctx) CZK_WUR;
 /* Whether path is a regular file. */
 int czk_pce_cache_has(const char *path);
 /* Record the shape into *out (the driver's recording pass). */

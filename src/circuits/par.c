@@ -8,8 +8,8 @@
 
 #include "circuits/par.h"
 #include "common/bigmem.h"
+#include "cs/cs_eval.h"
 #include "cs/lc.h"
-#include "ff/field_impl.h"
 
 uint64_t czk__par_inputs(const czk__par_circuit *c)
 {
@@ -35,11 +35,6 @@ typedef struct par_shared {
     uint64_t *a_aux, *b_in, *b_aux;
     const char *what;
 } par_shared;
-
-static inline int fr_nonzero(const czk_fr *a)
-{
-    return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) != 0;
-}
 
 /* Allocation writes the value in place. */
 static czk_status par_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
@@ -73,45 +68,12 @@ static czk_status par_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value,
     return CZK_OK;
 }
 
-/* Neighbouring units share bitmap words at their boundaries, and the common
- * variables' bits: set bits atomically (read first: mostly set). */
-static inline void par_mark(uint64_t *bm, uint32_t i)
-{
-    uint64_t m = (uint64_t)1 << (i & 63);
-    if (!(__atomic_load_n(&bm[i >> 6], __ATOMIC_RELAXED) & m)) __atomic_fetch_or(&bm[i >> 6], m, __ATOMIC_RELAXED);
-}
-
-/* acc += sum coeff * value over the terms; marks bm for non-zero
- * coefficients; 0 when a term refers to a variable not yet allocated. */
+/* acc += sum coeff * value (cs/cs_eval.h); neighbouring units share bitmap
+ * words at their boundaries, and the common variables' bits: set atomically. */
 static inline int par_eval(czk_fr *acc, const czk_lc_term *t, uint32_t n, const czk_fr *vals, uint32_t nvals,
                            uint64_t *bm)
 {
-    czk_fr tmp;
-    for (uint32_t k = 0; k < n; k++) {
-        const czk_lc_term *e = &t[k];
-        if (CZK_UNLIKELY(e->index >= nvals)) return 0;
-        if (!fr_nonzero(&e->coeff)) continue;
-        const czk_fr *v = &vals[e->index];
-        uint64_t hi = v->l[1] | v->l[2] | v->l[3];
-        if ((v->l[0] == 0 && hi == 0) || czk_fr_is_one(v)) {
-            /* value 0 or 1: add coeff & mask */
-            uint64_t m = (uint64_t)0 - (uint64_t)(v->l[0] != 0);
-            tmp.l[0] = e->coeff.l[0] & m;
-            tmp.l[1] = e->coeff.l[1] & m;
-            tmp.l[2] = e->coeff.l[2] & m;
-            tmp.l[3] = e->coeff.l[3] & m;
-            czk__fr_add(acc, acc, &tmp);
-        } else if (czk_fr_is_one(&e->coeff)) {
-            czk__fr_add(acc, acc, v);
-        } else if (czk_fr_eq(&e->coeff, &CZK_FR_MINUS_ONE)) {
-            czk__fr_sub(acc, acc, v);
-        } else {
-            czk__fr_mul(&tmp, v, &e->coeff);
-            czk__fr_add(acc, acc, &tmp);
-        }
-        if (bm) par_mark(bm, e->index);
-    }
-    return 1;
+    return czk__lc_eval(acc, t, n, vals, nvals, bm, NULL, 1);
 }
 
 static czk_status par_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,

@@ -52,6 +52,7 @@ static void detect(void)
                 cpu.avx512f = ymm_ok && ((lo & 0xe0) == 0xe0) && ((b7 >> 16) & 1);
             }
             cpu.avx2 = ymm_ok && ((b7 >> 5) & 1);
+            cpu.avx512ifma = cpu.avx512f && ((b7 >> 21) & 1);
             (void)c7; (void)d7; (void)a7;
         }
     }
@@ -92,6 +93,12 @@ int czk_cpu_has_avx2(void)
 {
     pthread_once(&cpu_once, detect);
     return cpu.avx2;
+}
+
+int czk_cpu_has_avx512ifma(void)
+{
+    pthread_once(&cpu_once, detect);
+    return cpu.avx512ifma;
 }
 
 int czk_threads(void)

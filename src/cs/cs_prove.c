@@ -6,8 +6,7 @@
  * coefficient), b = <B,w> (marking B-input and B-aux bits), c = <C,w> (no
  * density). finalize appends (input_i) * 0 = 0 for every input. */
 #include "common/bigmem.h"
-#include "cs/cs_internal.h"
-#include "ff/field_impl.h"
+#include "cs/cs_eval.h"
 
 typedef struct prove_impl {
     czk__cs_values v;
@@ -64,50 +63,11 @@ static czk_status p_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, c
     return CZK_OK;
 }
 
-static inline void mark(uint64_t *bm, size_t *pop, uint32_t i)
+/* acc = sum coeff * value; density marks per docs/groth16.md (cs_eval.h). */
+static inline int eval_terms(czk_fr *acc, const czk_lc_term *t, uint32_t n, const czk_fr *vals, uint32_t nvals,
+                             uint64_t *bm, size_t *pop)
 {
-    uint64_t m = (uint64_t)1 << (i & 63);
-    uint64_t w = bm[i >> 6];
-    if (!(w & m)) {
-        bm[i >> 6] = w | m;
-        (*pop)++;
-    }
-}
-
-/* acc = sum coeff * value; density marks per docs/groth16.md. Returns 0 if a term
- * refers to a variable that does not exist. */
-static inline int eval_terms(czk_fr *acc, const czk_lc_term *t, uint32_t n, const czk_fr *vals,
-                             uint32_t nvals, uint64_t *bm, size_t *pop)
-{
-    czk_fr tmp;
-    for (uint32_t k = 0; k < n; k++) {
-        const czk_lc_term *e = &t[k];
-        if (CZK_UNLIKELY(e->index >= nvals)) return 0;
-        if (czk__fr_is_zero(&e->coeff)) continue;
-        const czk_fr *v = &vals[e->index];
-        /* exact shortcuts. Values 0 and 1 (every witness value of a bit-heavy
-         * circuit such as SHA-256) add coeff & mask without a data-dependent
-         * branch; otherwise +-1 coefficients add / subtract, and only general
-         * pairs multiply. */
-        uint64_t vz = v->l[1] | v->l[2] | v->l[3];
-        if (CZK_LIKELY((v->l[0] == 0 && vz == 0) ||
-                       (v->l[0] == CZK_FR_ONE.l[0] && v->l[1] == CZK_FR_ONE.l[1] && v->l[2] == CZK_FR_ONE.l[2] &&
-                        v->l[3] == CZK_FR_ONE.l[3]))) {
-            uint64_t m = (uint64_t)0 - (uint64_t)(v->l[0] != 0);
-            tmp.l[0] = e->coeff.l[0] & m;
-            tmp.l[1] = e->coeff.l[1] & m;
-            tmp.l[2] = e->coeff.l[2] & m;
-            tmp.l[3] = e->coeff.l[3] & m;
-            czk__fr_add(acc, acc, &tmp);
-        } else if (czk__fr_is_one(&e->coeff)) czk__fr_add(acc, acc, v);
-        else if (czk__fr_is_minus_one(&e->coeff)) czk__fr_sub(acc, acc, v);
-        else {
-            czk__fr_mul(&tmp, v, &e->coeff);
-            czk__fr_add(acc, acc, &tmp);
-        }
-        if (bm) mark(bm, pop, e->index);
-    }
-    return 1;
+    return czk__lc_eval(acc, t, n, vals, nvals, bm, pop, 0);
 }
 
 static czk_status p_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,

@@ -12,6 +12,8 @@
 #include "czk/field.h"
 
 extern int czk__field_use_adx;
+/* 1: the 8-lane AVX-512 IFMA kernels (ff/vec_ifma.h, ec/ec_batch.h) run. */
+extern int czk__field_use_ifma;
 
 #define CZK__FIELD_DISPATCH3(f, op)                                                     \
     CZK_INLINE void czk__##f##_##op(czk_##f *r, const czk_##f *a, const czk_##f *b)     \

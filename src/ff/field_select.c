@@ -7,13 +7,27 @@
 #include "ff/field_impl.h"
 
 int czk__field_use_adx;
+int czk__field_use_ifma;
 
 static pthread_once_t select_once = PTHREAD_ONCE_INIT;
 
 static int cpu_can_adx(void) { return czk_cpu_has_adx() && czk_cpu_has_bmi2(); }
 
+int czk_field_ifma_built(void)
+{
+#ifdef CZK_IFMA_KERNELS
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+static int cpu_can_ifma(void) { return czk_field_ifma_built() && czk_cpu_has_avx512ifma(); }
+
 static void select_default(void)
 {
+    const char *v = getenv("CZK_IFMA");
+    czk__field_use_ifma = cpu_can_ifma() && !(v && strcmp(v, "off") == 0);
     const char *e = getenv("CZK_FIELD_IMPL");
     if (e && strcmp(e, "portable") == 0) {
         czk__field_use_adx = 0;
@@ -48,6 +62,22 @@ czk_status czk_field_select(czk_field_impl_kind k)
         return CZK_OK;
     }
     return czk_error(CZK_ERR_INVALID_ARG, "czk_field_select: unknown implementation %d", (int)k);
+}
+
+czk_status czk_field_ifma_select(int on)
+{
+    czk_field_init();
+    if (on && !cpu_can_ifma())
+        return czk_error(CZK_ERR_UNSUPPORTED, "czk_field_ifma_select: %s",
+                         czk_field_ifma_built() ? "this CPU lacks AVX-512 IFMA" : "built without the IFMA kernels");
+    czk__field_use_ifma = on ? 1 : 0;
+    return CZK_OK;
+}
+
+int czk_field_ifma(void)
+{
+    czk_field_init();
+    return czk__field_use_ifma;
 }
 
 czk_field_impl_kind czk_field_impl(void)

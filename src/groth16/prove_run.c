@@ -109,10 +109,15 @@ czk_status czk__groth16_prove_run(czk_groth16_proof *out, const czk__groth16_run
     g2.run = run;
     g2.sums = sums;
     int g1_threads = threads;
+    /* On 2 threads or fewer a G2 thread beside the NTTs would share their
+     * cores: their OpenMP barriers then wait for a preempted thread and the H
+     * step runs at about one core's speed while G2 lasts. So G2 runs after H
+     * on all threads instead (src/groth16/README.md, "Prover"). */
+    int g2_after_h = !run->g2_inline && threads <= 2;
     if (run->g2_inline) {
         g2.threads = threads;
         g2_worker(&g2);
-    } else {
+    } else if (!g2_after_h) {
         g2.threads = czk__groth16_g2_threads(threads);
         g1_threads = czk__groth16_g1_threads(threads);
         if (pthread_create(&g2_thread, NULL, g2_worker, &g2) == 0)
@@ -137,6 +142,11 @@ czk_status czk__groth16_prove_run(czk_groth16_proof *out, const czk__groth16_run
             st = czk_error_context(st, "prove: H of proof %zu", i);
             goto out;
         }
+    }
+    if (g2_after_h) {
+        g2.threads = threads;
+        g2_worker(&g2);
+        if (g2.status != CZK_OK) goto g2_fail;
     }
     double t0 = czk_now();
     st = run->g1(run->ctx, sums, h, m, g1_threads);

@@ -110,8 +110,17 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
     size_t S = plan->sets ? plan->sets : 1;
     size_t nb = S << (plan->window - 1); /* buckets of all sets */
     lay->plain_off = 0;
-    lay->res_off = align64(m * S * sizeof(czk__msm_scalar));
-    lay->thread_off = lay->res_off + align64((size_t)plan->windows * plan->chunks * S * k->xyzz_bytes);
+    size_t o0 = align64(m * S * sizeof(czk__msm_scalar));
+    size_t extra = 0; /* the +-1 partial sums, one per thread at most */
+    if (plan->sparse) {
+        lay->sparse_off = o0;
+        o0 += align64(2 * m * sizeof(uint32_t));
+        lay->count_off = o0;
+        o0 += align64(2 * (size_t)plan->threads * sizeof(size_t));
+        extra = (size_t)plan->threads;
+    }
+    lay->res_off = o0;
+    lay->thread_off = lay->res_off + align64(((size_t)plan->windows * plan->chunks * S + extra) * k->xyzz_bytes);
     size_t o = 0;
     lay->digit_off = o; o += align64(CZK__MSM_PF * S * sizeof(int));
     if (plan->algo == CZK_MSM_XYZZ) {
@@ -123,9 +132,13 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
         lay->mark_off = o;  o += align64(nb * sizeof(uint32_t));
         lay->entry_off = o; o += align64((size_t)plan->batch * k->entry_bytes);
         lay->queue_off = o; o += align64((size_t)plan->batch * k->entry_bytes);
-        lay->den_off = o;   o += align64((size_t)plan->batch * k->fe_bytes);
+        /* den doubles as the IFMA kernel's scratch: one 8-lane prefix product per 8 entries,
+         * 8 limbs of 64 bits for every 48 bits of a coordinate (ec/ec_batch.h) */
+        size_t den = (size_t)plan->batch * k->fe_bytes, vden = ((size_t)plan->batch + 7) / 8 * k->fe_bytes * 32 / 3;
+        lay->den_off = o;   o += align64(den > vden ? den : vden);
         lay->pre_off = o;   o += align64((size_t)plan->batch * k->fe_bytes);
         lay->lane_off = o;  o += align64((size_t)plan->lanes * (3 * k->point_bytes + 2 * LANE_ENTRY_BYTES));
+        lay->vec_off = o;   o += align64((size_t)plan->batch * (2 * sizeof(uintptr_t) + 1));
     }
     lay->per_thread = o;
     lay->total = lay->thread_off + (size_t)plan->threads * lay->per_thread;
@@ -255,6 +268,8 @@ void czk__msm_make_plan(czk_msm_plan *plan, size_t m, size_t nsets, const czk_ms
 #endif
     unsigned tasks = plan->windows * plan->chunks;
     plan->threads = (unsigned)T < tasks ? T : (int)tasks;
+    plan->sparse = S == 1 && plan->algo == CZK_MSM_BATCH_AFFINE && !(opts && opts->algo != CZK_MSM_AUTO) &&
+                   m >= CZK__MSM_SPARSE_MIN && m < ((size_t)1 << 31);
     czk__msm_layout lay;
     czk__msm_layout_of(&lay, plan, m, k);
     plan->scratch = lay.total;

@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include "ec/ec_formulas_tmpl.h"
+#include "ec/ec_batch.h"
 
 typedef struct G_LOCAL(aff) {
     FE x, y;
@@ -87,6 +88,13 @@ static void G_LOCAL(bucket_sum_xyzz)(XYZZ *res, const XYZZ *bk, size_t nb)
     *res = z.t;
 }
 
+/* The sparse pre-pass's +-1 list: index | SPARSE_SIGN (negate the base). */
+#define SPARSE_SIGN 0x80000000u
+#define SPARSE_IDX 0x7fffffffu
+/* Smallest window of the re-planned dense part (2^10 buckets: the +-1
+ * accumulators are twice the batch, which is at most half the buckets). */
+#define SPARSE_MIN_WINDOW 11
+
 /* Look-ahead distances (points, batch entries) for prefetching. */
 #define MSM_PF CZK__MSM_PF
 #define FLUSH_PF 6
@@ -94,33 +102,40 @@ static void G_LOCAL(bucket_sum_xyzz)(XYZZ *res, const XYZZ *bk, size_t nb)
 /* One task of the XYZZ kernel: window w over points [lo, hi), for the S
  * scalar sets k[j S + s] (bucket set s at bk + s nb); res[s] its bucket sum.
  * dq: MSM_PF x S look-ahead digits. */
-CZK_INLINE void G_LOCAL(task_xyzz_s)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, size_t lo,
-                                size_t hi, unsigned w, unsigned c, XYZZ *bk, int *dq)
+/* Point j of a task: j itself, or idx[j] when the task runs over an index
+ * list (the dense scalars left by the 0 / +-1 pre-pass; S = 1 then). */
+#define PT(j) (idx ? (size_t)idx[j] : (j))
+
+CZK_INLINE void G_LOCAL(task_xyzz_s)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S,
+                                     const uint32_t *idx, size_t lo, size_t hi, unsigned w, unsigned c, XYZZ *bk,
+                                     int *dq)
 {
     size_t nb = (size_t)1 << (c - 1);
     memset(bk, 0, S * nb * sizeof *bk);
     for (size_t j = lo; j < hi && j < lo + MSM_PF; j++)
-        for (size_t t = 0; t < S; t++) dq[((j - lo) % MSM_PF) * S + t] = czk__msm_booth_digit(&k[j * S + t], w, c);
+        for (size_t t = 0; t < S; t++)
+            dq[((j - lo) % MSM_PF) * S + t] = czk__msm_booth_digit(&k[PT(j) * S + t], w, c);
     for (size_t j = lo; j < hi; j++) {
         int *dj = &dq[((j - lo) % MSM_PF) * S];
-        const int ahead = j + MSM_PF < hi, inf = bases[j].inf;
-        if (ahead) __builtin_prefetch(&bases[j + MSM_PF]);
+        const AFF *p = &bases[PT(j)];
+        const int ahead = j + MSM_PF < hi, inf = p->inf;
+        if (ahead) __builtin_prefetch(&bases[PT(j + MSM_PF)]);
         for (size_t t = 0; t < S; t++) {
             int d = dj[t];
             XYZZ *b = bk + t * nb;
             if (ahead) {
-                int dn = czk__msm_booth_digit(&k[(j + MSM_PF) * S + t], w, c);
+                int dn = czk__msm_booth_digit(&k[PT(j + MSM_PF) * S + t], w, c);
                 dj[t] = dn;
                 if (dn) __builtin_prefetch(&b[(dn < 0 ? -dn : dn) - 1], 1);
             }
             if (d == 0 || inf) continue;
-            if (czk__msm_scalar_neg(&k[j * S + t])) d = -d;
+            if (czk__msm_scalar_neg(&k[PT(j) * S + t])) d = -d;
             if (d > 0) {
-                G_LOCAL(xyzz_madd)(&b[d - 1], &bases[j].x, &bases[j].y);
+                G_LOCAL(xyzz_madd)(&b[d - 1], &p->x, &p->y);
             } else {
                 FE ny;
-                FE_NEG(&ny, &bases[j].y);
-                G_LOCAL(xyzz_madd)(&b[-d - 1], &bases[j].x, &ny);
+                FE_NEG(&ny, &p->y);
+                G_LOCAL(xyzz_madd)(&b[-d - 1], &p->x, &ny);
             }
         }
     }
@@ -145,6 +160,8 @@ typedef struct G_LOCAL(ba) {
     unsigned lanes;   /* lanes of the batch-affine bucket sum (0: XYZZ running sum) */
     AFF *ls, *lt, *lo;            /* per lane: S, T, snapshot of S */
     struct G_LOCAL(lentry) *le;        /* pending lane additions (2 per lane) */
+    uintptr_t *vdst, *vsrc;   /* the IFMA kernel's operands (batch entries each) */
+    uint8_t *vneg;
 } G_LOCAL(ba);
 
 /* One pending lane addition: *t += (ax[0], ax[1]) (or *t doubled). */
@@ -154,14 +171,32 @@ typedef struct G_LOCAL(lentry) {
     uint32_t dbl;
 } G_LOCAL(lentry);
 
+/* Batches smaller than this stay on the scalar path (the 8-lane kernel
+ * inverts 8 lane products and has a fixed cost of about 30 multiplications). */
+#define VEC_MIN 16
+
 /* Apply the pending additions: den_i = x_P - x_B (2 y_B when doubling),
  * one inversion of prod den_i, then for each i (backwards)
  *   1/den_i = pre_{i-1} * inv,  inv *= den_i,
- * and the chord (tangent) step B = B +- P (2B) with that inverse. */
+ * and the chord (tangent) step B = B +- P (2B) with that inverse.
+ * With the IFMA kernels on and no doubling in the batch, the same steps run
+ * 8 additions at a time (ec/ec_batch.h; the den and pre arrays are its scratch). */
 static void G_LOCAL(ba_flush)(G_LOCAL(ba) *s, size_t cnt)
 {
     if (!cnt) return;
     G_LOCAL(entry) *e = s->e;
+    if (czk__field_use_ifma && cnt >= VEC_MIN) {
+        size_t i = 0;
+        for (; i < cnt && !(e[i].flags & ENT_DBL); i++) {
+            s->vdst[i] = (uintptr_t)&s->A[e[i].bucket];
+            s->vsrc[i] = (uintptr_t)e[i].p;
+            s->vneg[i] = (uint8_t)(e[i].flags & ENT_NEG);
+        }
+        if (i == cnt) {
+            MSM_BATCH_IFMA(s->vdst, s->vsrc, s->vneg, cnt, s->den);
+            return;
+        }
+    }
     FE *den = s->den, *pre = s->pre;
     for (size_t i = 0; i < cnt; i++) {
         if (i + FLUSH_PF < cnt) {
@@ -295,6 +330,18 @@ static void G_LOCAL(lane_flush)(G_LOCAL(ba) *s, size_t cnt)
 {
     if (!cnt) return;
     G_LOCAL(lentry) *e = s->le;
+    if (czk__field_use_ifma && cnt >= VEC_MIN) {
+        size_t i = 0;
+        for (; i < cnt && !e[i].dbl; i++) {
+            s->vdst[i] = (uintptr_t)e[i].t;
+            s->vsrc[i] = (uintptr_t)e[i].ax;
+            s->vneg[i] = 0;
+        }
+        if (i == cnt) {
+            MSM_BATCH_IFMA(s->vdst, s->vsrc, s->vneg, cnt, s->den);
+            return;
+        }
+    }
     FE *den = s->den, *pre = s->pre;
     for (size_t i = 0; i < cnt; i++) {
         if (e[i].dbl) FE_DBL(&den[i], &e[i].t->y);
@@ -370,6 +417,55 @@ static void G_LOCAL(lane_sum)(XYZZ *res, G_LOCAL(ba) *s, size_t off)
     *res = tot;
 }
 
+/* bucket b += (neg ? -p : p) through the batch: offered; if b is pending,
+ * deferred to the queue, or (queue full) added into b's XYZZ twin; a full
+ * batch is flushed and the queue re-offered. */
+CZK_INLINE void G_LOCAL(ba_put)(G_LOCAL(ba) *s, const AFF *p, uint32_t b, uint32_t neg)
+{
+    if (G_LOCAL(ba_offer)(s, p, b, neg)) {
+        if (s->qn < s->batch) {
+            G_LOCAL(entry) *q = &s->q[s->qn++];
+            q->p = p;
+            q->bucket = b;
+            q->flags = neg;
+        } else {
+            FE y;
+            if (neg) FE_NEG(&y, &p->y);
+            else y = p->y;
+            if (s->st[b] & ST_XYZZ) {
+                G_LOCAL(xyzz_madd)(&s->X[b], &p->x, &y);
+            } else {
+                G_LOCAL(xyzz_set_affine)(&s->X[b], &p->x, &y);
+                s->st[b] |= ST_XYZZ;
+                s->twins++;
+            }
+        }
+    } else if (s->cnt == s->batch) {
+        G_LOCAL(ba_next)(s);
+        G_LOCAL(ba_drain)(s);
+    }
+}
+
+/* Clear nb buckets (all sets) and start the first batch. */
+CZK_INLINE void G_LOCAL(ba_start)(G_LOCAL(ba) *s, size_t nb, size_t nbs)
+{
+    memset(s->st, 0, nb);
+    memset(s->mark, 0, nb * sizeof *s->mark);
+    s->nb = nb;
+    s->nbs = nbs;
+    s->epoch = 1;
+    s->cnt = s->qn = s->twins = 0;
+}
+
+/* Flush until nothing is pending or deferred. */
+CZK_INLINE void G_LOCAL(ba_finish)(G_LOCAL(ba) *s)
+{
+    while (s->cnt || s->qn) {
+        G_LOCAL(ba_next)(s);
+        G_LOCAL(ba_drain)(s);
+    }
+}
+
 /* One task of the batch-affine kernel: window w over points [lo, hi), for the
  * S scalar sets k[j S + s] (set s owns buckets [s nb, (s + 1) nb)); res[s] is
  * its bucket sum. The sets share the batch (and so its inversions).
@@ -377,61 +473,34 @@ static void G_LOCAL(lane_sum)(XYZZ *res, G_LOCAL(ba) *s, size_t off)
  * deferred to a queue and re-offered after the next flush; when the queue is
  * full it goes to that bucket's XYZZ twin instead (all points in a few
  * buckets, e.g. boolean scalars, then cost what the XYZZ kernel costs). */
-CZK_INLINE void G_LOCAL(task_ba_s)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, size_t lo,
-                              size_t hi, unsigned w, unsigned c, G_LOCAL(ba) *s, int *dq)
+CZK_INLINE void G_LOCAL(task_ba_s)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S,
+                                   const uint32_t *idx, size_t lo, size_t hi, unsigned w, unsigned c, G_LOCAL(ba) *s,
+                                   int *dq)
 {
     size_t nb = (size_t)1 << (c - 1);
-    memset(s->st, 0, S * nb);
-    memset(s->mark, 0, S * nb * sizeof *s->mark);
-    s->nb = S * nb;
-    s->nbs = nb;
-    s->epoch = 1;
-    s->cnt = s->qn = s->twins = 0;
+    G_LOCAL(ba_start)(s, S * nb, nb);
     for (size_t j = lo; j < hi && j < lo + MSM_PF; j++)
-        for (size_t t = 0; t < S; t++) dq[((j - lo) % MSM_PF) * S + t] = czk__msm_booth_digit(&k[j * S + t], w, c);
+        for (size_t t = 0; t < S; t++)
+            dq[((j - lo) % MSM_PF) * S + t] = czk__msm_booth_digit(&k[PT(j) * S + t], w, c);
     for (size_t j = lo; j < hi; j++) {
         int *dj = &dq[((j - lo) % MSM_PF) * S];
         const int ahead = j + MSM_PF < hi;
-        const AFF *p = &bases[j];
-        if (ahead) __builtin_prefetch(&bases[j + MSM_PF]);
+        const AFF *p = &bases[PT(j)];
+        if (ahead) __builtin_prefetch(&bases[PT(j + MSM_PF)]);
         for (size_t t = 0; t < S; t++) {
             int d = dj[t];
             if (ahead) {
-                int dn = czk__msm_booth_digit(&k[(j + MSM_PF) * S + t], w, c);
+                int dn = czk__msm_booth_digit(&k[PT(j + MSM_PF) * S + t], w, c);
                 dj[t] = dn;
                 if (dn) __builtin_prefetch(&s->A[t * nb + (size_t)(dn < 0 ? -dn : dn) - 1]);
             }
             if (d == 0 || p->inf) continue;
             uint32_t b = (uint32_t)(t * nb) + (uint32_t)(d < 0 ? -d : d) - 1;
-            uint32_t neg = (uint32_t)(d < 0) ^ (uint32_t)czk__msm_scalar_neg(&k[j * S + t]);
-            if (G_LOCAL(ba_offer)(s, p, b, neg)) {
-                if (s->qn < s->batch) {
-                    G_LOCAL(entry) *q = &s->q[s->qn++];
-                    q->p = p;
-                    q->bucket = b;
-                    q->flags = neg;
-                } else {
-                    FE y;
-                    if (neg) FE_NEG(&y, &p->y);
-                    else y = p->y;
-                    if (s->st[b] & ST_XYZZ) {
-                        G_LOCAL(xyzz_madd)(&s->X[b], &p->x, &y);
-                    } else {
-                        G_LOCAL(xyzz_set_affine)(&s->X[b], &p->x, &y);
-                        s->st[b] |= ST_XYZZ;
-                        s->twins++;
-                    }
-                }
-            } else if (s->cnt == s->batch) {
-                G_LOCAL(ba_next)(s);
-                G_LOCAL(ba_drain)(s);
-            }
+            uint32_t neg = (uint32_t)(d < 0) ^ (uint32_t)czk__msm_scalar_neg(&k[PT(j) * S + t]);
+            G_LOCAL(ba_put)(s, p, b, neg);
         }
     }
-    while (s->cnt || s->qn) {
-        G_LOCAL(ba_next)(s);
-        G_LOCAL(ba_drain)(s);
-    }
+    G_LOCAL(ba_finish)(s);
 
     for (size_t t = 0; t < S; t++) {
         size_t off = t * nb;
@@ -454,29 +523,67 @@ CZK_INLINE void G_LOCAL(task_ba_s)(XYZZ *res, const AFF *bases, const czk__msm_s
     }
 }
 
-/* The task kernels compiled twice: for one scalar set (S = 1 constant, the
- * plain MSM) and for any S. */
-static void G_LOCAL(task_ba)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, size_t lo, size_t hi,
-                        unsigned w, unsigned c, G_LOCAL(ba) *s, int *dq)
+/* The task kernels compiled three times: one scalar set (S = 1, the plain
+ * MSM), one set over an index list (the sparse pre-pass's dense scalars),
+ * and any S. */
+static void G_LOCAL(task_ba)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, const uint32_t *idx,
+                             size_t lo, size_t hi, unsigned w, unsigned c, G_LOCAL(ba) *s, int *dq)
 {
-    if (S == 1) G_LOCAL(task_ba_s)(res, bases, k, 1, lo, hi, w, c, s, dq);
-    else G_LOCAL(task_ba_s)(res, bases, k, S, lo, hi, w, c, s, dq);
+    if (idx) G_LOCAL(task_ba_s)(res, bases, k, 1, idx, lo, hi, w, c, s, dq);
+    else if (S == 1) G_LOCAL(task_ba_s)(res, bases, k, 1, NULL, lo, hi, w, c, s, dq);
+    else G_LOCAL(task_ba_s)(res, bases, k, S, NULL, lo, hi, w, c, s, dq);
 }
 
-static void G_LOCAL(task_xyzz)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, size_t lo,
-                          size_t hi, unsigned w, unsigned c, XYZZ *bk, int *dq)
+static void G_LOCAL(task_xyzz)(XYZZ *res, const AFF *bases, const czk__msm_scalar *k, size_t S, const uint32_t *idx,
+                               size_t lo, size_t hi, unsigned w, unsigned c, XYZZ *bk, int *dq)
 {
-    if (S == 1) G_LOCAL(task_xyzz_s)(res, bases, k, 1, lo, hi, w, c, bk, dq);
-    else G_LOCAL(task_xyzz_s)(res, bases, k, S, lo, hi, w, c, bk, dq);
+    if (idx) G_LOCAL(task_xyzz_s)(res, bases, k, 1, idx, lo, hi, w, c, bk, dq);
+    else if (S == 1) G_LOCAL(task_xyzz_s)(res, bases, k, 1, NULL, lo, hi, w, c, bk, dq);
+    else G_LOCAL(task_xyzz_s)(res, bases, k, S, NULL, lo, hi, w, c, bk, dq);
 }
 
+/* Sum of the points bases[L[i] & IDX], negated where bit 31 of L[i] is set,
+ * i in [lo, hi) (the scalars +-1 of the sparse pre-pass): point i goes to
+ * accumulator i mod K, K = the batch's capacity or more, so consecutive
+ * points meet distinct accumulators and the batch-affine additions run
+ * without conflicts; then the K accumulators are summed. */
+static void G_LOCAL(task_pm1)(XYZZ *res, const AFF *bases, const uint32_t *L, size_t lo, size_t hi, size_t K,
+                              G_LOCAL(ba) *s)
+{
+    G_LOCAL(ba_start)(s, K, K);
+    for (size_t i = lo, b = 0; i < hi; i++) {
+        if (i + MSM_PF < hi) __builtin_prefetch(&bases[L[i + MSM_PF] & SPARSE_IDX]);
+        const AFF *p = &bases[L[i] & SPARSE_IDX];
+        if (p->inf) continue;
+        G_LOCAL(ba_put)(s, p, (uint32_t)b, L[i] >> 31);
+        if (++b == K) b = 0;
+    }
+    G_LOCAL(ba_finish)(s);
+    XYZZ acc;
+    G_LOCAL(xyzz_set_inf)(&acc);
+    for (size_t b = 0; b < K; b++) {
+        if (s->st[b] & ST_AFF) G_LOCAL(xyzz_madd)(&acc, &s->A[b].x, &s->A[b].y);
+        if (s->st[b] & ST_XYZZ) G_LOCAL(xyzz_add)(&acc, &acc, &s->X[b]);
+    }
+    *res = acc;
+}
+
+/* The model's constants (README.md "Cost model"); with the IFMA kernels the
+ * batch-affine addition and the inversion of a flush (one inversion and the
+ * 8 lanes' Montgomery trick) cost what MSM_COST_BA_IFMA / MSM_COST_INV_IFMA
+ * say, and a bucket miss half as much (a flush has 8 gathers in flight). */
 static const czk__msm_costs *G_LOCAL(costs)(void)
 {
     static const czk__msm_costs k = {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = MSM_COST_INV,
                                      .miss = 0.5, .load = MSM_COST_LOAD, .xyzz_bytes = sizeof(XYZZ),
                                      .aff_bytes = sizeof(G_LOCAL(aff)), .fe_bytes = sizeof(FE),
                                      .entry_bytes = sizeof(G_LOCAL(entry)), .point_bytes = sizeof(AFF)};
-    return &k;
+    static const czk__msm_costs kv = {.madd = 11, .add = 15, .dbl = 10, .ba_add = MSM_COST_BA_IFMA,
+                                      .inv = MSM_COST_INV_IFMA, .miss = 0.25, .load = MSM_COST_LOAD,
+                                      .xyzz_bytes = sizeof(XYZZ), .aff_bytes = sizeof(G_LOCAL(aff)),
+                                      .fe_bytes = sizeof(FE), .entry_bytes = sizeof(G_LOCAL(entry)),
+                                      .point_bytes = sizeof(AFF)};
+    return czk__field_use_ifma ? &kv : &k;
 }
 
 static size_t G_LOCAL(scratch_size)(size_t nbases, size_t nsets, const czk_msm_opts *opts)
@@ -530,55 +637,136 @@ static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, 
     }
 
     czk__msm_scalar *plain = (czk__msm_scalar *)(mem + lay.plain_off);
-    XYZZ *res = (XYZZ *)(mem + lay.res_off);
-    const unsigned c = plan.window, W = plan.windows, P = plan.chunks;
     const size_t m = nbases;
-    const long ntasks = (long)W * P;
-
+    /* The sparse pre-pass (plan.sparse): count the folded scalars 0 and 1 per
+     * thread range; if they are at least an eighth, the zeros are dropped, the
+     * +-1 go to task_pm1 and the rest (index list `dense`) to Pippenger,
+     * planned again for their number. */
+    uint32_t *dense = NULL, *pm1 = NULL;
+    size_t *cnt = plan.sparse ? (size_t *)(mem + lay.count_off) : NULL, n_dense = m, n_pm1 = 0;
+    int sparse = 0;
 #pragma omp parallel num_threads(plan.threads)
     {
         int tid = omp_get_thread_num(), nt = omp_get_num_threads();
         for (size_t t = 0; t < S; t++) czk__msm_prepare_scalars(plain + t, S, scalars[t], n, density, tid, nt);
-        uint8_t *tm = mem + lay.thread_off + (size_t)tid * lay.per_thread;
-        int *dq = (int *)(tm + lay.digit_off);
-        G_LOCAL(ba) ba;
-        if (plan.algo == CZK_MSM_BATCH_AFFINE) {
-            ba.A = (G_LOCAL(aff) *)(tm + lay.aff_off);
-            ba.X = (XYZZ *)(tm + lay.xyzz_off);
-            ba.st = tm + lay.state_off;
-            ba.mark = (uint32_t *)(tm + lay.mark_off);
-            ba.e = (G_LOCAL(entry) *)(tm + lay.entry_off);
-            ba.q = (G_LOCAL(entry) *)(tm + lay.queue_off);
-            ba.den = (FE *)(tm + lay.den_off);
-            ba.pre = (FE *)(tm + lay.pre_off);
-            ba.batch = plan.batch;
-            ba.lanes = plan.lanes;
-            ba.ls = (AFF *)(tm + lay.lane_off);
-            ba.lt = ba.ls + plan.lanes;
-            ba.lo = ba.lt + plan.lanes;
-            ba.le = (G_LOCAL(lentry) *)(ba.lo + plan.lanes);
-        }
+        if (cnt) {
 #pragma omp barrier
+            size_t lo = m * (size_t)tid / (size_t)nt, hi = m * (size_t)(tid + 1) / (size_t)nt, z = 0, o = 0;
+            for (size_t j = lo; j < hi; j++) {
+                int k = czk__msm_scalar_small(&plain[j]);
+                z += k == 0;
+                o += k == 1;
+            }
+            cnt[2 * tid] = z, cnt[2 * tid + 1] = o;
+#pragma omp barrier
+#pragma omp single
+            {
+                size_t zs = 0, os = 0;
+                for (int t = 0; t < nt; t++) zs += cnt[2 * t], os += cnt[2 * t + 1];
+                sparse = (zs + os) * 8 >= m;
+                n_dense = m - zs - os;
+                n_pm1 = os;
+            }
+            if (sparse) { /* each thread writes its range's indices at the offsets of the ranges before it */
+                size_t od = 0, op = 0;
+                for (int t = 0; t < tid; t++) {
+                    size_t tlo = m * (size_t)t / (size_t)nt, thi = m * (size_t)(t + 1) / (size_t)nt;
+                    od += thi - tlo - cnt[2 * t] - cnt[2 * t + 1];
+                    op += cnt[2 * t + 1];
+                }
+                uint32_t *dd = (uint32_t *)(mem + lay.sparse_off), *pp = dd + m;
+                for (size_t j = lo; j < hi; j++) {
+                    int k = czk__msm_scalar_small(&plain[j]);
+                    if (k < 0) dd[od++] = (uint32_t)j;
+                    else if (k == 1) pp[op++] = (uint32_t)j | (czk__msm_scalar_neg(&plain[j]) ? SPARSE_SIGN : 0);
+                }
+            }
+        }
+    }
+    czk__msm_layout lay2 = lay;
+    czk_msm_plan plan2 = plan;
+    if (sparse) {
+        dense = (uint32_t *)(mem + lay.sparse_off);
+        pm1 = dense + m;
+        czk_msm_opts o2 = {0};
+        if (opts) o2 = *opts;
+        o2.algo = CZK_MSM_BATCH_AFFINE;
+        czk__msm_make_plan(&plan2, n_dense, 1, &o2, kc);
+        plan2.sparse = 1;
+        if (plan2.window < SPARSE_MIN_WINDOW && !(opts && opts->window)) { /* room for the +-1 accumulators */
+            o2.window = SPARSE_MIN_WINDOW;
+            czk__msm_make_plan(&plan2, n_dense, 1, &o2, kc);
+            plan2.sparse = 1;
+        }
+        if (plan2.threads < plan.threads) plan2.threads = plan.threads; /* the +-1 tasks want threads too */
+        czk__msm_layout_of(&lay2, &plan2, m, kc);
+        if (lay2.total > lay.total) plan2 = plan, lay2 = lay; /* the first plan is valid for fewer points */
+    }
+
+    XYZZ *res = (XYZZ *)(mem + lay2.res_off);
+    const unsigned c = plan2.window, W = plan2.windows, P = plan2.chunks;
+    const long ntasks = n_dense ? (long)W * P : 0;
+    /* the +-1 points in chunks, one task each, scheduled first */
+    const long npm1 = n_pm1 ? (long)((n_pm1 + 65535) / 65536 < (size_t)plan2.threads ? (n_pm1 + 65535) / 65536
+                                                                                       : (size_t)plan2.threads)
+                            : 0;
+    XYZZ *res_pm1 = res + (size_t)W * P * S;
+
+#pragma omp parallel num_threads(plan2.threads)
+    {
+        int tid = omp_get_thread_num();
+        uint8_t *tm = mem + lay2.thread_off + (size_t)tid * lay2.per_thread;
+        int *dq = (int *)(tm + lay2.digit_off);
+        G_LOCAL(ba) ba;
+        if (plan2.algo == CZK_MSM_BATCH_AFFINE) {
+            ba.A = (G_LOCAL(aff) *)(tm + lay2.aff_off);
+            ba.X = (XYZZ *)(tm + lay2.xyzz_off);
+            ba.st = tm + lay2.state_off;
+            ba.mark = (uint32_t *)(tm + lay2.mark_off);
+            ba.e = (G_LOCAL(entry) *)(tm + lay2.entry_off);
+            ba.q = (G_LOCAL(entry) *)(tm + lay2.queue_off);
+            ba.den = (FE *)(tm + lay2.den_off);
+            ba.pre = (FE *)(tm + lay2.pre_off);
+            ba.batch = plan2.batch;
+            ba.lanes = plan2.lanes;
+            ba.ls = (AFF *)(tm + lay2.lane_off);
+            ba.lt = ba.ls + plan2.lanes;
+            ba.lo = ba.lt + plan2.lanes;
+            ba.le = (G_LOCAL(lentry) *)(ba.lo + plan2.lanes);
+            ba.vdst = (uintptr_t *)(tm + lay2.vec_off);
+            ba.vsrc = ba.vdst + plan2.batch;
+            ba.vneg = (uint8_t *)(ba.vsrc + plan2.batch);
+        }
 #pragma omp for schedule(dynamic, 1)
-        for (long t = 0; t < ntasks; t++) {
-            unsigned w = (unsigned)(t / P), p = (unsigned)(t % P);
-            size_t lo = m * p / P, hi = m * (p + 1) / P;
-            if (plan.algo == CZK_MSM_BATCH_AFFINE)
-                G_LOCAL(task_ba)(&res[(size_t)t * S], bases, plain, S, lo, hi, w, c, &ba, dq);
+        for (long t = 0; t < npm1 + ntasks; t++) {
+            if (t < npm1) {
+                size_t lo = n_pm1 * (size_t)t / (size_t)npm1, hi = n_pm1 * (size_t)(t + 1) / (size_t)npm1;
+                size_t K = 2 * (size_t)plan2.batch, nbk = (size_t)1 << (c - 1);
+                G_LOCAL(task_pm1)(&res_pm1[t], bases, pm1, lo, hi, K < nbk ? K : nbk, &ba);
+                continue;
+            }
+            long u = t - npm1;
+            unsigned w = (unsigned)(u / P), p = (unsigned)(u % P);
+            size_t lo = n_dense * p / P, hi = n_dense * (p + 1) / P;
+            if (plan2.algo == CZK_MSM_BATCH_AFFINE)
+                G_LOCAL(task_ba)(&res[(size_t)u * S], bases, plain, S, dense, lo, hi, w, c, &ba, dq);
             else
-                G_LOCAL(task_xyzz)(&res[(size_t)t * S], bases, plain, S, lo, hi, w, c, (XYZZ *)(tm + lay.xyzz_off), dq);
+                G_LOCAL(task_xyzz)(&res[(size_t)u * S], bases, plain, S, dense, lo, hi, w, c,
+                                   (XYZZ *)(tm + lay2.xyzz_off), dq);
         }
     }
 
-    /* out = sum_w 2^(w c) R_w (Horner from the top window), R_w = sum_p res[(w P + p) S + t]. */
+    /* out = sum_w 2^(w c) R_w (Horner from the top window), R_w = sum_p res[(w P + p) S + t],
+     * plus the +-1 sums. */
     for (size_t t = 0; t < S; t++) {
         XYZZ acc;
         G_LOCAL(xyzz_set_inf)(&acc);
-        for (unsigned w = W; w-- > 0;) {
+        for (unsigned w = W; ntasks && w-- > 0;) {
             if (w + 1 < W)
                 for (unsigned i = 0; i < c; i++) G_LOCAL(xyzz_dbl)(&acc, &acc);
             for (unsigned p = 0; p < P; p++) G_LOCAL(xyzz_add)(&acc, &acc, &res[((size_t)w * P + p) * S + t]);
         }
+        for (long i = 0; i < npm1; i++) G_LOCAL(xyzz_add)(&acc, &acc, &res_pm1[i]);
         G_LOCAL(xyzz_to_jac)(&out[t], &acc);
     }
     free(owned);
@@ -654,3 +842,8 @@ czk_status G_MSM(ref)(JAC *out, const AFF *bases, size_t nbases, const czk_fr *s
 #undef ST_XYZZ
 #undef MSM_PF
 #undef FLUSH_PF
+#undef VEC_MIN
+#undef PT
+#undef SPARSE_SIGN
+#undef SPARSE_IDX
+#undef SPARSE_MIN_WINDOW

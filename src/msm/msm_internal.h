@@ -43,6 +43,14 @@ CZK_INLINE int czk__msm_booth_digit(const czk__msm_scalar *k, unsigned j, unsign
     return (v >> c) ? u - (1 << c) : u;     /* top bit set: negative digit */
 }
 
+/* -1 if the folded scalar k' is neither 0 nor 1, else k' (the sparse
+ * pre-pass: 0 is skipped, 1 means +-P). */
+CZK_INLINE int czk__msm_scalar_small(const czk__msm_scalar *k)
+{
+    if ((k->l[1] | k->l[2] | (k->l[3] & ~CZK__MSM_NEG_BIT)) != 0 || k->l[0] > 1) return -1;
+    return (int)k->l[0];
+}
+
 /* Number of windows for window size c: the least W with W c >= 255. */
 CZK_INLINE unsigned czk__msm_windows(unsigned c) { return (255 + c - 1) / c; }
 
@@ -83,10 +91,15 @@ typedef struct czk__msm_layout {
     size_t digit_off; /* inside one thread's area: the look-ahead digits (MSM_PF x nsets ints) */
     /* inside one thread's area (batch-affine) */
     size_t aff_off, xyzz_off, state_off, mark_off, entry_off, queue_off, den_off, pre_off, lane_off;
+    size_t vec_off; /* the IFMA kernel's operand arrays (batch x (2 pointers + 1 byte)) */
+    size_t sparse_off, count_off; /* the sparse pre-pass: 2 m index words; per-thread counts */
 } czk__msm_layout;
 
 void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m,
                         const czk__msm_costs *k);
+
+/* Fewest bases for the sparse pre-pass (single MSMs, automatic kernel). */
+#define CZK__MSM_SPARSE_MIN 4096
 
 /* Look-ahead distance (points) of the bucket kernels' prefetches. */
 #define CZK__MSM_PF 4

@@ -8,6 +8,7 @@
 
 #include "czk/czk.h"
 #include "ff/field_impl.h"
+#include "ntt/ntt_ifma.h"
 
 #define NTT_COLS 16      /* contiguous elements per tile row (512 bytes) */
 #define NTT_PASS_MAX 7   /* levels fused per top pass (tile of 128 rows, 64 KiB) */
@@ -116,12 +117,16 @@ static unsigned block_log_for(const czk_ntt_domain *d, int nt)
     return b;
 }
 
-/* Raw kernels: no scaling, no permutation. */
+/* Raw kernels: no scaling, no permutation. The IFMA butterflies (ntt_ifma.c)
+ * take n >= 16 when the CPU has them; same results. */
+#define IFMA_MIN_LOG 4
+
 static void run_dif(const czk_ntt_domain *d, czk_fr *a, int inv)
 {
     int nt = domain_threads(d);
     unsigned b = block_log_for(d, nt);
-    if (czk_field_impl() == CZK_FIELD_ADX) dif_adx(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) czk__ntt_dif_ifma(a, d->k, d->tw, inv, b, d->pass_max, nt);
+    else if (czk_field_impl() == CZK_FIELD_ADX) dif_adx(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
     else dif_portable(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
 }
 
@@ -129,7 +134,8 @@ static void run_dit(const czk_ntt_domain *d, czk_fr *a, int inv)
 {
     int nt = domain_threads(d);
     unsigned b = block_log_for(d, nt);
-    if (czk_field_impl() == CZK_FIELD_ADX) dit_adx(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) czk__ntt_dit_ifma(a, d->k, d->tw, inv, b, d->pass_max, nt);
+    else if (czk_field_impl() == CZK_FIELD_ADX) dit_adx(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
     else dit_portable(a, d->k, d->tw, inv, b, d->pass_max, d->radix4, nt);
 }
 
@@ -414,6 +420,11 @@ czk_status czk_ntt_coset_inverse(const czk_ntt_domain *d, czk_fr *a, size_t n, c
  * s^j / n (in bit-reversed order), forward DIT (-> natural). */
 static void to_coset(const czk_ntt_domain *d, czk_fr *a, const czk_fr *s)
 {
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) { /* the same, the scaling fused into the blocks */
+        int nt = domain_threads(d);
+        czk__ntt_coset_ifma(a, d->k, d->tw, block_log_for(d, nt), d->pass_max, nt, s, &d->n_inv);
+        return;
+    }
     run_dif(d, a, 1);
     distribute_powers_bitrev(a, d->k, s, &d->n_inv, domain_threads(d));
     run_dit(d, a, 0);
@@ -435,6 +446,11 @@ czk_status czk_ntt_groth16_h(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_
     czk_fr_sub(&z, &z, &CZK_FR_ONE);
     czk_fr_inv_var(&z, &z);
     int nt = domain_threads(d);
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) {
+        czk__ntt_h_pointwise_ifma(a, b, c, &z, m, nt);
+        czk__ntt_dif_scale_ifma(a, d->k, d->tw, 1, block_log_for(d, nt), d->pass_max, nt, &gi, &d->n_inv);
+        return czk_ntt_bitreverse(a, m, nt);
+    }
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
     for (size_t i = 0; i < m; i++) {
         czk__fr_mul(&a[i], &a[i], &b[i]);

@@ -68,7 +68,5 @@ struct czk_pce_work {
     czk_fr *a, *b, *c;
 };
 
-/* A recording of z's counts: CZK_OK, or CZK_ERR_INTERNAL naming both. */
-czk_status czk__pce_record_check(const czk_cs *cs, const czk_cs_sizes *z) CZK_WUR;
 
 #endif

@@ -51,13 +51,26 @@ czk_status czk_pce_cache_get(czk_pce **out, const char *path, const char *key, c
     return CZK_OK;
 }
 
-czk_status czk__pce_record_check(const czk_cs *cs, const czk_cs_sizes *z)
+czk_status czk_pce_record(czk_pce **out, const czk_cs_sizes *z, czk_pce_synth_fn synth, const void *ctx,
+                          const char *key, czk_pce_progress_fn progress, void *pctx)
 {
-    if (cs->n_inputs == z->n_inputs && cs->n_aux == z->n_aux && cs->n_constraints + cs->n_inputs == z->n_constraints)
-        return CZK_OK;
-    return czk_error(CZK_ERR_INTERNAL, "PCE: recorded %u inputs, %u aux, %llu constraints; expected %llu, %llu, %llu",
-                     cs->n_inputs, cs->n_aux, (unsigned long long)cs->n_constraints, (unsigned long long)z->n_inputs,
-                     (unsigned long long)z->n_aux, (unsigned long long)(z->n_constraints - z->n_inputs));
+    *out = NULL;
+    czk_pce_recorder *r;
+    czk_cs *cs;
+    CZK_TRY(czk_pce_recorder_create(&r, &cs, CZK_LC_DEFAULT, z));
+    if (progress) progress(pctx, "recording the circuit shape", 0.0);
+    czk_pce_recorder_set_progress(r, progress, pctx, z->n_constraints);
+    czk_status st = synth(cs, ctx);
+    if (st == CZK_OK &&
+        (cs->n_inputs != z->n_inputs || cs->n_aux != z->n_aux || cs->n_constraints + cs->n_inputs != z->n_constraints))
+        st = czk_error(CZK_ERR_INTERNAL, "PCE: recorded %u inputs, %u aux, %llu constraints; expected %llu, %llu, %llu",
+                       cs->n_inputs, cs->n_aux, (unsigned long long)cs->n_constraints, (unsigned long long)z->n_inputs,
+                       (unsigned long long)z->n_aux, (unsigned long long)(z->n_constraints - z->n_inputs));
+    if (progress) progress(pctx, "compiling", 0.9);
+    if (st == CZK_OK) st = czk_pce_recorder_finish(r, out, key);
+    czk_pce_recorder_destroy(r);
+    if (progress) progress(pctx, "compiled", 1.0);
+    return st;
 }
 
 /* ---- a partition's workspace ---------------------------------------------------------- */

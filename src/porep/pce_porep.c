@@ -22,25 +22,19 @@ void czk_pce_porep_key(char out[CZK_PCE_KEY_MAX], const czk_fc_shape *s)
              s->d_height, s->api_v1_1, CZK_PCE_POREP_VERSION);
 }
 
+static czk_status porep_record(czk_cs *cs, const void *shape)
+{
+    return czk_porep_synthesize(cs, shape, NULL, 0);
+}
+
 czk_status czk_pce_porep_build(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress, void *ctx)
 {
     *out = NULL;
     czk_cs_sizes z;
     CZK_TRY(czk_porep_sizes(&z, shape));
-    czk_pce_recorder *r;
-    czk_cs *cs;
-    CZK_TRY(czk_pce_recorder_create(&r, &cs, CZK_LC_DEFAULT, &z));
-    if (progress) progress(ctx, "recording the circuit shape", 0.0);
-    czk_pce_recorder_set_progress(r, progress, ctx, z.n_constraints);
-    czk_status st = czk_porep_synthesize(cs, shape, NULL, 0);
-    if (st == CZK_OK) st = czk__pce_record_check(cs, &z);
-    if (progress) progress(ctx, "compiling", 0.9);
     char key[CZK_PCE_KEY_MAX];
     czk_pce_porep_key(key, shape);
-    if (st == CZK_OK) st = czk_pce_recorder_finish(r, out, key);
-    czk_pce_recorder_destroy(r);
-    if (progress) progress(ctx, "compiled", 1.0);
-    return st;
+    return czk_pce_record(out, &z, porep_record, shape, key, progress, ctx);
 }
 
 czk_status czk_pce_cache_path(char *out, size_t n, const czk_fc_shape *s)

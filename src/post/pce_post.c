@@ -32,26 +32,20 @@ void czk_pce_post_key(char out[CZK_PCE_KEY_MAX], const czk_post_shape *s)
              s->challenges, CZK_PCE_POST_VERSION);
 }
 
+static czk_status post_record(czk_cs *cs, const void *shape)
+{
+    return czk_post_synthesize(cs, shape, NULL);
+}
+
 czk_status czk_pce_post_build(czk_pce **out, const czk_post_shape *s, czk_pce_progress_fn progress, void *ctx)
 {
     *out = NULL;
     czk_post_counts n;
     czk_post_circuit_counts(&n, s);
     const czk_cs_sizes z = {n.inputs, n.aux, n.constraints + n.inputs};
-    czk_pce_recorder *r;
-    czk_cs *cs;
-    CZK_TRY(czk_pce_recorder_create(&r, &cs, CZK_LC_DEFAULT, &z));
-    if (progress) progress(ctx, "recording the circuit shape", 0.0);
-    czk_pce_recorder_set_progress(r, progress, ctx, z.n_constraints);
-    czk_status st = czk_post_synthesize(cs, s, NULL);
-    if (st == CZK_OK) st = czk__pce_record_check(cs, &z);
-    if (progress) progress(ctx, "compiling", 0.9);
     char key[CZK_PCE_KEY_MAX];
     czk_pce_post_key(key, s);
-    if (st == CZK_OK) st = czk_pce_recorder_finish(r, out, key);
-    czk_pce_recorder_destroy(r);
-    if (progress) progress(ctx, "compiled", 1.0);
-    return st;
+    return czk_pce_record(out, &z, post_record, s, key, progress, ctx);
 }
 
 czk_status czk_pce_post_path(char *out, size_t n, const czk_post_shape *s)

@@ -11,7 +11,7 @@
 /* msm_multi_g1_<name> / msm_multi_g2_<name> */
 #define MT(name) G_CAT(G_CAT(msm_multi_, G_ID), G_CAT(_, name))
 
-GROUP_TEST(MT(vs_single_and_ref))
+BOTH_KERNELS_TEST(MT(vs_single_and_ref))
 {
     czk_rng *rng = czk_test_rng();
     static const size_t sizes[] = {0, 1, 2, 3, 5, 17, 64, 200, 1000, 3000};
@@ -75,7 +75,7 @@ GROUP_TEST(MT(vs_single_and_ref))
 }
 
 /* Plan and scratch of the multi call; caller scratch; argument errors. */
-GROUP_TEST(MT(plan_scratch_errors))
+BOTH_KERNELS_TEST(MT(plan_scratch_errors))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = 300 / MT_DIV;

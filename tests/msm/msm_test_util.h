@@ -7,9 +7,16 @@
 #include <string.h>
 
 #include "czk/msm.h"
+#include "both_kernels.h"
 #include "runner.h"
 
 CZK_UNUSED static int asan(void) { return getenv("CZK_TEST_ASAN") != NULL; }
+
+/* A group test whose body runs under both kernels (both_kernels). */
+#define BOTH_KERNELS_TEST(name)                                                          \
+    static void G_CAT(name, _body)(void);                                               \
+    GROUP_TEST(name) { both_kernels(G_CAT(name, _body)); }                              \
+    static void G_CAT(name, _body)(void)
 
 CZK_UNUSED static void *xmalloc(size_t n)
 {

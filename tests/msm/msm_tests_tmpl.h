@@ -12,7 +12,7 @@
 
 /* Every size 1..64 (auto plan, both kernels, 1 and 2 threads), then larger
  * ones around powers of two. */
-GROUP_TEST(MT(closed_form_sizes))
+BOTH_KERNELS_TEST(MT(closed_form_sizes))
 {
     czk_rng *rng = czk_test_rng();
     size_t nmax = (asan() ? 1024 : 4096) / MT_DIV;
@@ -42,7 +42,7 @@ GROUP_TEST(MT(closed_form_sizes))
 }
 
 /* Random bases (not multiples of one another in a pattern) against the naive sum. */
-GROUP_TEST(MT(vs_ref))
+BOTH_KERNELS_TEST(MT(vs_ref))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 40 : 300) / MT_DIV;
@@ -71,7 +71,7 @@ GROUP_TEST(MT(vs_ref))
 
 /* Every window size 1..CZK_MSM_MAX_WINDOW with both kernels; the widest on
  * few points (mostly empty buckets). */
-GROUP_TEST(MT(every_window))
+BOTH_KERNELS_TEST(MT(every_window))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 40 : 200) / MT_DIV;
@@ -95,7 +95,7 @@ GROUP_TEST(MT(every_window))
 
 /* The result does not depend on the thread count (1, 2, 3, 7, 16) or on how
  * the points are split. */
-GROUP_TEST(MT(threads))
+BOTH_KERNELS_TEST(MT(threads))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 300 : 3000) / MT_DIV;
@@ -119,7 +119,7 @@ GROUP_TEST(MT(threads))
  * conflicts and bucket doublings), all-equal scalars, booleans, a single
  * non-zero; then all-equal bases (one point n times: every bucket meets
  * itself) with random and with equal scalars; n = 1 with each kernel. */
-GROUP_TEST(MT(edge_scalars))
+BOTH_KERNELS_TEST(MT(edge_scalars))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 100 : 1000) / MT_DIV;
@@ -167,7 +167,7 @@ GROUP_TEST(MT(edge_scalars))
 /* Infinity bases contribute nothing; duplicate bases double in one bucket;
  * P and -P with the same scalar cancel in one bucket. Checked against the
  * naive reference and the closed form. */
-GROUP_TEST(MT(infinity_duplicate_negated))
+BOTH_KERNELS_TEST(MT(infinity_duplicate_negated))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 64 : 400) / MT_DIV;
@@ -216,7 +216,7 @@ GROUP_TEST(MT(infinity_duplicate_negated))
 
 /* Density masks: bases hold only the set-bit entries; against the closed
  * form, the reference, and the same MSM on explicitly compacted scalars. */
-GROUP_TEST(MT(density))
+BOTH_KERNELS_TEST(MT(density))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = (asan() ? 200 : 2000) / MT_DIV;
@@ -258,7 +258,7 @@ GROUP_TEST(MT(density))
 
 /* Caller scratch (no allocation), too-small or misaligned scratch, bad
  * arguments, n = 0. */
-GROUP_TEST(MT(scratch_and_errors))
+BOTH_KERNELS_TEST(MT(scratch_and_errors))
 {
     czk_rng *rng = czk_test_rng();
     size_t n = 500 / MT_DIV;
@@ -319,7 +319,7 @@ GROUP_TEST(MT(scratch_and_errors))
 /* Small scalars (|k| <= 12) over bases drawn from {P, -P, 2P, 7P, infinity}:
  * bucket and lane running sums meet equal points (doublings), opposite points
  * (cancellation) and infinity all the time. Against the naive reference. */
-GROUP_TEST(MT(special_sums_small_scalars))
+BOTH_KERNELS_TEST(MT(special_sums_small_scalars))
 {
     czk_rng *rng = czk_test_rng();
     AFF pool[5], mult[7];
@@ -343,18 +343,115 @@ GROUP_TEST(MT(special_sums_small_scalars))
         size_t n = 2 + (size_t)czk_rng_below(rng, N - 1);
         JAC ref;
         REQUIRE_OK(G_MSM(ref)(&ref, b, n, s, n, NULL));
-        static const unsigned cs[] = {1, 3, 6, 10};
+        static const unsigned cs[] = {1, 3, 6, 8, 10};
         for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++)
             for (int a = CZK_MSM_XYZZ; a <= CZK_MSM_BATCH_AFFINE; a++)
                 G_LOCAL(check)(&ref, b, n, s, n, NULL, opts_of(1, cs[ci], (czk_msm_algo)a), "small scalars");
     }
-    /* the batch-affine bucket sum runs in lanes at the wider of these windows */
-    for (unsigned c = 6; c <= 10; c += 4) {
+    /* the batch-affine bucket sum runs in lanes at the two widest of these windows */
+    for (unsigned c = 8; c <= 10; c += 2) {
         czk_msm_plan plan;
         czk_msm_opts o = opts_of(1, c, CZK_MSM_BATCH_AFFINE);
         G_MSM(plan)(&plan, N, &o);
         CHECK_MSG(plan.lanes >= 8, "%s c=%u: %u lanes", G_STR, c, plan.lanes);
     }
+}
+
+/* The sparse pre-pass (automatic kernel, >= 4096 bases): scalars 0 skipped,
+ * +-1 summed through round-robin accumulators, the rest by Pippenger over
+ * an index list. Bases are k_j G with known k_j (duplicates, negations and
+ * infinity mixed in, so the accumulators meet doublings and cancellations),
+ * against the closed form (sum s_j k_j) G; mixes from all-zero to all-dense,
+ * 1..3 threads, with and without a density mask. */
+BOTH_KERNELS_TEST(MT(sparse_01))
+{
+    czk_rng *rng = czk_test_rng();
+    size_t nmax = asan() || MT_DIV > 1 ? 4500 : 9000;
+    AFF *bases = xmalloc(nmax * sizeof *bases);
+    JAC *jb = xmalloc(nmax * sizeof *jb), want, got;
+    FE *scr = xmalloc(nmax * sizeof *scr);
+    czk_fr *logs = xmalloc(nmax * sizeof *logs), *s = xmalloc((nmax + 100) * sizeof *s), acc, t;
+    AFF g;
+    JAC gj;
+    G_FN(generator)(&g);
+    G_FN(jac_from_affine)(&gj, &g);
+    /* k_j = 1 + j for a third, then random; the last part repeats, negates and drops earlier ones */
+    for (size_t j = 0; j < nmax; j++) {
+        if (j < nmax / 3) czk_fr_from_u64(&logs[j], j + 1);
+        else czk_fr_random(&logs[j], rng);
+    }
+    for (size_t j = nmax / 2; j < nmax; j++) {
+        size_t o = czk_rng_below(rng, nmax / 2);
+        switch (czk_rng_below(rng, 8)) {
+        case 0: logs[j] = logs[o]; break;
+        case 1: czk_fr_neg(&logs[j], &logs[o]); break;
+        case 2: logs[j] = CZK_FR_ZERO; break;
+        default: break;
+        }
+    }
+    for (size_t j = 0; j < nmax; j++) G_FN(mul_var)(&jb[j], &gj, &logs[j]);
+    G_FN(jac_batch_to_affine)(bases, jb, nmax, scr);
+    for (size_t j = 0; j < nmax; j++)
+        if (czk_fr_is_zero(&logs[j])) bases[j].inf = 1; /* 0 G: the identity, flagged */
+    static const size_t sizes[] = {4096, 4500, 9000};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        if (n > nmax) break;
+        for (int mix = 0; mix < 7; mix++) {
+            for (size_t j = 0; j < n; j++) {
+                unsigned r = (unsigned)czk_rng_below(rng, 100);
+                switch (mix) {
+                case 0: r = r < 90 ? r % 3 : 3; break;   /* 90% 0, 1, -1 */
+                case 1: r = 1; break;                    /* all 1 */
+                case 2: r = 2; break;                    /* all -1 */
+                case 3: r = r < 99 ? 0 : 3; break;       /* nearly all 0 */
+                case 4: r = r < 50 ? 0 : 3; break;       /* zeros and dense, no +-1 */
+                case 5: r = r < 20 ? 1 + r % 2 : 3; break; /* 20% +-1: just above the threshold with zeros none */
+                default: r = 3; break;                   /* dense: the pre-pass stays off */
+                }
+                if (r == 0) s[j] = CZK_FR_ZERO;
+                else if (r == 1) s[j] = CZK_FR_ONE;
+                else if (r == 2) czk_fr_neg(&s[j], &CZK_FR_ONE);
+                else czk_fr_random(&s[j], rng);
+            }
+            acc = CZK_FR_ZERO;
+            for (size_t j = 0; j < n; j++) {
+                czk_fr_mul(&t, &s[j], &logs[j]);
+                czk_fr_add(&acc, &acc, &t);
+            }
+            G_LOCAL(gen_mul)(&want, &acc);
+            for (int th = 1; th <= 3; th++) {
+                czk_msm_opts o = opts_of(th, 0, CZK_MSM_AUTO);
+                czk_status st = G_MSM(var)(&got, bases, n, s, n, NULL, &o);
+                CHECK_MSG(st == CZK_OK && G_FN(jac_eq)(&got, &want), "%s sparse: n=%zu mix %d threads %d: %s", G_STR,
+                          n, mix, th, st == CZK_OK ? "wrong sum" : czk_last_error());
+            }
+            /* the same under a density mask: 100 extra scalars whose bits are clear */
+            if (mix == 0 || mix == 1) {
+                size_t nn = n + 100;
+                uint64_t *dens = xmalloc((nn + 63) / 64 * sizeof *dens);
+                czk_fr *ss = xmalloc(nn * sizeof *ss);
+                memset(dens, 0, (nn + 63) / 64 * sizeof *dens);
+                size_t j = 0;
+                for (size_t i = 0; i < nn; i++) {
+                    int on = j < n && (nn - i <= n - j || czk_rng_below(rng, 8) != 0);
+                    if (on) {
+                        dens[i / 64] |= 1ull << (i % 64);
+                        ss[i] = s[j++];
+                    } else {
+                        czk_fr_random(&ss[i], rng);
+                    }
+                }
+                czk_msm_opts o = opts_of(2, 0, CZK_MSM_AUTO);
+                czk_status st = G_MSM(var)(&got, bases, n, ss, nn, dens, &o);
+                CHECK_MSG(st == CZK_OK && G_FN(jac_eq)(&got, &want), "%s sparse with density: n=%zu mix %d", G_STR,
+                          n, mix);
+                free(dens);
+                free(ss);
+            }
+        }
+    }
+    free(bases), free(jb), free(scr), free(logs), free(s);
 }
 
 #undef MT

@@ -6,6 +6,7 @@
 
 #include "czk/czk.h"
 #include "czk/ntt.h"
+#include "both_kernels.h"
 #include "runner.h"
 
 static int asan(void) { return getenv("CZK_TEST_ASAN") != NULL; }
@@ -131,7 +132,7 @@ CZK_TEST(ntt_roots_nqr5)
 
 /* Every entry point against the O(n^2) DFT for n = 2^k <= 2^10, both root
  * families, radix-2 and radix-4 blocks, block sizes that make top passes. */
-CZK_TEST(ntt_vs_dft)
+CZK_TEST_BOTH_KERNELS(ntt_vs_dft)
 {
     czk_rng *rng = czk_test_rng();
     unsigned kmax = asan() ? 9 : 10;
@@ -196,7 +197,7 @@ CZK_TEST(ntt_vs_dft)
 
 /* inverse(forward(x)) = x at 2^16, 2^18, 2^20 (2^12..2^15 under ASan), forward checked by Horner at random
  * roots, and 1, 2 and 3 threads give identical bits. */
-CZK_TEST(ntt_roundtrip_large)
+CZK_TEST_BOTH_KERNELS(ntt_roundtrip_large)
 {
     czk_rng *rng = czk_test_rng();
     unsigned klo = asan() ? 12 : 16, khi = asan() ? 15 : 20;
@@ -250,7 +251,7 @@ CZK_TEST(ntt_roundtrip_large)
 
 /* Coset transforms: coset_forward(x)[i] = X(s omega^i) by Horner; the inverse
  * restores x; default shift is 7. */
-CZK_TEST(ntt_coset)
+CZK_TEST_BOTH_KERNELS(ntt_coset)
 {
     czk_rng *rng = czk_test_rng();
     unsigned ks[] = {0, 1, 3, 8, 12, 15};
@@ -289,7 +290,7 @@ CZK_TEST(ntt_coset)
 /* Groth16 H from a polynomial identity: A, B random of degree < m, c the
  * values of A B mod (x^m - 1) on the domain (= a_i b_i). Then A B - C =
  * Q (x^m - 1) with Q_j = (A B)_(j+m), j <= m - 2, by schoolbook product. */
-CZK_TEST(ntt_groth16_h_identity)
+CZK_TEST_BOTH_KERNELS(ntt_groth16_h_identity)
 {
     czk_rng *rng = czk_test_rng();
     unsigned kmax = asan() ? 6 : 9;
@@ -325,7 +326,7 @@ CZK_TEST(ntt_groth16_h_identity)
 /* Groth16 H on arbitrary (unsatisfied) a, b, c against the docs/groth16.md steps
  * done slowly: interpolate by the O(n^2) inverse DFT, evaluate on the coset
  * g omega^i by Horner, divide by g^m - 1, interpolate on the coset. */
-CZK_TEST(ntt_groth16_h_slow)
+CZK_TEST_BOTH_KERNELS(ntt_groth16_h_slow)
 {
     czk_rng *rng = czk_test_rng();
     unsigned ks[] = {1, 4, 7, 10};
@@ -384,7 +385,7 @@ CZK_TEST(ntt_groth16_h_slow)
 
 /* snarkjs H (docs/circom.md): values at the odd coset omega_2n^(2i+1) of the
  * interpolants, h_i = a'_i b'_i - c'_i; checked by Horner. */
-CZK_TEST(ntt_snarkjs_h)
+CZK_TEST_BOTH_KERNELS(ntt_snarkjs_h)
 {
     czk_rng *rng = czk_test_rng();
     unsigned ks[] = {0, 2, 5, 9};
@@ -488,7 +489,7 @@ CZK_TEST(ntt_bad_args)
 }
 
 /* The ADX and portable instantiations of the kernels agree bit for bit. */
-CZK_TEST(ntt_impls_agree)
+CZK_TEST_BOTH_KERNELS(ntt_impls_agree)
 {
     if (!czk_cpu_has_adx() || !czk_cpu_has_bmi2()) return;
     czk_rng *rng = czk_test_rng();
@@ -520,7 +521,7 @@ CZK_TEST(ntt_impls_agree)
  * c = a b (so C = A B mod (x^m - 1), its coefficients by the inverse NTT).
  * Then h (x^m - 1) = A B - C at random points x (Horner), 1 and 2 threads
  * agree, and h_(m-1) = 0. */
-CZK_TEST(ntt_groth16_h_large)
+CZK_TEST_BOTH_KERNELS(ntt_groth16_h_large)
 {
     czk_rng *rng = czk_test_rng();
     unsigned k = asan() ? 12 : 16;
@@ -564,4 +565,73 @@ CZK_TEST(ntt_groth16_h_large)
     }
     free(A), free(B), free(C), free(a), free(b), free(c), free(h1);
     czk_ntt_domain_destroy(d);
+}
+
+/* The IFMA butterflies (ntt_ifma.c) and the scalar ones agree bit for bit on
+ * every entry point, both directions and orders, and on both H steps (whose
+ * coset and final scalings the IFMA path fuses into its blocks), at sizes
+ * from 2^4 to 2^18 and block / pass splits that give one block, several
+ * blocks and several passes. Skipped without IFMA. */
+CZK_TEST(ntt_ifma_agrees)
+{
+    int was = czk_field_ifma();
+    if (czk_field_ifma_select(1) != CZK_OK) {
+        printf("  (skipped: no IFMA kernels on this CPU or build)\n");
+        return;
+    }
+    czk_rng *rng = czk_test_rng();
+    static const unsigned ks[] = {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 18};
+    static const unsigned splits[3][2] = {{14, 7}, {4, 3}, {6, 2}};
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+        unsigned k = ks[ki];
+        if (asan() && k > 14) break;
+        size_t n = (size_t)1 << k;
+        czk_ntt_domain *d;
+        REQUIRE_OK(czk_ntt_domain_create(&d, k, ki & 1 ? CZK_NTT_ROOTS_NQR5 : CZK_NTT_ROOTS_GEN7));
+        czk_fr *x = fr_alloc(n), *y = fr_alloc(n), *z = fr_alloc(n);
+        fill_random(x, n, rng);
+        for (int sp = 0; sp < 3; sp++) {
+            czk_ntt_domain_set_block_log(d, splits[sp][0]);
+            czk_ntt_domain_set_pass_max(d, splits[sp][1]);
+            czk_ntt_domain_set_threads(d, 1 + sp % 2);
+            for (int f = 0; f < 4; f++) {
+                czk_status (*fn[4])(const czk_ntt_domain *, czk_fr *, size_t) = {
+                    czk_ntt_forward_dif, czk_ntt_inverse_dif, czk_ntt_forward_dit, czk_ntt_inverse_dit};
+                memcpy(y, x, n * sizeof *y);
+                memcpy(z, x, n * sizeof *z);
+                CHECK_OK(czk_field_ifma_select(0));
+                CHECK_OK(fn[f](d, y, n));
+                CHECK_OK(czk_field_ifma_select(1));
+                CHECK_OK(fn[f](d, z, n));
+                CHECK_MSG(vec_eq(y, z, n), "k %u split %d entry %d: IFMA and scalar differ", k, sp, f);
+            }
+            /* the H steps: the coset scaling fused into the blocks, the pointwise step, the final scaling */
+            for (int hs = 0; hs < 2; hs++) {
+                if (hs == 1 && (czk_ntt_domain_family(d) != CZK_NTT_ROOTS_NQR5 || k >= 32)) continue;
+                czk_fr *hb[2][3];
+                for (int v = 0; v < 2; v++) {
+                    for (int w = 0; w < 3; w++) {
+                        hb[v][w] = fr_alloc(n);
+                        memcpy(hb[v][w], w == 0 ? x : w == 1 ? y : z, n * sizeof(czk_fr));
+                    }
+                }
+                for (int w = 0; w < 3; w++) {
+                    fill_random(hb[0][w], n, rng);
+                    memcpy(hb[1][w], hb[0][w], n * sizeof(czk_fr));
+                }
+                for (int v = 0; v < 2; v++) {
+                    CHECK_OK(czk_field_ifma_select(v));
+                    if (hs == 0) CHECK_OK(czk_ntt_groth16_h(d, hb[v][0], hb[v][1], hb[v][2], n));
+                    else CHECK_OK(czk_ntt_snarkjs_h(d, hb[v][0], hb[v][1], hb[v][2], n));
+                }
+                CHECK_MSG(vec_eq(hb[0][0], hb[1][0], n), "k %u split %d %s H: IFMA and scalar differ", k, sp,
+                          hs ? "snarkjs" : "groth16");
+                for (int v = 0; v < 2; v++)
+                    for (int w = 0; w < 3; w++) free(hb[v][w]);
+            }
+        }
+        free(x), free(y), free(z);
+        czk_ntt_domain_destroy(d);
+    }
+    CHECK_OK(czk_field_ifma_select(was));
 }
