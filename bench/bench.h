@@ -56,6 +56,25 @@ unsigned long long czk_bench_peak_rss(void);
 /* Bytes the kernel can still give (MemAvailable of /proc/meminfo); 0 when unknown. */
 double czk_bench_mem_available(void);
 
+/* Resource use of this process (all its threads, finished ones included):
+ * wall time since the process started, user and system CPU seconds, minor
+ * and major page faults, peak RSS, and bytes read from storage (the kernel's
+ * read_bytes: page-cache hits not included; 0 where /proc/self/io cannot be
+ * read). A snapshot taken before and after a region gives the region's share
+ * (czk_bench_usage_sub); `czk bench` prints the whole process's next to every
+ * benchmark's timed figures. */
+typedef struct czk_bench_usage {
+    double wall_s, user_s, sys_s;
+    unsigned long long minor_faults, major_faults, peak_rss, read_bytes;
+} czk_bench_usage;
+
+void czk_bench_usage_get(czk_bench_usage *u);
+/* d = b - a for every field but peak_rss, which is b's. */
+void czk_bench_usage_sub(czk_bench_usage *d, const czk_bench_usage *b, const czk_bench_usage *a);
+/* Text: "# process: wall 1.234 s, user ..." (one line, `label` instead of
+ * "process"); JSON: "\"<label>\":{\"wall_s\":...}" (a member, no comma). */
+void czk_bench_usage_print(FILE *f, int json, const char *label, const czk_bench_usage *u);
+
 /* "1.23 s", "45.6 ms", "789 ns" */
 const char *czk_bench_fmt_time(char buf[32], double seconds);
 

@@ -418,9 +418,11 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
         else
             fprintf(out, "# %u partition(s) on %d worker(s), ~%.2f GiB each; %lld iterations\n", nparts, nw,
                     per / 1073741824.0, o.iters);
-        fprintf(out, "# cpu = process CPU time of the iteration (all threads; steadier than wall on a shared machine)\n");
-        fprintf(out, "%5s %10s %10s %10s %8s %13s %12s %8s %12s %10s\n", "iter", "wall", "synth", "cpu", "circuits",
-                "constraints", "aux", "inputs", "cons/s", "peakRSS");
+        fprintf(out, "# cpu = process CPU time of the iteration (all threads; steadier than wall on a shared machine); "
+                     "sys, faults = its system time and page faults\n");
+        fprintf(out, "%5s %10s %10s %10s %10s %10s %8s %13s %12s %8s %12s %10s\n", "iter", "wall", "synth", "cpu",
+                "sys",
+                "faults", "circuits", "constraints", "aux", "inputs", "cons/s", "peakRSS");
     }
 
     worker *w = calloc((size_t)nw, sizeof *w);
@@ -440,6 +442,10 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
     double wall_med = 0, cpu_med = 0, wall_min = 0, cpu_min = 0;
     for (long long it = 0; it < o.iters && !failed; it++) {
         double t0 = czk_now(), cpu0 = czk_cpu_now();
+        double reg_sys = 0; /* system time and page faults of the timed region */
+        unsigned long long reg_flt = 0;
+        czk_bench_usage r0, r1, rd;
+        czk_bench_usage_get(&r0);
         if (par) {
             /* partitions one after the other; wall and cpu exclude the checks */
             wall[it] = syn[it] = cpu[it] = 0;
@@ -447,11 +453,17 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
             for (uint32_t q = first; q < first + nparts && s == CZK_OK; q++) {
                 t0 = czk_now();
                 cpu0 = czk_cpu_now();
+                czk_bench_usage u0, u1, du;
+                czk_bench_usage_get(&u0);
                 czk_perf_begin();
                 s = czk_porep_prover_synthesize(pp, c1, q, threads);
                 czk_perf_end();
                 wall[it] += czk_now() - t0;
                 cpu[it] += czk_cpu_now() - cpu0;
+                czk_bench_usage_get(&u1);
+                czk_bench_usage_sub(&du, &u1, &u0);
+                reg_sys += du.sys_s;
+                reg_flt += du.minor_faults + du.major_faults;
                 if (s == CZK_OK && !o.no_check) s = czk_porep_prover_check(pp, threads);
                 czk_cs_assignment asg;
                 if (s == CZK_OK) s = czk_porep_prover_get(pp, &asg);
@@ -488,6 +500,10 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
         czk_perf_end();
         wall[it] = czk_now() - t0;
         cpu[it] = czk_cpu_now() - cpu0;
+        czk_bench_usage_get(&r1);
+        czk_bench_usage_sub(&rd, &r1, &r0);
+        reg_sys = rd.sys_s;
+        reg_flt = rd.minor_faults + rd.major_faults;
         syn[it] = 0;
         for (int wi = 0; wi < nw; wi++) {
             if (w[wi].st != CZK_OK) {
@@ -513,17 +529,20 @@ static int run_off(const opts *op, const czk_cli_common *comp, const czk_fc_shap
         if (com.json)
             fprintf(out,
                     "%s{\"wall_s\":%.6f,\"synth_s\":%.6f,\"circuits\":%llu,\"constraints\":%.0f,\"aux\":%llu,"
-                    "\"inputs\":%llu,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu,\"cpu_s\":%.6f}",
+                    "\"inputs\":%llu,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu,\"cpu_s\":%.6f,"
+                    "\"sys_s\":%.6f,\"page_faults\":%llu}",
                     it ? "," : "", wall[it], syn[it], (unsigned long long)circuits, cons,
                     (unsigned long long)(z.n_aux * circuits), (unsigned long long)(z.n_inputs * circuits),
-                    cons / wall[it], rss, cpu[it]);
+                    cons / wall[it], rss, cpu[it], reg_sys, reg_flt);
         else {
             char a1[32], a2[32];
             char a3[32];
-            fprintf(out, "%5lld %10s %10s %10s %8llu %13.0f %12llu %8llu %12.0f %8.2fGiB\n", it,
+            char a4[32];
+            fprintf(out, "%5lld %10s %10s %10s %10s %10llu %8llu %13.0f %12llu %8llu %12.0f %8.2fGiB\n", it,
                     czk_bench_fmt_time(a1, wall[it]), czk_bench_fmt_time(a2, syn[it]), czk_bench_fmt_time(a3, cpu[it]),
-                    (unsigned long long)circuits, cons, (unsigned long long)(z.n_aux * circuits),
-                    (unsigned long long)(z.n_inputs * circuits), cons / wall[it], (double)rss / 1073741824.0);
+                    czk_bench_fmt_time(a4, reg_sys), reg_flt, (unsigned long long)circuits, cons,
+                    (unsigned long long)(z.n_aux * circuits), (unsigned long long)(z.n_inputs * circuits),
+                    cons / wall[it], (double)rss / 1073741824.0);
         }
         fflush(out);
     }
@@ -639,10 +658,14 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
     double t0 = czk_now();
     czk_pce *p = NULL;
     int built = 0;
+    czk_bench_usage l0, l1, ld;
+    czk_bench_usage_get(&l0);
     czk_status s = czk_pce_porep_get(&p, shape, pce_progress, &pg, &built);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "loading the PCE");
     double load_s = czk_now() - t0;
+    czk_bench_usage_get(&l1);
+    czk_bench_usage_sub(&ld, &l1, &l0);
     czk_pce_info in;
     czk_pce_info_get(p, &in);
     const double fr = (double)sizeof(czk_fr), GiB = 1073741824.0;
@@ -668,21 +691,24 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
                 ",\"pce\":\"on\",\"proof\":\"%s\",\"sector_size\":%llu,\"partitions\":%u,\"partition\":%lld,"
                 "\"inputs\":%llu,\"aux\":%llu,\"constraints\":%llu,\"circuit_constraints\":%llu,\"rows\":%llu,"
                 "\"cols\":%llu,\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,\"pce_bytes\":%zu,\"bytes_per_nnz\":%.4f,"
-                "\"pce_built\":%s,\"pce_load_s\":%.3f,\"mode\":\"%s\",\"iterations\":[",
+                "\"pce_built\":%s,\"pce_load_s\":%.3f,\"pce_load_cpu_s\":%.3f,\"pce_load_sys_s\":%.3f,"
+                "\"pce_load_page_faults\":%llu,\"mode\":\"%s\",\"iterations\":[",
                 czk_fc_proof_name(shape->proof), (unsigned long long)shape->sector_size, nparts,
                 o->all ? -1LL : o->partition, (unsigned long long)z->n_inputs, (unsigned long long)z->n_aux,
                 (unsigned long long)z->n_constraints, (unsigned long long)(z->n_constraints - z->n_inputs),
                 (unsigned long long)in.rows, (unsigned long long)in.cols, (unsigned long long)in.nnz[0],
                 (unsigned long long)in.nnz[1], (unsigned long long)in.nnz[2], in.bytes, in.bytes_per_nnz,
-                built ? "true" : "false", load_s, stream ? "stream" : "full");
+                built ? "true" : "false", load_s, ld.user_s + ld.sys_s, ld.sys_s, ld.minor_faults + ld.major_faults,
+                stream ? "stream" : "full");
     } else {
         char cfg[96];
         snprintf(cfg, sizeof cfg, "%s pce=on", czk_fc_proof_name(shape->proof));
         czk_bench_print_config(out, 0, "bench", cfg);
         fprintf(out,
-                "# PCE %s in %.2f s: %llu rows, %llu columns, non-zeros A %llu, B %llu, C %llu; %.2f GiB, %.3f "
-                "bytes/non-zero\n",
-                built ? "built (now cached)" : "read from the cache", load_s, (unsigned long long)in.rows,
+                "# PCE %s in %.2f s (cpu %.2f s, sys %.2f s, %llu page faults): %llu rows, %llu columns, non-zeros "
+                "A %llu, B %llu, C %llu; %.2f GiB, %.3f bytes/non-zero\n",
+                built ? "built (now cached)" : "read from the cache", load_s, ld.user_s + ld.sys_s, ld.sys_s,
+                ld.minor_faults + ld.major_faults, (unsigned long long)in.rows,
                 (unsigned long long)in.cols, (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1],
                 (unsigned long long)in.nnz[2], (double)in.bytes / GiB, in.bytes_per_nnz);
         fprintf(out, "# mode: %s; witness %.2f GiB, a/b/c %.2f GiB, %.1f GiB available\n", mode, wit_b / GiB,
@@ -695,8 +721,9 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
                 threads, threads, o->iters);
         fprintf(out, "# cpu = process CPU time (all threads); checks outside the timed sections; "
                      "Mnnz/cpu-s = non-zeros of A, B, C per CPU second of mat-vec\n");
-        fprintf(out, "%5s %10s %10s %10s %10s %10s %10s %11s %10s\n", "iter", "wall", "witness", "mat-vec", "cpu",
-                "cpu wit", "cpu mv", "Mnnz/cpu-s", "peakRSS");
+        fprintf(out, "# sys, faults = system time and page faults of the timed sections (full assignment only)\n");
+        fprintf(out, "%5s %10s %10s %10s %10s %10s %10s %10s %10s %11s %10s\n", "iter", "wall", "witness", "mat-vec",
+                "cpu", "cpu wit", "cpu mv", "sys", "faults", "Mnnz/cpu-s", "peakRSS");
     }
     double *wall = calloc((size_t)o->iters, sizeof(double)), *cpu = calloc((size_t)o->iters, sizeof(double));
     double *wit = calloc((size_t)o->iters, sizeof(double)), *ev = calloc((size_t)o->iters, sizeof(double));
@@ -708,15 +735,23 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
     const double nnz_run = (double)(in.nnz[0] + in.nnz[1] + in.nnz[2]) * nparts; /* per iteration */
     for (long long it = 0; it < o->iters && s == CZK_OK; it++) {
         czk_pce_timings tt = {0, 0, 0, 0};
+        double reg_sys = 0; /* system time and page faults of the timed sections */
+        unsigned long long reg_flt = 0;
         for (uint32_t q = first; q < first + nparts && s == CZK_OK; q++) {
             czk_pce_timings t = {0, 0, 0, 0};
             czk_cs_assignment asg;
             const czk_fr *inp = NULL, *aux = NULL;
             size_t ni = 0, na = 0;
             if (!stream) {
+                czk_bench_usage u0, u1, du;
+                czk_bench_usage_get(&u0);
                 czk_perf_begin();
                 s = czk_pce_porep_synthesize(w, c1, q, threads, &asg, &t);
                 czk_perf_end();
+                czk_bench_usage_get(&u1);
+                czk_bench_usage_sub(&du, &u1, &u0);
+                reg_sys += du.sys_s;
+                reg_flt += du.minor_faults + du.major_faults;
                 inp = asg.input;
                 ni = asg.n_input;
                 if (s == CZK_OK && !o->no_check) s = czk_pce_check(&asg, threads);
@@ -786,15 +821,20 @@ static int run_pce(const opts *o, const czk_cli_common *com, const czk_fc_shape 
         if (com->json)
             fprintf(out,
                     "%s{\"wall_s\":%.6f,\"witness_s\":%.6f,\"matvec_s\":%.6f,\"cpu_s\":%.6f,\"witness_cpu_s\":%.6f,"
-                    "\"matvec_cpu_s\":%.6f,\"matvec_nnz_per_cpu_s\":%.0f,\"peak_rss_bytes\":%llu}",
+                    "\"matvec_cpu_s\":%.6f,\"matvec_nnz_per_cpu_s\":%.0f,\"peak_rss_bytes\":%llu%s",
                     it ? "," : "", wall[it], tt.witness_s, tt.eval_s, cpu[it], tt.witness_cpu_s, tt.eval_cpu_s,
-                    mv_rate, rss);
+                    mv_rate, rss, stream ? "}" : "");
+        if (com->json && !stream) fprintf(out, ",\"sys_s\":%.6f,\"page_faults\":%llu}", reg_sys, reg_flt);
         else {
             char a1[32], a2[32], a3[32], a4[32], a5[32], a6[32];
-            fprintf(out, "%5lld %10s %10s %10s %10s %10s %10s %11.1f %8.2fGiB\n", it, czk_bench_fmt_time(a1, wall[it]),
-                    czk_bench_fmt_time(a2, tt.witness_s), czk_bench_fmt_time(a3, tt.eval_s),
-                    czk_bench_fmt_time(a4, cpu[it]), czk_bench_fmt_time(a5, tt.witness_cpu_s),
-                    czk_bench_fmt_time(a6, tt.eval_cpu_s), mv_rate * 1e-6, (double)rss / GiB);
+            char a7[32], a8[32];
+            snprintf(a8, sizeof a8, "%llu", reg_flt);
+            fprintf(out, "%5lld %10s %10s %10s %10s %10s %10s %10s %10s %11.1f %8.2fGiB\n", it,
+                    czk_bench_fmt_time(a1, wall[it]), czk_bench_fmt_time(a2, tt.witness_s),
+                    czk_bench_fmt_time(a3, tt.eval_s), czk_bench_fmt_time(a4, cpu[it]),
+                    czk_bench_fmt_time(a5, tt.witness_cpu_s), czk_bench_fmt_time(a6, tt.eval_cpu_s),
+                    stream ? "-" : czk_bench_fmt_time(a7, reg_sys), stream ? "-" : a8, mv_rate * 1e-6,
+                    (double)rss / GiB);
         }
         fflush(out);
     }

@@ -22,7 +22,11 @@ static const char usage[] =
     "  -o, --output F       proof.json to write\n"
     "  --public F           public.json to write\n"
     "  --seed N             derive the blinding r, s from seed N (tests only; default getrandom)\n"
-    "  --no-subgroup-check  skip the subgroup check of the zkey's points (trusted files)\n"
+    "  --zkey-check MODE    how the zkey's points are validated: pinned (default) skips the\n"
+    "                       subgroup checks when K.czkcheck records an earlier full validation\n"
+    "                       of these exact bytes (size, mtime, SHA-256), else runs full; full\n"
+    "                       checks every point and records K.czkcheck; curve: no subgroup checks\n"
+    "  --no-subgroup-check  the same as --zkey-check curve (trusted files)\n"
     "Every proof is verified with the zkey's verifying key before it is written; without\n"
     "--r1cs that is also the witness check (an unsatisfying witness gives a proof that fails).\n"
     "verify:\n"
@@ -31,12 +35,13 @@ static const char usage[] =
     "  --public F           public.json\n";
 
 enum { OPT_ZKEY = CZK_OPT_FIRST_FREE, OPT_WTNS, OPT_R1CS, OPT_SYM, OPT_PUBLIC, OPT_SEED, OPT_NOSUB, OPT_VK,
-       OPT_PROOF };
+       OPT_PROOF, OPT_ZKEY_CHECK };
 
 typedef struct circom_opts {
     const char *zkey, *wtns, *r1cs, *sym, *out, *pub, *vk, *proof;
     long long seed;
-    int seeded, nosub;
+    int seeded, nosub, check_set;
+    czk_groth16_check check;
 } circom_opts;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -52,6 +57,11 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_VK: o->vk = arg; return 0;
     case OPT_PROOF: o->proof = arg; return 0;
     case OPT_NOSUB: o->nosub = 1; return 0;
+    case OPT_ZKEY_CHECK:
+        if (czk_groth16_check_parse(&o->check, arg) != CZK_OK)
+            return czk_cli_usage_error("circom", usage, "--zkey-check wants pinned, full or curve, got '%s'", arg);
+        o->check_set = 1;
+        return 0;
     case OPT_SEED:
         if (czk_cli_parse_int(arg, 0, INT64_MAX, &o->seed))
             return czk_cli_usage_error("circom", usage, "--seed wants a non-negative integer, got '%s'", arg);
@@ -76,8 +86,20 @@ static int do_prove(circom_opts *o, czk_cli_common *common)
     memset(&r, 0, sizeof r);
     memset(&sym, 0, sizeof sym);
     memset(&w, 0, sizeof w);
-    czk_status s = czk_circom_zkey_read(&z, o->zkey, o->nosub ? CZK_CIRCOM_NO_SUBGROUP_CHECK : 0);
+    if (o->nosub && o->check_set && o->check != CZK_GROTH16_CHECK_CURVE)
+        return czk_cli_usage_error(cmd, usage, "--no-subgroup-check contradicts --zkey-check %s",
+                                   czk_groth16_check_name(o->check));
+    czk_groth16_read_opts ro = {o->nosub ? CZK_GROTH16_CHECK_CURVE : o->check_set ? o->check : CZK_GROTH16_CHECK_PINNED,
+                                common->threads, 0, NULL};
+    czk_groth16_read_info zinfo;
+    czk_status s = czk_circom_zkey_read_ex(&z, o->zkey, &ro, &zinfo);
     if (s != CZK_OK) return czk_cli_fail(cmd, s, "reading the zkey");
+    if (!common->quiet && !common->json) {
+        char line[1024];
+        czk_groth16_read_info_describe(line, sizeof line, &zinfo);
+        /* the describer speaks of parameters; this is the zkey */
+        fprintf(stderr, "czk: zkey%s\n", strncmp(line, "parameters", 10) == 0 ? line + 10 : line);
+    }
     int rc = CZK_EXIT_FAIL;
     s = czk_circom_wtns_read(&w, o->wtns);
     if (s != CZK_OK) {
@@ -145,9 +167,10 @@ static int do_prove(circom_opts *o, czk_cli_common *common)
     if (common->json)
         printf("{\"proof\":\"%s\",\"public\":\"%s\",\"signals\":%u,\"public_signals\":%u,\"domain\":%u,"
                "\"load_s\":%.6f,\"load_cpu_s\":%.6f,\"check_s\":%.6f,\"prove_s\":%.6f,\"prove_cpu_s\":%.6f,"
-               "\"verify_s\":%.6f}\n",
+               "\"verify_s\":%.6f,\"zkey_check\":\"%s\",\"zkey_check_recorded\":%s}\n",
                o->out, o->pub, z.n_vars, z.n_public, z.domain_size, t1 - t0, c1 - c0, t2 - t1, t3 - t2,
-               tm.cpu[CZK_CIRCOM_STAGE_TOTAL], t4 - t3);
+               tm.cpu[CZK_CIRCOM_STAGE_TOTAL], t4 - t3, czk_groth16_check_name(zinfo.ran),
+               zinfo.recorded ? "true" : "false");
     else if (!common->quiet)
         printf("wrote %s and %s: %u signals, %u public, domain 2^%u; load %.3f s (CPU %.3f s), witness check "
                "%.3f s, prove %.3f s (CPU %.3f s), self-verify %.3f s\n",
@@ -196,6 +219,7 @@ static int run(int argc, char **argv)
         {"output", required_argument, 0, 'o'},      {"public", required_argument, 0, OPT_PUBLIC},
         {"seed", required_argument, 0, OPT_SEED},   {"no-subgroup-check", no_argument, 0, OPT_NOSUB},
         {"vk", required_argument, 0, OPT_VK},       {"proof", required_argument, 0, OPT_PROOF},
+        {"zkey-check", required_argument, 0, OPT_ZKEY_CHECK},
         {0, 0, 0, 0},
     };
     circom_opts o;

@@ -115,14 +115,16 @@ static int on_opt(void *ctx, int opt, const char *arg)
     return czk_cli_usage_error("prove", usage, "unexpected option");
 }
 
-/* Read the parameter file; the reader's summary on stderr unless quiet. */
+/* Read the parameter file; the reader's summary on stderr unless quiet, and
+ * in *rinfo (the validation that ran: --json's "params_check"). */
 static czk_status read_params(czk_groth16_params *p, const char *path, czk_groth16_check check,
-                              const czk_cli_common *c, czk_progress *pg)
+                              const czk_cli_common *c, czk_progress *pg, czk_groth16_read_info *rinfo_out)
 {
     czk_progress_fraction(pg, "reading parameters", 0);
     czk_groth16_read_opts ro = {check, 0, 0, NULL};
     czk_groth16_read_info rinfo;
     czk_status s = czk_groth16_params_read_ex(p, path, &ro, &rinfo);
+    *rinfo_out = rinfo;
     czk_progress_done(pg);
     if (s == CZK_OK && !c->quiet && !c->json) {
         char line[1024];
@@ -193,7 +195,8 @@ static int prove_post(const args *a, const czk_cli_common *c)
         }
         params = params_path;
     }
-    s = read_params(&p, params, a->check, c, &pg);
+    czk_groth16_read_info rinfo;
+    s = read_params(&p, params, a->check, c, &pg, &rinfo);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "reading parameters failed");
         goto out;
@@ -220,10 +223,10 @@ static int prove_post(const args *a, const czk_cli_common *c)
     if (c->json)
         printf("{\"proof\":\"%s\",\"kind\":\"%s\",\"registered_proof\":\"%s\",\"sectors\":%u,"
                "\"constraints\":%llu,\"source\":\"%s\",\"synth_s\":%.4f,\"prove_s\":%.4f,\"verified\":%s,"
-               "\"seconds\":%.3f,\"peak_reserved\":%llu}\n",
+               "\"seconds\":%.3f,\"peak_reserved\":%llu,\"params_check\":\"%s\",\"params_read_s\":%.3f}\n",
                a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints,
-               rep.source ? rep.source : "?", times[0].synth_s,
-               times[0].prove_s, rep.verified ? "true" : "false", rep.wall_s, (unsigned long long)rep.peak_reserved);
+               rep.source ? rep.source : "?", times[0].synth_s, times[0].prove_s, rep.verified ? "true" : "false",
+               rep.wall_s, (unsigned long long)rep.peak_reserved, czk_groth16_check_name(rinfo.ran), rinfo.total_s);
     else if (!c->quiet)
         printf("proved %s (%s, %u sector%s) in %.2f s%s; wrote %s (%d bytes)\n", czk_post_kind_name(k), m.proof, v.n,
                v.n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out, CZK_GROTH16_PROOF_BYTES);
@@ -265,7 +268,8 @@ static int prove_snap(const args *a, const czk_cli_common *c)
         }
         params = params_path;
     }
-    s = read_params(&p, params, a->check, c, &pg);
+    czk_groth16_read_info rinfo;
+    s = read_params(&p, params, a->check, c, &pg, &rinfo);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "reading parameters failed");
         goto out;
@@ -377,7 +381,8 @@ static int run(int argc, char **argv)
     }
 
     czk_groth16_params p;
-    s = read_params(&p, a.params, a.check, &c, &pg);
+    czk_groth16_read_info rinfo;
+    s = read_params(&p, a.params, a.check, &c, &pg, &rinfo);
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);
         return czk_cli_fail("prove", s, "reading parameters failed");
@@ -423,8 +428,10 @@ static int run(int argc, char **argv)
             printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"batch\":%d}",
                    i ? "," : "", times[i].partition, (unsigned long long)sz.n_constraints, times[i].synth_s,
                    times[i].prove_s, times[i].batch);
-        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu}\n", verified ? "true" : "false",
-               t_prove, (unsigned long long)rep.peak_reserved);
+        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,\"params_check\":\"%s\","
+               "\"params_read_s\":%.3f}\n",
+               verified ? "true" : "false", t_prove, (unsigned long long)rep.peak_reserved,
+               czk_groth16_check_name(rinfo.ran), rinfo.total_s);
     } else if (!c.quiet) {
         printf("proved %u partition%s of %s in %.2f s (witness: %s)%s; wrote %s (%zu bytes)\n", count,
                count > 1 ? "s" : "", czk_fc_proof_name(c1.shape.proof), t_prove, rep.source,

@@ -1,6 +1,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -12,7 +14,7 @@
 static const char usage[] =
     "usage: czk setup --circuit porep|window-post|winning-post|snap (--sector-size S | custom shape)\n"
     "                 (-o FILE.params --vk FILE.vk | --param-cache DIR) [--seed N] [--threads N]\n"
-    "                 [--quiet] [--json]\n\n"
+    "                 [--stream] [--quiet] [--json]\n\n"
     "Generate Groth16 parameters for one partition of the PoRep circuit, or of\n"
     "the WindowPoSt / WinningPoSt (FallbackPoSt) circuit, or of the SnapDeals\n"
     "(EmptySectorUpdate) circuit, in bellperson's\n"
@@ -22,17 +24,22 @@ static const char usage[] =
     "(FILE.params.czkcheck), so the first pinned read skips the subgroup checks.\n"
     "--param-cache DIR writes both files under the names filecoin-proofs gives\n"
     "them (DIR/v28-...params and .vk), where czk prove --param-cache and czk serve\n"
-    "look for them; a custom shape has no such name.\n\n" CZK_SHAPE_USAGE
+    "look for them; a custom shape has no such name.\n"
+    "--stream (PoRep): compute and write the parameters section by section from the\n"
+    "shape's PCE matrices (cached, or built first), in about 64 bytes per constraint\n"
+    "beside them instead of the whole parameters in memory; the same bytes for the\n"
+    "same seed. Chosen by itself when the in-memory setup would not fit in the\n"
+    "memory available (a 32GiB partition).\n\n" CZK_SHAPE_USAGE
     "  PoSt: --sector-size S [--sectors N] [--challenges C], or\n"
     "        --nodes N --tree B[,S[,T]] --sectors N --challenges C (a custom tree)\n"
     "  snap: --sector-size S, or --nodes N --tree B[,S[,T]] (constants from N)\n";
 
-enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE, OPT_VK, OPT_SEED, OPT_PARAM_CACHE };
+enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE, OPT_VK, OPT_SEED, OPT_PARAM_CACHE, OPT_STREAM };
 
 typedef struct {
     czk_shape_args shape;
     const char *circuit, *out, *vk, *param_cache;
-    int have_seed;
+    int have_seed, stream;
     unsigned long long seed;
 } args;
 
@@ -47,6 +54,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case 'o': a->out = arg; return 0;
     case OPT_VK: a->vk = arg; return 0;
     case OPT_PARAM_CACHE: a->param_cache = arg; return 0;
+    case OPT_STREAM: a->stream = 1; return 0;
     case OPT_SEED:
         if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
             return czk_cli_usage_error("setup", usage, "--seed wants a non-negative integer, got '%s'", arg);
@@ -66,6 +74,7 @@ static int run(int argc, char **argv)
                                          {"vk", required_argument, 0, OPT_VK},
                                          {"seed", required_argument, 0, OPT_SEED},
                                          {"param-cache", required_argument, 0, OPT_PARAM_CACHE},
+                                         {"stream", no_argument, 0, OPT_STREAM},
                                          {0, 0, 0, 0}};
     args a;
     memset(&a, 0, sizeof a);
@@ -121,11 +130,42 @@ static int run(int argc, char **argv)
         a.out = params_path;
         a.vk = vk_path;
     }
+    if (a.stream && (post || snap)) return czk_cli_usage_error("setup", usage, "--stream is for --circuit porep");
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(&c));
     czk_groth16_params p;
     uint64_t seed = a.seed;
     double t0 = czk_now();
+    if (!post && !snap && !a.stream) {
+        /* the in-memory setup holds the shape's CSR (~40 bytes per non-zero)
+         * and every point: ~550 bytes per constraint */
+        czk_cs_sizes z;
+        long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+        double avail = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+        if (czk_porep_sizes(&z, &shape) == CZK_OK && avail > 0 && 550.0 * (double)z.n_constraints > avail) {
+            a.stream = 1;
+            if (!c.quiet && !c.json)
+                fprintf(stderr, "czk setup: ~%.0f GiB for an in-memory setup, %.0f GiB of memory: streaming\n",
+                        550.0 * (double)z.n_constraints / 1073741824.0, avail / 1073741824.0);
+        }
+    }
+    if (a.stream) {
+        czk_status sw = czk_porep_setup_write(a.out, a.vk, &shape, a.have_seed ? &seed : NULL, czk_progress_cb, &pg);
+        czk_progress_done(&pg);
+        double dts = czk_now() - t0;
+        if (sw != CZK_OK) return czk_cli_fail("setup", sw, "streamed parameter generation failed");
+        struct stat sb;
+        unsigned long long bytes = stat(a.out, &sb) == 0 ? (unsigned long long)sb.st_size : 0;
+        if (c.json)
+            printf("{\"circuit\":\"%s\",\"shape\":\"%s\",\"params\":\"%s\",\"vk\":\"%s\",\"streamed\":true,"
+                   "\"bytes\":%llu,\"seconds\":%.3f}\n",
+                   a.circuit, czk_fc_proof_name(shape.proof), a.out, a.vk, bytes, dts);
+        else if (!c.quiet)
+            printf("setup %s (streamed): %llu bytes of parameters in %.2f s\nwrote %s and %s\n", name, bytes, dts,
+                   a.out,
+                   a.vk);
+        return CZK_EXIT_OK;
+    }
     const uint64_t *sp = a.have_seed ? &seed : NULL;
     czk_status s = snap   ? czk_snap_setup_params(&p, &ss, sp, czk_progress_cb, &pg)
                    : post ? czk_post_setup_params(&p, &ps, sp, czk_progress_cb, &pg)

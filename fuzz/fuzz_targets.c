@@ -18,6 +18,7 @@
 #include "czk/pce.h"
 #include "czk/post_vanilla.h"
 #include "fuzz_targets.h"
+#include "pce/pce_internal.h" /* the file checksum (pce_resum) */
 
 
 int czk_fuzz_status;
@@ -383,16 +384,17 @@ int czk_fuzz_pce(const uint8_t *d, size_t n)
     return 0;
 }
 
-/* The same with the trailing XXH3-64 checksum recomputed over the bytes
- * before it (as czk_pce_write stores it), so mutations reach the structural
- * validation behind the checksum. */
+/* The same with the trailing checksum recomputed over the bytes before it
+ * (as czk_pce_write stores it: XXH3-64 of the 64 MiB chunks' XXH3-64
+ * digests, czk__pce_file_sum), so mutations reach the structural validation
+ * behind the checksum. */
 int czk_fuzz_pce_resum(const uint8_t *d, size_t n)
 {
     if (n < 8) return czk_fuzz_pce(d, n);
     uint8_t *c = malloc(n);
     if (!c) return 0;
     memcpy(c, d, n);
-    uint64_t sum = XXH3_64bits(c, n - 8);
+    uint64_t sum = czk__pce_file_sum(c, n - 8, 1);
     memcpy(c + n - 8, &sum, 8);
     czk_fuzz_pce(c, n);
     free(c);

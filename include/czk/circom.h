@@ -122,6 +122,22 @@ typedef struct czk_circom_zkey {
 czk_status czk_circom_zkey_parse(czk_circom_zkey *z, const uint8_t *buf, size_t len,
                                  const char *name, unsigned flags) CZK_WUR;
 czk_status czk_circom_zkey_read(czk_circom_zkey *z, const char *path, unsigned flags) CZK_WUR;
+/* Read a zkey validated as opts->check says (opts NULL: PINNED), with the
+ * checksum sidecar "<path>.czkcheck" of .params files (czk/groth16.h):
+ * FULL checks every point (canonical, on the curve, in the subgroup) and
+ * then records the sidecar (unless opts->no_record): the file's size, mtime
+ * and SHA-256 over 4 MiB blocks. PINNED skips the subgroup checks when the
+ * sidecar matches the file's size and mtime and the checksum of the bytes
+ * read equals the recorded one, and otherwise runs FULL. CURVE never checks
+ * subgroups and never hashes. info (may be NULL) says which ran and why a
+ * pinned read fell back (czk_groth16_read_info_describe prints it). A file
+ * that changes while it is read is an error. */
+czk_status czk_circom_zkey_read_ex(czk_circom_zkey *z, const char *path, const czk_groth16_read_opts *opts,
+                                   czk_groth16_read_info *info) CZK_WUR;
+/* Record the sidecar of a zkey file this process wrote (its points are
+ * known to be in the subgroup): the next pinned read skips the subgroup
+ * checks. */
+czk_status czk_circom_zkey_pin(const char *path) CZK_WUR;
 void czk_circom_zkey_clear(czk_circom_zkey *z);
 /* The verifying key of a zkey (ic borrowed from z: keep z alive). */
 void czk_circom_zkey_vk(czk_circom_vk *vk, const czk_circom_zkey *z);
@@ -134,7 +150,8 @@ czk_status czk_circom_zkey_match_r1cs(const czk_circom_zkey *z, const czk_circom
 /* INSECURE Groth16 setup for benchmarks and tests: writes a snarkjs-compatible
  * .zkey for r (snarkjs' conventions, docs/circom.md) with tau, alpha, beta, delta
  * drawn from rng (anyone who knows the seed can forge proofs). For sizes whose
- * snarkjs powers-of-tau ceremony would take hours. */
+ * snarkjs powers-of-tau ceremony would take hours. The file is written
+ * atomically, with its checksum sidecar (czk_circom_zkey_pin). */
 czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1cs *r, czk_rng *rng) CZK_WUR;
 
 /* ---- prover and verifier ---------------------------------------------------- */

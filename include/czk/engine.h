@@ -171,6 +171,17 @@ typedef struct czk_engine_job {
     const char *name;                 /* for errors and the trace; may be NULL */
 } czk_engine_job;
 
+/* Keep a caller's source's idle witness instances (their buffers: the
+ * partition's vectors, allocated and faulted in once) pooled across jobs,
+ * not only across one job's partitions, until czk_engine_source_release.
+ * They stay counted in the budget and are freed when a reservation needs
+ * the room. For a daemon that keeps a source open per circuit. */
+czk_status czk_engine_source_keep(czk_engine *e, const czk_witness_source *src) CZK_WUR;
+/* The caller is about to close src: destroy its idle instances now (those
+ * of tasks still running are destroyed when they finish, as for any
+ * caller's source). Call it before czk_witness_source_close. */
+void czk_engine_source_release(czk_engine *e, const czk_witness_source *src);
+
 /* Queue a job; *id identifies it for czk_engine_wait. Errors: invalid job
  * (CZK_ERR_INVALID_ARG), a task that cannot fit in the memory budget
  * (CZK_ERR_NOMEM), an engine shutting down. */

@@ -44,6 +44,11 @@ typedef struct czk_groth16_params {
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
     czk_g1_affine *h, *l, *a, *b_g1;
     czk_g2_affine *b_g2;
+    /* Set by czk's readers and setup: h, l, a, b_g1 and b_g2 are czk's big
+     * buffers (2 MiB-aligned mappings, huge pages where the kernel allows),
+     * which czk_groth16_params_clear releases as such. Leave it 0 when
+     * filling the sections with malloc yourself. */
+    int big_sections;
 } czk_groth16_params;
 
 typedef struct czk_groth16_proof {
@@ -179,6 +184,31 @@ typedef struct czk_groth16_setup_opts {
 czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *a, const czk_csr *b,
                              const czk_csr *c, size_t n_inputs,
                              const czk_groth16_setup_opts *opts) CZK_WUR;
+
+/* A circuit given to the streamed setup by its matrices' column sums, in
+ * whatever form the caller holds them (CSR, a PCE file...). */
+typedef struct czk_groth16_setup_circuit {
+    size_t n_rows;   /* constraints, bellperson's input rows included */
+    size_t n_cols;   /* variables: the inputs (ONE first), then aux */
+    size_t n_inputs; /* ONE included */
+    /* acc[col] += sum over rows r in [row0, row1) of M[r][col] * lag[r - row0],
+     * for matrix 0 (A), 1 (B) or 2 (C); acc has n_cols entries. The setup
+     * walks the rows in chunks of 2^20 (the weights of a chunk are made when
+     * it is reached, so no vector of n_rows is held). */
+    czk_status (*columns)(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, size_t row0, size_t row1,
+                          int threads);
+    void *ctx;
+} czk_groth16_setup_circuit;
+
+/* The parameters czk_groth16_setup would make (the same bytes for the same
+ * seed), written to params_path section by section as they are computed,
+ * with the checksum sidecar, and the verifying key to vk_path. Memory: one
+ * vector of n_cols scalars, chunks of 2^20 rows' weights and points and the
+ * fixed-base tables, whatever the size of the parameters (a 32GiB PoRep
+ * partition: ~4.5 GB for 47 GB of parameters). Written under a temporary
+ * name and renamed: on failure nothing is left at params_path. */
+czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path, const czk_groth16_setup_circuit *c,
+                                   const czk_groth16_setup_opts *opts) CZK_WUR;
 
 /* ---- prove ---------------------------------------------------------------- */
 

@@ -82,6 +82,14 @@ uint64_t czk_pce_rows(const czk_pce *p);
 void czk_pce_assignment(czk_cs_assignment *out, const czk_pce *p, const czk_fr *input,
                         const czk_fr *aux, const czk_fr *a, const czk_fr *b, const czk_fr *c);
 
+/* The QAP column sums a setup needs (czk_groth16_setup_circuit.columns):
+ * acc[col] += sum over rows r in [row0, row1) of M[r][col] * lag[r - row0]
+ * for matrix 0 (A), 1 (B) or 2 (C); acc has the PCE's column count; rows
+ * count bellperson's input rows. Threads own column ranges: no atomics,
+ * the rows read once per thread. */
+czk_status czk_pce_columns(const czk_pce *p, int matrix, czk_fr *acc, const czk_fr *lag, uint64_t row0,
+                           uint64_t row1, int threads) CZK_WUR;
+
 /* Files. read: expect_key NULL accepts any key; otherwise a different key is
  * CZK_ERR_FORMAT naming both. */
 czk_status czk_pce_write(const czk_pce *p, const char *path) CZK_WUR;

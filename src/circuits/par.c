@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "circuits/par.h"
+#include "common/bigmem.h"
 #include "cs/cs_eval.h"
 #include "cs/lc.h"
 
@@ -220,14 +221,14 @@ struct czk__par_prover {
 void czk__par_prover_destroy(czk__par_prover *p)
 {
     if (!p) return;
-    free(p->sh.v.input);
-    free(p->sh.v.aux);
-    free(p->sh.a);
-    free(p->sh.b);
-    free(p->sh.c);
-    free(p->sh.a_aux);
-    free(p->sh.b_aux);
-    free(p->sh.b_in);
+    czk__big_free(p->sh.v.input);
+    czk__big_free(p->sh.v.aux);
+    czk__big_free(p->sh.a);
+    czk__big_free(p->sh.b);
+    czk__big_free(p->sh.c);
+    czk__big_free(p->sh.a_aux);
+    czk__big_free(p->sh.b_aux);
+    czk__big_free(p->sh.b_in);
     free(p);
 }
 
@@ -247,16 +248,16 @@ czk_status czk__par_prover_create(czk__par_prover **out, const czk__par_circuit 
     p->words_in = (size_t)(p->n_inputs + 63) / 64;
     par_shared *h = &p->sh;
     h->what = c->what;
-    h->v.input = malloc((size_t)p->n_inputs * sizeof(czk_fr));
-    h->v.aux = malloc((size_t)(p->n_aux ? p->n_aux : 1) * sizeof(czk_fr));
+    h->v.input = czk__big_alloc((size_t)p->n_inputs * sizeof(czk_fr));
+    h->v.aux = czk__big_alloc((size_t)(p->n_aux ? p->n_aux : 1) * sizeof(czk_fr));
     h->v.cap_input = (size_t)p->n_inputs;
     h->v.cap_aux = (size_t)p->n_aux;
-    h->a = malloc((size_t)p->n_rows * sizeof(czk_fr));
-    h->b = malloc((size_t)p->n_rows * sizeof(czk_fr));
-    h->c = malloc((size_t)p->n_rows * sizeof(czk_fr));
-    h->a_aux = calloc(p->words_aux + 1, sizeof(uint64_t));
-    h->b_aux = calloc(p->words_aux + 1, sizeof(uint64_t));
-    h->b_in = calloc(p->words_in + 1, sizeof(uint64_t));
+    h->a = czk__big_alloc((size_t)p->n_rows * sizeof(czk_fr));
+    h->b = czk__big_alloc((size_t)p->n_rows * sizeof(czk_fr));
+    h->c = czk__big_alloc((size_t)p->n_rows * sizeof(czk_fr));
+    h->a_aux = czk__big_alloc((p->words_aux + 1) * sizeof(uint64_t));
+    h->b_aux = czk__big_alloc((p->words_aux + 1) * sizeof(uint64_t));
+    h->b_in = czk__big_alloc((p->words_in + 1) * sizeof(uint64_t));
     h->row0 = 0;
     h->row_cap = p->n_rows;
     if (!h->v.input || !h->v.aux || !h->a || !h->b || !h->c || !h->a_aux || !h->b_aux || !h->b_in) {
@@ -264,19 +265,12 @@ czk_status czk__par_prover_create(czk__par_prover **out, const czk__par_circuit 
         return czk_error(CZK_ERR_NOMEM, "%s prover: cannot allocate the vectors of %llu rows", c->what,
                          (unsigned long long)p->n_rows);
     }
-    /* touch every page now (in parallel), not during the first synthesis */
-    const size_t chunk = (size_t)1 << 20;
-    const size_t nr = (size_t)p->n_rows, na = (size_t)p->n_aux;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (size_t off = 0; off < nr; off += chunk) {
-        size_t m = nr - off < chunk ? nr - off : chunk;
-        memset(h->a + off, 0, m * sizeof(czk_fr));
-        memset(h->b + off, 0, m * sizeof(czk_fr));
-        memset(h->c + off, 0, m * sizeof(czk_fr));
-        if (off < na) memset(h->v.aux + off, 0, (na - off < chunk ? na - off : chunk) * sizeof(czk_fr));
-    }
-    for (size_t off = nr; off < na; off += chunk)
-        memset(h->v.aux + off, 0, (na - off < chunk ? na - off : chunk) * sizeof(czk_fr));
+    /* fault every page in now (in parallel, zero-filled by the kernel only),
+     * not during the first synthesis */
+    czk__big_populate(h->a, (size_t)p->n_rows * sizeof(czk_fr), 0);
+    czk__big_populate(h->b, (size_t)p->n_rows * sizeof(czk_fr), 0);
+    czk__big_populate(h->c, (size_t)p->n_rows * sizeof(czk_fr), 0);
+    czk__big_populate(h->v.aux, (size_t)p->n_aux * sizeof(czk_fr), 0);
     *out = p;
     return CZK_OK;
 }
@@ -394,9 +388,9 @@ czk_status czk__par_prove_stream(czk__cs_values *v, uint64_t *dens[3], const czk
     sh.b_aux = dens[2];
     sh.row_cap = win;
     sh.what = c->what;
-    sh.a = malloc((size_t)win * sizeof(czk_fr));
-    sh.b = malloc((size_t)win * sizeof(czk_fr));
-    sh.c = malloc((size_t)win * sizeof(czk_fr));
+    sh.a = czk__big_alloc((size_t)win * sizeof(czk_fr));
+    sh.b = czk__big_alloc((size_t)win * sizeof(czk_fr));
+    sh.c = czk__big_alloc((size_t)win * sizeof(czk_fr));
     czk_status st = CZK_OK;
     if (!sh.a || !sh.b || !sh.c)
         st = czk_error(CZK_ERR_NOMEM, "%s prove stream: a, b, c windows of %llu rows", c->what,
@@ -418,8 +412,8 @@ czk_status czk__par_prove_stream(czk__cs_values *v, uint64_t *dens[3], const czk
         }
         st = fn(fn_ctx, rows_end, rows_end + n_in, sh.a, sh.b, sh.c);
     }
-    free(sh.a);
-    free(sh.b);
-    free(sh.c);
+    czk__big_free(sh.a);
+    czk__big_free(sh.b);
+    czk__big_free(sh.c);
     return st;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <strings.h>
 
+#include "common/bigmem.h"
 #include "cs/cs_internal.h"
 
 /* r - R: -1 in Montgomery form (R = 2^256 mod r, docs/bls12-381.md). */
@@ -75,21 +76,34 @@ czk_status czk__cs_reserve(void **p, size_t *cap, size_t need, size_t elem)
     return CZK_OK;
 }
 
+czk_status czk__cs_reserve_big(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return CZK_OK;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) nc *= 2;
+    if (nc > SIZE_MAX / elem) return czk_error(CZK_ERR_NOMEM, "constraint system: %zu elements too many", nc);
+    void *q = czk__big_realloc(*p, nc * elem);
+    if (!q) return czk_error(CZK_ERR_NOMEM, "constraint system: cannot grow to %zu elements of %zu bytes", nc, elem);
+    *p = q;
+    *cap = nc;
+    return CZK_OK;
+}
+
 czk_status czk__cs_values_init(czk__cs_values *v, const czk_cs_sizes *sizes)
 {
     memset(v, 0, sizeof(*v));
     if (sizes) {
-        CZK_TRY(czk__cs_reserve((void **)&v->input, &v->cap_input, sizes->n_inputs, sizeof(czk_fr)));
-        CZK_TRY(czk__cs_reserve((void **)&v->aux, &v->cap_aux, sizes->n_aux, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve_big((void **)&v->input, &v->cap_input, sizes->n_inputs, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve_big((void **)&v->aux, &v->cap_aux, sizes->n_aux, sizeof(czk_fr)));
     }
-    CZK_TRY(czk__cs_reserve((void **)&v->input, &v->cap_input, 1, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve_big((void **)&v->input, &v->cap_input, 1, sizeof(czk_fr)));
     return CZK_OK;
 }
 
 void czk__cs_values_clear(czk__cs_values *v)
 {
-    free(v->input);
-    free(v->aux);
+    czk__big_free(v->input);
+    czk__big_free(v->aux);
     memset(v, 0, sizeof(*v));
 }
 

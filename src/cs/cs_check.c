@@ -65,7 +65,7 @@ static czk_status t_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const c
     uint32_t i = cs->n_aux;
     if (!value)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of aux variable %u (%s): no value", i, name ? name : "");
-    CZK_TRY(czk__cs_reserve((void **)&t->v.aux, &t->v.cap_aux, (size_t)i + 1, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve_big((void **)&t->v.aux, &t->v.cap_aux, (size_t)i + 1, sizeof(czk_fr)));
     CZK_TRY(czk__cs_reserve((void **)&t->aux_names, &t->cap_aux_names, (size_t)i + 1, sizeof(char *)));
     t->aux_names[i] = path(t, name, idx);
     if (!t->aux_names[i]) return czk_error(CZK_ERR_NOMEM, "test backend: out of memory");
@@ -81,7 +81,7 @@ static czk_status t_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, c
     uint32_t i = cs->n_inputs;
     if (!value)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of input %u (%s): no value", i, name ? name : "");
-    CZK_TRY(czk__cs_reserve((void **)&t->v.input, &t->v.cap_input, (size_t)i + 1, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve_big((void **)&t->v.input, &t->v.cap_input, (size_t)i + 1, sizeof(czk_fr)));
     CZK_TRY(czk__cs_reserve((void **)&t->in_names, &t->cap_in_names, (size_t)i + 1, sizeof(char *)));
     t->in_names[i] = path(t, name, idx);
     if (!t->in_names[i]) return czk_error(CZK_ERR_NOMEM, "test backend: out of memory");

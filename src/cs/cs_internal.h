@@ -10,8 +10,11 @@
 
 /* Grow *p (elements of `elem` bytes, capacity *cap) to hold at least `need`. */
 czk_status czk__cs_reserve(void **p, size_t *cap, size_t need, size_t elem) CZK_WUR;
+/* The same for a big buffer (common/bigmem.h: released with czk__big_free;
+ * the grown part reads as zero): the values, a, b, c and density bitmaps. */
+czk_status czk__cs_reserve_big(void **p, size_t *cap, size_t need, size_t elem) CZK_WUR;
 
-/* Witness values kept by PROVE, TEST and WITNESS. */
+/* Witness values kept by PROVE, TEST and WITNESS (big buffers). */
 typedef struct czk__cs_values {
     czk_fr *input, *aux;
     size_t cap_input, cap_aux;

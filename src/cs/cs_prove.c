@@ -5,6 +5,7 @@
  * evaluates a = <A,w> (marking A-aux bits of aux terms with a non-zero
  * coefficient), b = <B,w> (marking B-input and B-aux bits), c = <C,w> (no
  * density). finalize appends (input_i) * 0 = 0 for every input. */
+#include "common/bigmem.h"
 #include "cs/cs_eval.h"
 
 typedef struct prove_impl {
@@ -19,11 +20,10 @@ typedef struct prove_impl {
 
 static czk_status grow_bits(uint64_t **bm, size_t *cap_words, size_t nbits)
 {
-    size_t words = (nbits + 63) / 64, old = *cap_words;
-    if (words <= old) return CZK_OK;
-    CZK_TRY(czk__cs_reserve((void **)bm, cap_words, words, sizeof(uint64_t)));
-    memset(*bm + old, 0, (*cap_words - old) * sizeof(uint64_t));
-    return CZK_OK;
+    size_t words = (nbits + 63) / 64;
+    if (words <= *cap_words) return CZK_OK;
+    /* the grown words of a big buffer read as zero */
+    return czk__cs_reserve_big((void **)bm, cap_words, words, sizeof(uint64_t));
 }
 
 static czk_status p_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
@@ -35,7 +35,7 @@ static czk_status p_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const c
                          name ? name : "");
     if (CZK_UNLIKELY(i >= p->v.cap_aux)) {
         if (i >= CZK_VAR_MAX_INDEX) return czk_error(CZK_ERR_UNSUPPORTED, "more than 2^31 aux variables");
-        CZK_TRY(czk__cs_reserve((void **)&p->v.aux, &p->v.cap_aux, (size_t)i + 1, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve_big((void **)&p->v.aux, &p->v.cap_aux, (size_t)i + 1, sizeof(czk_fr)));
     }
     if (CZK_UNLIKELY(i >= p->cap_a_aux * 64)) {
         CZK_TRY(grow_bits(&p->a_aux, &p->cap_a_aux, p->v.cap_aux));
@@ -55,7 +55,7 @@ static czk_status p_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, c
     if (!value)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of input %u (%s): no value", i, name ? name : "");
     if (p->finalized) return czk_error(CZK_ERR_INVALID_ARG, "alloc_input after finalize");
-    CZK_TRY(czk__cs_reserve((void **)&p->v.input, &p->v.cap_input, (size_t)i + 1, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve_big((void **)&p->v.input, &p->v.cap_input, (size_t)i + 1, sizeof(czk_fr)));
     CZK_TRY(grow_bits(&p->b_in, &p->cap_b_in, (size_t)i + 1));
     p->v.input[i] = *value;
     cs->n_inputs = i + 1;
@@ -76,9 +76,9 @@ static czk_status p_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view 
     prove_impl *p = cs->impl;
     size_t r = cs->n_constraints;
     if (CZK_UNLIKELY(r >= p->cap_a)) {
-        CZK_TRY(czk__cs_reserve((void **)&p->a, &p->cap_a, r + 1, sizeof(czk_fr)));
-        CZK_TRY(czk__cs_reserve((void **)&p->b, &p->cap_b, r + 1, sizeof(czk_fr)));
-        CZK_TRY(czk__cs_reserve((void **)&p->c, &p->cap_c, r + 1, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve_big((void **)&p->a, &p->cap_a, r + 1, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve_big((void **)&p->b, &p->cap_b, r + 1, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve_big((void **)&p->c, &p->cap_c, r + 1, sizeof(czk_fr)));
     }
     const czk_fr *in = p->v.input, *aux = p->v.aux;
     uint32_t ni = cs->n_inputs, na = cs->n_aux;
@@ -117,9 +117,9 @@ czk_status czk__cs_prove_create(czk_cs *cs, const czk_cs_sizes *sizes)
     if (sizes) {
         size_t nc = sizes->n_constraints + sizes->n_inputs;
         if (nc) {
-            CZK_TRY(czk__cs_reserve((void **)&p->a, &p->cap_a, nc, sizeof(czk_fr)));
-            CZK_TRY(czk__cs_reserve((void **)&p->b, &p->cap_b, nc, sizeof(czk_fr)));
-            CZK_TRY(czk__cs_reserve((void **)&p->c, &p->cap_c, nc, sizeof(czk_fr)));
+            CZK_TRY(czk__cs_reserve_big((void **)&p->a, &p->cap_a, nc, sizeof(czk_fr)));
+            CZK_TRY(czk__cs_reserve_big((void **)&p->b, &p->cap_b, nc, sizeof(czk_fr)));
+            CZK_TRY(czk__cs_reserve_big((void **)&p->c, &p->cap_c, nc, sizeof(czk_fr)));
         }
     }
     CZK_TRY(grow_bits(&p->a_aux, &p->cap_a_aux, p->v.cap_aux));
@@ -132,12 +132,12 @@ void czk__cs_prove_destroy(czk_cs *cs)
 {
     prove_impl *p = cs->impl;
     czk__cs_values_clear(&p->v);
-    free(p->a);
-    free(p->b);
-    free(p->c);
-    free(p->a_aux);
-    free(p->b_in);
-    free(p->b_aux);
+    czk__big_free(p->a);
+    czk__big_free(p->b);
+    czk__big_free(p->c);
+    czk__big_free(p->a_aux);
+    czk__big_free(p->b_in);
+    czk__big_free(p->b_aux);
     free(p);
     cs->impl = NULL;
 }
@@ -157,9 +157,9 @@ czk_status czk__cs_prove_finalize(czk_cs *cs)
     prove_impl *p = cs->impl;
     if (p->finalized) return czk_error(CZK_ERR_INVALID_ARG, "czk_cs_finalize called twice");
     size_t n = cs->n_constraints, ni = cs->n_inputs;
-    CZK_TRY(czk__cs_reserve((void **)&p->a, &p->cap_a, n + ni, sizeof(czk_fr)));
-    CZK_TRY(czk__cs_reserve((void **)&p->b, &p->cap_b, n + ni, sizeof(czk_fr)));
-    CZK_TRY(czk__cs_reserve((void **)&p->c, &p->cap_c, n + ni, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve_big((void **)&p->a, &p->cap_a, n + ni, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve_big((void **)&p->b, &p->cap_b, n + ni, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve_big((void **)&p->c, &p->cap_c, n + ni, sizeof(czk_fr)));
     for (size_t i = 0; i < ni; i++) {
         p->a[n + i] = p->v.input[i];
         p->b[n + i] = CZK_FR_ZERO;

@@ -15,7 +15,7 @@ static czk_status w_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const c
                          name ? name : "");
     if (CZK_UNLIKELY(i >= w->v.cap_aux)) {
         if (i >= CZK_VAR_MAX_INDEX) return czk_error(CZK_ERR_UNSUPPORTED, "more than 2^31 aux variables");
-        CZK_TRY(czk__cs_reserve((void **)&w->v.aux, &w->v.cap_aux, (size_t)i + 1, sizeof(czk_fr)));
+        CZK_TRY(czk__cs_reserve_big((void **)&w->v.aux, &w->v.cap_aux, (size_t)i + 1, sizeof(czk_fr)));
     }
     w->v.aux[i] = *value;
     cs->n_aux = i + 1;
@@ -30,7 +30,7 @@ static czk_status w_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, c
     uint32_t i = cs->n_inputs;
     if (!value)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "alloc of input %u (%s): no value", i, name ? name : "");
-    CZK_TRY(czk__cs_reserve((void **)&w->v.input, &w->v.cap_input, (size_t)i + 1, sizeof(czk_fr)));
+    CZK_TRY(czk__cs_reserve_big((void **)&w->v.input, &w->v.cap_input, (size_t)i + 1, sizeof(czk_fr)));
     w->v.input[i] = *value;
     cs->n_inputs = i + 1;
     *out = czk_var_input(i);

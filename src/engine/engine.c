@@ -47,6 +47,13 @@ typedef struct own_source {
     struct own_source *next;
 } own_source;
 
+/* A caller's source kept open across jobs (czk_engine_source_keep): its idle
+ * instances stay pooled after its jobs end. */
+typedef struct kept_source {
+    const czk_witness_source *src;
+    struct kept_source *next;
+} kept_source;
+
 struct job {
     uint64_t id;
     czk_engine_job spec;
@@ -103,6 +110,7 @@ struct czk_engine {
     int asm_busy;
     res_ref *refs;
     own_source *own;
+    kept_source *kept;
     pooled_wit *pool;
     uint64_t budget, used, peak;
 
@@ -354,6 +362,8 @@ static int source_is_own(const czk_engine *e, const czk_witness_source *src)
 {
     for (const own_source *o = e->own; o; o = o->next)
         if (&o->src == src) return 1;
+    for (const kept_source *k = e->kept; k; k = k->next)
+        if (k->src == src) return 1;
     return 0;
 }
 
@@ -1073,6 +1083,38 @@ czk_status czk_engine_cancel(czk_engine *e, uint64_t id, int *running)
     return CZK_OK;
 }
 
+czk_status czk_engine_source_keep(czk_engine *e, const czk_witness_source *src)
+{
+    if (!e || !src) return czk_error(CZK_ERR_INVALID_ARG, "czk_engine_source_keep: NULL");
+    kept_source *k = malloc(sizeof *k);
+    if (!k) return czk_error(CZK_ERR_NOMEM, "engine: kept source");
+    pthread_mutex_lock(&e->mu);
+    int have = source_is_own(e, src);
+    if (!have) {
+        k->src = src;
+        k->next = e->kept;
+        e->kept = k;
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (have) free(k);
+    return CZK_OK;
+}
+
+void czk_engine_source_release(czk_engine *e, const czk_witness_source *src)
+{
+    if (!e || !src) return;
+    pthread_mutex_lock(&e->mu);
+    for (kept_source **kp = &e->kept; *kp; kp = &(*kp)->next)
+        if ((*kp)->src == src) {
+            kept_source *k = *kp;
+            *kp = k->next;
+            free(k);
+            break;
+        }
+    purge_source_locked(e, src);
+    pthread_mutex_unlock(&e->mu);
+}
+
 void czk_engine_destroy(czk_engine *e)
 {
     if (!e) return;
@@ -1108,6 +1150,11 @@ void czk_engine_destroy(czk_engine *e)
         pooled_wit *pw = e->pool;
         e->pool = pw->next;
         pooled_free(pw);
+    }
+    while (e->kept) {
+        kept_source *k = e->kept;
+        e->kept = k->next;
+        free(k);
     }
     while (e->own) {
         own_source *o = e->own;

@@ -89,4 +89,23 @@ czk_status czk__groth16_prove_run(czk_groth16_proof *out, const czk__groth16_run
  * witness. */
 int czk__groth16_batch_is_multi(const czk_cs_assignment *const *w, size_t n);
 
+/* ---- a .params file written section by section (params.c) ----------------------------
+ * For a setup whose points do not fit in memory: the verifying key, then
+ * each section's count and its points in order (h, l, a, b_g1, b_g2), chunk
+ * by chunk. The bytes go to "<path>.tmp.<pid>", are hashed block by block as
+ * a pinned read hashes them, and on commit are fsync'ed and renamed into
+ * place with the checksum sidecar (the points are multiples of the
+ * generators: setup output). abort removes the temporary file. */
+typedef struct czk__params_writer czk__params_writer;
+czk_status czk__params_writer_open(czk__params_writer **out, const char *path, const czk_groth16_vk *vk) CZK_WUR;
+/* Start section sec (0 h, 1 l, 2 a, 3 b_g1, 4 b_g2; in this order) of n points. */
+czk_status czk__params_writer_section(czk__params_writer *w, int sec, size_t n) CZK_WUR;
+/* The next n points of the current section (G1 sections / b_g2). */
+czk_status czk__params_writer_g1(czk__params_writer *w, const czk_g1_affine *pts, size_t n) CZK_WUR;
+czk_status czk__params_writer_g2(czk__params_writer *w, const czk_g2_affine *pts, size_t n) CZK_WUR;
+/* Every section complete: sync, rename, record the sidecar; w is freed. */
+czk_status czk__params_writer_commit(czk__params_writer *w) CZK_WUR;
+/* Give up: the temporary file is removed, nothing is written at path; w is freed. */
+void czk__params_writer_abort(czk__params_writer *w);
+
 #endif

@@ -12,8 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/bigmem.h"
 #include "common/fileio.h"
 #include "czk/czk.h"
+#include "groth16/groth16_internal.h"
+#include "groth16/pin.h"
 #include <openssl/evp.h>
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -228,11 +231,12 @@ czk_status czk_groth16_vk_write(const char *path, const czk_groth16_vk *vk)
 void czk_groth16_params_clear(czk_groth16_params *p)
 {
     czk_groth16_vk_clear(&p->vk);
-    free(p->h);
-    free(p->l);
-    free(p->a);
-    free(p->b_g1);
-    free(p->b_g2);
+    void (*release)(void *) = p->big_sections ? czk__big_free : free;
+    release(p->h);
+    release(p->l);
+    release(p->a);
+    release(p->b_g1);
+    release(p->b_g2);
     memset(p, 0, sizeof *p);
 }
 
@@ -360,110 +364,36 @@ static size_t layout_blocks(const playout *L, pblock *out)
     return nb;
 }
 
-/* SHA-256 (OpenSSL's libcrypto, which uses the CPU's SHA extensions where
- * present) of one block. A collision-resistant hash, so that a crafted file
- * cannot take over the pin of a validated one (README: "Trust"). */
-static void block_digest(uint8_t out[DIGEST_LEN], const uint8_t *d, size_t n)
-{
-    unsigned len = 0;
-    if (!EVP_Digest(d, n, out, &len, EVP_sha256(), NULL) || len != DIGEST_LEN)
-        memset(out, 0, DIGEST_LEN); /* never matches a recorded digest: falls back to full */
-}
+static const czk__pin_format PIN_FORMAT = {SIDECAR_MAGIC, SIDECAR_VERSION, SIDECAR_HASH};
+
+/* SHA-256 of one block: collision resistant, so that a crafted file cannot
+ * take over the pin of a validated one (README: "Trust"). */
+static void block_digest(uint8_t out[DIGEST_LEN], const uint8_t *d, size_t n) { czk__pin_sha256(out, d, n); }
 
 /* root = SHA-256("czk-params-check/1" || u64 le size || block digests) */
 static void root_digest(uint8_t out[DIGEST_LEN], size_t size, const uint8_t *leaves, size_t nb)
 {
-    static const char dom[] = SIDECAR_MAGIC "/1";
-    uint8_t sz[8];
-    for (int i = 0; i < 8; i++) sz[i] = (uint8_t)((uint64_t)size >> (8 * i));
-    unsigned len = 0;
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    int ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) && EVP_DigestUpdate(c, dom, sizeof dom - 1) &&
-             EVP_DigestUpdate(c, sz, 8) && EVP_DigestUpdate(c, leaves, nb * DIGEST_LEN) &&
-             EVP_DigestFinal_ex(c, out, &len) && len == DIGEST_LEN;
-    EVP_MD_CTX_free(c);
-    if (!ok) memset(out, 0, DIGEST_LEN);
+    czk__pin_root(out, SIDECAR_MAGIC "/1", (uint64_t)size, leaves, nb);
 }
 
 /* ---- sidecar --------------------------------------------------------------- */
 
-typedef struct sidecar {
-    uint64_t size;
-    long long mt_s;
-    long mt_ns;
-    uint8_t digest[DIGEST_LEN];
-} sidecar;
+typedef czk__pin sidecar;
 
-static int hex_nibble(int c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
-
-/* 1: parsed; 0: missing or unusable, *why says which. */
 static int sidecar_load(sidecar *sc, const char *scpath, char *why, size_t whylen)
 {
-    FILE *f = fopen(scpath, "rb");
-    if (!f) {
-        if (errno == ENOENT)
-            snprintf(why, whylen, "no sidecar %.300s", scpath);
-        else
-            snprintf(why, whylen, "sidecar %.300s unreadable: %s", scpath, strerror(errno));
-        return 0;
-    }
-    char buf[2048];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    int ver = 0;
-    unsigned long long size = 0;
-    long long ms = 0;
-    long mns = 0;
-    char hname[32] = "", hex[80] = "";
-    if (sscanf(buf, SIDECAR_MAGIC " %d\nsize %llu\nmtime %lld.%ld\nhash %31s %79s", &ver, &size, &ms, &mns,
-               hname, hex) != 6) {
-        snprintf(why, whylen, "sidecar %.300s malformed", scpath);
-        return 0;
-    }
-    if (ver != SIDECAR_VERSION || strcmp(hname, SIDECAR_HASH) != 0) {
-        snprintf(why, whylen, "sidecar %.300s has format %d / %.31s, this czk writes %d / %s", scpath, ver, hname,
-                 SIDECAR_VERSION, SIDECAR_HASH);
-        return 0;
-    }
-    if (strlen(hex) != 2 * DIGEST_LEN) {
-        snprintf(why, whylen, "sidecar %.300s malformed (checksum length)", scpath);
-        return 0;
-    }
-    for (int i = 0; i < DIGEST_LEN; i++) {
-        int hi = hex_nibble(hex[2 * i]), lo = hex_nibble(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            snprintf(why, whylen, "sidecar %.300s malformed (checksum digits)", scpath);
-            return 0;
-        }
-        sc->digest[i] = (uint8_t)(hi << 4 | lo);
-    }
-    sc->size = size;
-    sc->mt_s = ms;
-    sc->mt_ns = mns;
-    return 1;
+    return czk__pin_load(sc, scpath, &PIN_FORMAT, why, whylen);
 }
 
 static czk_status sidecar_write(const char *scpath, const struct stat *st, const uint8_t digest[DIGEST_LEN],
                                 const playout *L, size_t n_ic)
 {
-    char hex[65];
-    for (int i = 0; i < DIGEST_LEN; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-    char buf[1024];
-    int len = snprintf(buf, sizeof buf,
-                       SIDECAR_MAGIC " %d\nsize %llu\nmtime %lld.%09ld\nhash " SIDECAR_HASH " %s\n"
-                       "validated full: flags, x < p, on curve, in subgroup, no identity, section lengths\n"
-                       "points ic=%zu h=%zu l=%zu a=%zu b_g1=%zu b_g2=%zu\n",
-                       SIDECAR_VERSION, (unsigned long long)st->st_size, (long long)st->st_mtim.tv_sec,
-                       (long)st->st_mtim.tv_nsec, hex, n_ic, L->n[0], L->n[1], L->n[2], L->n[3], L->n[4]);
-    size_t n = (size_t)len;
-    const void *chunks[1] = {buf};
-    return czk__write_atomic(scpath, chunks, &n, 1);
+    char extra[512];
+    snprintf(extra, sizeof extra,
+             "validated full: flags, x < p, on curve, in subgroup, no identity, section lengths\n"
+             "points ic=%zu h=%zu l=%zu a=%zu b_g1=%zu b_g2=%zu\n",
+             n_ic, L->n[0], L->n[1], L->n[2], L->n[3], L->n[4]);
+    return czk__pin_write(scpath, &PIN_FORMAT, st, digest, extra);
 }
 
 static void sidecar_path(char *out, size_t n, const char *path, const char *override)
@@ -659,8 +589,7 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
     sidecar sc;
     if (o.check == CZK_GROTH16_CHECK_PINNED) {
         if (sidecar_load(&sc, scpath, inf.why, sizeof inf.why)) {
-            if (sc.size != (uint64_t)st0.st_size || sc.mt_s != (long long)st0.st_mtim.tv_sec ||
-                sc.mt_ns != (long)st0.st_mtim.tv_nsec)
+            if (!czk__pin_fresh(&sc, &st0))
                 snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size or mtime changed)", scpath);
             else
                 try_pin = 1;
@@ -677,10 +606,11 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
     void **dsts[N_SECTIONS] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1,
                                (void **)&p->b_g2};
     int nomem = !blocks || !res || !leaves || !vkbuf;
+    p->big_sections = 1;
     for (int sec = 0; sec < N_SECTIONS && !nomem; sec++) {
         size_t esz = sec == 4 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
         *counts[sec] = L.n[sec];
-        *dsts[sec] = malloc((L.n[sec] ? L.n[sec] : 1) * esz);
+        *dsts[sec] = czk__big_alloc((L.n[sec] ? L.n[sec] : 1) * esz);
         nomem = !*dsts[sec];
     }
     if (nomem) {
@@ -914,6 +844,215 @@ static czk_status params_write(const char *path, const czk_groth16_params *p, in
 out:
     for (int i = 0; i < 6; i++) free(bufs[i]);
     return s;
+}
+
+/* ---- streamed writing (groth16_internal.h) -------------------------------------------- */
+
+struct czk__params_writer {
+    int fd;
+    char path[4096], tmp[4200];
+    size_t n_ic;
+    playout L;         /* counts and offsets as the sections begin */
+    int sec;           /* current section, -1 before the first */
+    size_t done;       /* points of the current section written */
+    size_t off;        /* bytes written */
+    EVP_MD_CTX *blk;   /* the block being hashed */
+    size_t blk_points; /* points in it */
+    uint8_t *leaves;   /* block digests so far */
+    size_t n_leaves, cap_leaves;
+    uint8_t *enc;      /* encoding buffer */
+    size_t enc_cap;
+};
+
+static czk_status pw_write(czk__params_writer *w, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t r = write(w->fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return czk_error(CZK_ERR_IO, "%s: write at byte offset %zu: %s", w->tmp, w->off, strerror(errno));
+        }
+        p += r, n -= (size_t)r, w->off += (size_t)r;
+    }
+    return CZK_OK;
+}
+
+static czk_status pw_leaf(czk__params_writer *w)
+{
+    if (w->n_leaves == w->cap_leaves) {
+        size_t nc = w->cap_leaves ? 2 * w->cap_leaves : 1024;
+        uint8_t *q = realloc(w->leaves, nc * DIGEST_LEN);
+        if (!q) return czk_error(CZK_ERR_NOMEM, "%s: block digests", w->path);
+        w->leaves = q, w->cap_leaves = nc;
+    }
+    unsigned len = 0;
+    if (!EVP_DigestFinal_ex(w->blk, w->leaves + w->n_leaves * DIGEST_LEN, &len) || len != DIGEST_LEN)
+        return czk_error(CZK_ERR_INTERNAL, "%s: SHA-256", w->path);
+    w->n_leaves++;
+    if (!EVP_DigestInit_ex(w->blk, EVP_sha256(), NULL)) return czk_error(CZK_ERR_INTERNAL, "%s: SHA-256", w->path);
+    w->blk_points = 0;
+    return CZK_OK;
+}
+
+/* Write and hash bytes that belong to the current block. */
+static czk_status pw_put(czk__params_writer *w, const uint8_t *p, size_t n)
+{
+    if (!EVP_DigestUpdate(w->blk, p, n)) return czk_error(CZK_ERR_INTERNAL, "%s: SHA-256", w->path);
+    return pw_write(w, p, n);
+}
+
+czk_status czk__params_writer_open(czk__params_writer **out, const char *path, const czk_groth16_vk *vk)
+{
+    *out = NULL;
+    czk__params_writer *w = calloc(1, sizeof *w);
+    if (!w) return czk_error(CZK_ERR_NOMEM, "%s: writer", path);
+    w->fd = -1;
+    w->sec = -1;
+    snprintf(w->path, sizeof w->path, "%s", path);
+    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
+    w->blk = EVP_MD_CTX_new();
+    size_t vl = czk_groth16_vk_encoded_size(vk);
+    uint8_t *vb = malloc(vl);
+    czk_status s = CZK_OK;
+    if (!w->blk || !vb || !EVP_DigestInit_ex(w->blk, EVP_sha256(), NULL))
+        s = czk_error(CZK_ERR_NOMEM, "%s: writer", path);
+    if (s == CZK_OK) {
+        w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (w->fd < 0) s = czk_error(CZK_ERR_IO, "%s: %s", w->tmp, strerror(errno));
+    }
+    if (s == CZK_OK) {
+        czk_groth16_vk_encode(vb, vk);
+        w->n_ic = vk->n_ic;
+        w->L.vk_len = vl;
+        s = pw_put(w, vb, vl); /* block 0: the verifying key */
+        if (s == CZK_OK) s = pw_leaf(w);
+    }
+    free(vb);
+    if (s != CZK_OK) {
+        czk__params_writer_abort(w);
+        return s;
+    }
+    *out = w;
+    return CZK_OK;
+}
+
+static czk_status pw_section_end(czk__params_writer *w)
+{
+    if (w->sec < 0) return CZK_OK;
+    if (w->done != w->L.n[w->sec])
+        return czk_error(CZK_ERR_INTERNAL, "%s: section %s has %zu of its %zu points", w->path, sec_names[w->sec],
+                         w->done, w->L.n[w->sec]);
+    /* the section's last block (its only one, count alone, when empty) */
+    if (w->blk_points > 0 || w->L.n[w->sec] == 0) return pw_leaf(w);
+    return CZK_OK;
+}
+
+czk_status czk__params_writer_section(czk__params_writer *w, int sec, size_t n)
+{
+    if (sec != w->sec + 1 || sec >= N_SECTIONS)
+        return czk_error(CZK_ERR_INTERNAL, "%s: section %d out of order", w->path, sec);
+    if (n > UINT32_MAX) return czk_error(CZK_ERR_INVALID_ARG, "%s: section %s: %zu points exceed 2^32-1", w->path,
+                                         sec_names[sec], n);
+    CZK_TRY(pw_section_end(w));
+    w->sec = sec;
+    w->done = 0;
+    w->L.n[sec] = n;
+    w->L.count_off[sec] = w->off;
+    uint8_t b4[4];
+    put_u32_be(b4, (uint32_t)n);
+    return pw_put(w, b4, 4); /* the count opens the section's first block */
+}
+
+static czk_status pw_points(czk__params_writer *w, const void *pts, size_t n, int g2)
+{
+    if (w->sec < 0 || (w->sec == 4) != g2 || n > w->L.n[w->sec] - w->done)
+        return czk_error(CZK_ERR_INTERNAL, "%s: points outside the current section", w->path);
+    const size_t psz = g2 ? CZK_G2_UNCOMPRESSED : CZK_G1_UNCOMPRESSED;
+    while (n) {
+        /* up to the end of the current block */
+        size_t k = BLOCK_POINTS - w->blk_points;
+        if (k > n) k = n;
+        if (w->enc_cap < k * psz) {
+            free(w->enc);
+            w->enc = malloc(k * psz);
+            w->enc_cap = w->enc ? k * psz : 0;
+            if (!w->enc) return czk_error(CZK_ERR_NOMEM, "%s: encoding buffer", w->path);
+        }
+        const czk_g1_affine *p1 = pts;
+        const czk_g2_affine *p2 = pts;
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < k; i++) {
+            if (g2)
+                czk_g2_serialize(w->enc + i * psz, &p2[i]);
+            else
+                czk_g1_serialize(w->enc + i * psz, &p1[i]);
+        }
+        CZK_TRY(pw_put(w, w->enc, k * psz));
+        w->blk_points += k;
+        w->done += k;
+        if (w->blk_points == BLOCK_POINTS) CZK_TRY(pw_leaf(w));
+        pts = g2 ? (const void *)(p2 + k) : (const void *)(p1 + k);
+        n -= k;
+    }
+    return CZK_OK;
+}
+
+czk_status czk__params_writer_g1(czk__params_writer *w, const czk_g1_affine *pts, size_t n)
+{
+    return pw_points(w, pts, n, 0);
+}
+
+czk_status czk__params_writer_g2(czk__params_writer *w, const czk_g2_affine *pts, size_t n)
+{
+    return pw_points(w, pts, n, 1);
+}
+
+czk_status czk__params_writer_commit(czk__params_writer *w)
+{
+    czk_status s = w->sec == N_SECTIONS - 1 ? pw_section_end(w)
+                                            : czk_error(CZK_ERR_INTERNAL, "%s: %d of 5 sections written", w->path,
+                                                        w->sec + 1);
+    w->L.size = w->off;
+    if (s == CZK_OK && layout_blocks(&w->L, NULL) != w->n_leaves)
+        s = czk_error(CZK_ERR_INTERNAL, "%s: %zu blocks hashed, the layout has %zu", w->path, w->n_leaves,
+                      layout_blocks(&w->L, NULL));
+    if (s == CZK_OK && fsync(w->fd) != 0) s = czk_error(CZK_ERR_IO, "%s: fsync: %s", w->tmp, strerror(errno));
+    if (s == CZK_OK) {
+        int fd = w->fd;
+        w->fd = -1;
+        if (close(fd) != 0) s = czk_error(CZK_ERR_IO, "%s: close: %s", w->tmp, strerror(errno));
+    }
+    if (s == CZK_OK && rename(w->tmp, w->path) != 0)
+        s = czk_error(CZK_ERR_IO, "%s: rename: %s", w->path, strerror(errno));
+    if (s != CZK_OK) {
+        czk__params_writer_abort(w);
+        return s;
+    }
+    uint8_t digest[DIGEST_LEN];
+    root_digest(digest, w->L.size, w->leaves, w->n_leaves);
+    struct stat st;
+    char scpath[4200];
+    sidecar_path(scpath, sizeof scpath, w->path, NULL);
+    if (stat(w->path, &st) != 0)
+        s = czk_error(CZK_ERR_IO, "%s: %s", w->path, strerror(errno));
+    else if ((size_t)st.st_size == w->L.size)
+        s = sidecar_write(scpath, &st, digest, &w->L, w->n_ic);
+    EVP_MD_CTX_free(w->blk);
+    free(w->leaves);
+    free(w->enc);
+    free(w);
+    return s;
+}
+
+void czk__params_writer_abort(czk__params_writer *w)
+{
+    if (!w) return;
+    if (w->fd >= 0) close(w->fd);
+    unlink(w->tmp);
+    EVP_MD_CTX_free(w->blk);
+    free(w->leaves);
+    free(w->enc);
+    free(w);
 }
 
 czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *p)

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "czk/czk.h"
+#include "common/bigmem.h"
 #include "groth16/groth16_internal.h"
 
 void czk__groth16_assemble(czk_groth16_proof *out, const czk__groth16_keys *k, const czk__groth16_sums *sums,
@@ -91,8 +92,9 @@ czk_status czk__groth16_prove_run(czk_groth16_proof *out, const czk__groth16_run
     czk_status st = CZK_OK;
     czk_fr *rs = malloc(2 * n * sizeof(czk_fr));
     czk__groth16_sums *sums = malloc(n * sizeof *sums);
-    czk_fr *h = malloc(n * m * sizeof(czk_fr)); /* a of each proof, then its h scalars */
-    czk_fr *bc = malloc(2 * m * sizeof(czk_fr));
+    /* big buffers (2 MiB pages where the kernel allows): 4 m scalars at least */
+    czk_fr *h = czk__big_alloc(n * m * sizeof(czk_fr)); /* a of each proof, then its h scalars */
+    czk_fr *bc = czk__big_alloc(2 * m * sizeof(czk_fr));
     czk_ntt_domain *dom = NULL;
     pthread_t g2_thread;
     int g2_started = 0;
@@ -163,8 +165,8 @@ out:
     if (rs) memset(rs, 0, 2 * n * sizeof(czk_fr));
     free(rs);
     free(sums);
-    free(h);
-    free(bc);
+    czk__big_free(h);
+    czk__big_free(bc);
     czk_ntt_domain_destroy(dom);
     if (times) *times = tm;
     return st;

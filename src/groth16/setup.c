@@ -29,9 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bigmem.h"
 #include "czk/czk.h"
 #include "czk/groth16.h"
 #include "czk/ntt.h"
+#include "groth16/groth16_internal.h"
 
 #define CHUNK 1024
 #define PF_DIST 8 /* table entries prefetched this many points ahead */
@@ -404,7 +406,8 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     out->vk.n_ic = n_inputs;
     out->vk.ic = malloc(n_inputs * sizeof(czk_g1_affine));
     out->n_l = n_aux;
-    out->l = malloc((n_aux ? n_aux : 1) * sizeof(czk_g1_affine));
+    out->big_sections = 1;
+    out->l = czk__big_alloc((n_aux ? n_aux : 1) * sizeof(czk_g1_affine));
     if (!out->vk.ic || !out->l) {
         st = czk_error(CZK_ERR_NOMEM, "setup: ic / l queries");
         goto out;
@@ -423,9 +426,9 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
             if (!czk_fr_is_zero(&v[i])) v[nb++] = v[i];
         out->n_a = na;
         out->n_b_g1 = out->n_b_g2 = nb;
-        out->a = malloc((na ? na : 1) * sizeof(czk_g1_affine));
-        out->b_g1 = malloc((nb ? nb : 1) * sizeof(czk_g1_affine));
-        out->b_g2 = malloc((nb ? nb : 1) * sizeof(czk_g2_affine));
+        out->a = czk__big_alloc((na ? na : 1) * sizeof(czk_g1_affine));
+        out->b_g1 = czk__big_alloc((nb ? nb : 1) * sizeof(czk_g1_affine));
+        out->b_g2 = czk__big_alloc((nb ? nb : 1) * sizeof(czk_g2_affine));
         if (!out->a || !out->b_g1 || !out->b_g2) {
             st = czk_error(CZK_ERR_NOMEM, "setup: a / b queries");
             goto out;
@@ -445,7 +448,7 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
             czk_fr_mul(&x, &x, &tau);
         }
         out->n_h = m - 1;
-        out->h = malloc((m > 1 ? m - 1 : 1) * sizeof(czk_g1_affine));
+        out->h = czk__big_alloc((m > 1 ? m - 1 : 1) * sizeof(czk_g1_affine));
         if (!out->h) {
             st = czk_error(CZK_ERR_NOMEM, "setup: h query of %zu points", m - 1);
             goto out;
@@ -501,5 +504,305 @@ czk_status czk_groth16_fixed_g2_var(czk_g2_affine *out, const czk_fr *k, size_t 
     CZK_TRY(g2_tab_build(&tb, &g, c ? c : choose_window(n, MAX_WIN_G2), threads));
     czk_status st = g2_batch(out, k, n, &tb, threads, NULL, "g2");
     g2_tab_free(&tb);
+    return st;
+}
+
+/* ---- streamed setup: sections computed and written chunk by chunk --------------------- */
+
+/* Points per chunk of a streamed section (a test hook may lower it). */
+static size_t stream_chunk = (size_t)1 << 20;
+
+void czk__groth16_setup_stream_chunk(size_t n);
+void czk__groth16_setup_stream_chunk(size_t n) { stream_chunk = n ? n : (size_t)1 << 20; }
+
+typedef struct stream_ctx {
+    czk__params_writer *w;
+    g1_tab *t1;
+    g2_tab *t2;
+    czk_g1_affine *p1;
+    czk_g2_affine *p2;
+    czk_fr *k; /* one chunk's scalars */
+    int threads;
+    const czk_groth16_setup_opts *opts;
+} stream_ctx;
+
+static void stream_progress(const stream_ctx *c, const char *stage, size_t done, size_t n)
+{
+    if (c->opts && c->opts->progress) c->opts->progress(c->opts->progress_ctx, stage, n ? (double)done / (double)n : 1);
+}
+
+/* One section of n points whose scalars next(ctx, k, first, count) fills chunk by chunk. */
+typedef void (*scalars_fn)(void *ctx, czk_fr *k, size_t first, size_t count);
+
+static czk_status stream_section(stream_ctx *c, int sec, const char *stage, size_t n, int g2, scalars_fn next,
+                                 void *nctx)
+{
+    CZK_TRY(czk__params_writer_section(c->w, sec, n));
+    for (size_t first = 0; first < n; first += stream_chunk) {
+        size_t cnt = n - first < stream_chunk ? n - first : stream_chunk;
+        next(nctx, c->k, first, cnt);
+        if (g2) {
+            CZK_TRY(g2_batch(c->p2, c->k, cnt, c->t2, c->threads, NULL, stage));
+            CZK_TRY(czk__params_writer_g2(c->w, c->p2, cnt));
+        } else {
+            CZK_TRY(g1_batch(c->p1, c->k, cnt, c->t1, c->threads, NULL, stage));
+            CZK_TRY(czk__params_writer_g1(c->w, c->p1, cnt));
+        }
+        stream_progress(c, stage, first + cnt, n);
+    }
+    if (!n) stream_progress(c, stage, 0, 0);
+    return CZK_OK;
+}
+
+/* h_i = x tau^i, x = Z(tau) / delta */
+typedef struct h_scalars {
+    czk_fr x, tau;
+} h_scalars;
+
+static void next_h(void *ctx, czk_fr *k, size_t first, size_t cnt)
+{
+    const h_scalars *h = ctx;
+    czk_fr v;
+    czk_fr_pow_u64(&v, &h->tau, (uint64_t)first);
+    czk_fr_mul(&v, &v, &h->x);
+    for (size_t i = 0; i < cnt; i++) {
+        k[i] = v;
+        czk_fr_mul(&v, &v, &h->tau);
+    }
+}
+
+/* a section's scalars: src[idx] for the selected indices (sel NULL: idx = first + i) */
+typedef struct sel_scalars {
+    const czk_fr *src;
+    const uint32_t *sel;
+    size_t base;
+} sel_scalars;
+
+static void next_sel(void *ctx, czk_fr *k, size_t first, size_t cnt)
+{
+    const sel_scalars *s = ctx;
+    for (size_t i = 0; i < cnt; i++) k[i] = s->src[s->sel ? s->sel[first + i] : s->base + first + i];
+}
+
+/* The indices i < n with v[i] != 0, or i < keep: *count of them, listed in
+ * sel (uint32: columns fit 2^32, the reader's counts do too). */
+static czk_status select_nonzero(uint32_t **sel, size_t *count, const czk_fr *v, size_t n, size_t keep)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += i < keep || !czk_fr_is_zero(&v[i]);
+    *sel = czk__big_alloc((c ? c : 1) * sizeof **sel);
+    if (!*sel) return czk_error(CZK_ERR_NOMEM, "setup: %zu indices", c);
+    c = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i < keep || !czk_fr_is_zero(&v[i])) (*sel)[c++] = (uint32_t)i;
+    *count = c;
+    return CZK_OK;
+}
+
+/* The rows' weights of the streamed setup, chunk by chunk:
+ * L_j(tau) = Z(tau)/m * w^j / (tau - w^j) for j in [j0, j0 + cnt), times f. */
+typedef struct lag_ctx {
+    czk_fr tau, omega, zm;
+    czk_fr *scr, *scr2;
+} lag_ctx;
+
+static void lag_chunk(const lag_ctx *L, czk_fr *out, size_t j0, size_t cnt, const czk_fr *f)
+{
+    czk_fr wj, zf;
+    czk_fr_mul(&zf, &L->zm, f);
+    czk_fr_pow_u64(&wj, &L->omega, (uint64_t)j0);
+    for (size_t j = 0; j < cnt; j++) {
+        czk_fr_sub(&L->scr[j], &L->tau, &wj); /* non-zero: Z(tau) != 0 */
+        out[j] = wj;
+        czk_fr_mul(&wj, &wj, &L->omega);
+    }
+    czk_fr_batch_inv(L->scr, L->scr, cnt, L->scr2);
+    for (size_t j = 0; j < cnt; j++) {
+        czk_fr_mul(&out[j], &out[j], &L->scr[j]);
+        czk_fr_mul(&out[j], &out[j], &zf);
+    }
+}
+
+/* acc += sum over the matrices ms[0..nm) of f[i] M_i^T L, one chunk of rows at a time */
+static czk_status columns_pass(const czk_groth16_setup_circuit *c, const lag_ctx *L, czk_fr *lag, size_t chunk,
+                               const int *ms, const czk_fr *f, int nm, czk_fr *acc, int threads)
+{
+    for (size_t j0 = 0; j0 < c->n_rows; j0 += chunk) {
+        size_t cnt = c->n_rows - j0 < chunk ? c->n_rows - j0 : chunk;
+        for (int i = 0; i < nm; i++) {
+            lag_chunk(L, lag, j0, cnt, &f[i]);
+            CZK_TRY(c->columns(c->ctx, ms[i], acc, lag, j0, j0 + cnt, threads));
+        }
+    }
+    return CZK_OK;
+}
+
+czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path, const czk_groth16_setup_circuit *c,
+                                   const czk_groth16_setup_opts *opts)
+{
+    czk_init();
+    if (!c || !c->columns || c->n_inputs == 0 || c->n_inputs > c->n_cols || c->n_cols > UINT32_MAX)
+        return czk_error(CZK_ERR_INVALID_ARG, "streamed setup: %zu columns, %zu inputs", c ? c->n_cols : 0,
+                         c ? c->n_inputs : 0);
+    const int threads = opts && opts->threads > 0 ? opts->threads : czk_threads();
+    const size_t n_rows = c->n_rows, n_cols = c->n_cols, n_inputs = c->n_inputs, n_aux = n_cols - n_inputs;
+    unsigned log_m = 0;
+    size_t m = 1;
+    while (m < n_rows) m <<= 1, log_m++;
+    if (log_m > 32) return czk_error(CZK_ERR_UNSUPPORTED, "setup: %zu constraints exceed 2^32", n_rows);
+
+    /* toxic waste, drawn as czk_groth16_setup draws it (same seed, same file) */
+    czk_rng rng;
+    if (opts && opts->use_seed)
+        czk_rng_seed(&rng, opts->seed);
+    else
+        CZK_TRY(czk_rng_from_os(&rng));
+    czk_fr tau, alpha, beta, gamma, delta;
+    random_nonzero(&tau, &rng);
+    random_nonzero(&alpha, &rng);
+    random_nonzero(&beta, &rng);
+    random_nonzero(&gamma, &rng);
+    random_nonzero(&delta, &rng);
+    czk_rng_clear(&rng);
+
+    czk_status st = CZK_OK;
+    czk__params_writer *w = NULL;
+    czk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    uint32_t *sel = NULL;
+    const size_t chunk = stream_chunk;
+    /* one column vector and chunks: the Lagrange values of a chunk of rows
+     * are made when a pass over the matrices reaches it */
+    czk_fr *acc = czk__big_alloc(n_cols * sizeof(czk_fr));
+    czk_fr *lag = malloc(chunk * sizeof(czk_fr));
+    czk_fr *k = malloc(chunk * sizeof(czk_fr)), *scr = malloc(chunk * sizeof(czk_fr)),
+           *scr2 = malloc(chunk * sizeof(czk_fr));
+    czk_g1_affine *p1 = czk__big_alloc(chunk * sizeof(czk_g1_affine));
+    czk_g2_affine *p2 = czk__big_alloc(chunk * sizeof(czk_g2_affine));
+    g1_tab t1 = {0};
+    g2_tab t2 = {0};
+    lag_ctx L;
+    memset(&L, 0, sizeof L);
+    if (!lag || !acc || !k || !scr || !scr2 || !p1 || !p2) {
+        st = czk_error(CZK_ERR_NOMEM, "setup: %zu variables (%.1f GiB)", n_cols, (double)n_cols * 32.0 / 1073741824.0);
+        goto out;
+    }
+    czk_fr zt, minv;
+    st = czk_fr_root_of_unity(&L.omega, log_m);
+    if (st != CZK_OK) goto out;
+    czk_fr_pow_u64(&zt, &tau, (uint64_t)m);
+    czk_fr_sub(&zt, &zt, &CZK_FR_ONE);
+    if (czk_fr_is_zero(&zt)) {
+        st = czk_error(CZK_ERR_INTERNAL, "setup: tau is a root of unity of the domain");
+        goto out;
+    }
+    czk_fr_from_u64(&minv, (uint64_t)m);
+    czk_fr_inv(&minv, &minv);
+    czk_fr_mul(&L.zm, &zt, &minv);
+    L.tau = tau;
+    L.scr = scr;
+    L.scr2 = scr2;
+
+    /* acc = beta u + alpha v + w */
+    {
+        const int ms[3] = {0, 1, 2};
+        const czk_fr f[3] = {beta, alpha, CZK_FR_ONE};
+        st = columns_pass(c, &L, lag, chunk, ms, f, 3, acc, threads);
+        if (st != CZK_OK) goto out;
+    }
+    if (opts && opts->progress) opts->progress(opts->progress_ctx, "QAP evaluation", 1.0);
+    czk_fr gamma_inv, delta_inv;
+    czk_fr_inv(&gamma_inv, &gamma);
+    czk_fr_inv(&delta_inv, &delta);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t i = 0; i < n_cols; i++) czk_fr_mul(&acc[i], &acc[i], i < n_inputs ? &gamma_inv : &delta_inv);
+
+    {
+        czk_g1_affine g1;
+        czk_g2_affine g2;
+        czk_g1_generator(&g1);
+        czk_g2_generator(&g2);
+        /* the window of the in-memory setup's table (the points do not depend on it) */
+        st = g1_tab_build(&t1, &g1, choose_window(3 + 3 * n_cols + (m - 1), MAX_WIN_G1), threads);
+        if (st == CZK_OK) st = g2_tab_build(&t2, &g2, choose_window(3 + n_cols, MAX_WIN_G2), threads);
+        if (st != CZK_OK) goto out;
+    }
+    /* the verifying key, IC included */
+    {
+        czk_fr k1[3] = {alpha, beta, delta}, k2[3] = {beta, gamma, delta};
+        czk_g1_affine q1[3];
+        czk_g2_affine q2[3];
+        st = g1_batch(q1, k1, 3, &t1, 1, NULL, "vk");
+        if (st == CZK_OK) st = g2_batch(q2, k2, 3, &t2, 1, NULL, "vk");
+        memset(k1, 0, sizeof k1);
+        memset(k2, 0, sizeof k2);
+        if (st != CZK_OK) goto out;
+        vk.alpha_g1 = q1[0], vk.beta_g1 = q1[1], vk.delta_g1 = q1[2];
+        vk.beta_g2 = q2[0], vk.gamma_g2 = q2[1], vk.delta_g2 = q2[2];
+        vk.n_ic = n_inputs;
+        vk.ic = malloc(n_inputs * sizeof *vk.ic);
+        if (!vk.ic) {
+            st = czk_error(CZK_ERR_NOMEM, "setup: IC");
+            goto out;
+        }
+        st = g1_batch(vk.ic, acc, n_inputs, &t1, threads, NULL, "ic");
+        if (st != CZK_OK) goto out;
+    }
+    st = czk__params_writer_open(&w, params_path, &vk);
+    if (st != CZK_OK) goto out;
+    stream_ctx sx = {w, &t1, &t2, p1, p2, k, threads, opts};
+    h_scalars hs;
+    czk_fr_mul(&hs.x, &zt, &delta_inv);
+    hs.tau = tau;
+    st = stream_section(&sx, 0, "h", m - 1, 0, next_h, &hs);
+    memset(&hs, 0, sizeof hs);
+    sel_scalars ls = {acc, NULL, n_inputs};
+    if (st == CZK_OK) st = stream_section(&sx, 1, "l", n_aux, 0, next_sel, &ls);
+    /* a: u = A^T lag; every input, then the aux variables with u != 0 */
+    if (st == CZK_OK) {
+        const int ma = 0;
+        memset(acc, 0, n_cols * sizeof(czk_fr));
+        st = columns_pass(c, &L, lag, chunk, &ma, &CZK_FR_ONE, 1, acc, threads);
+    }
+    size_t cnt = 0;
+    if (st == CZK_OK) st = select_nonzero(&sel, &cnt, acc, n_cols, n_inputs);
+    sel_scalars as = {acc, sel, 0};
+    if (st == CZK_OK) st = stream_section(&sx, 2, "a", cnt, 0, next_sel, &as);
+    czk__big_free(sel);
+    sel = NULL;
+    /* b: v = B^T lag, entries with v != 0, in G1 then G2 */
+    if (st == CZK_OK) {
+        const int mb = 1;
+        memset(acc, 0, n_cols * sizeof(czk_fr));
+        st = columns_pass(c, &L, lag, chunk, &mb, &CZK_FR_ONE, 1, acc, threads);
+    }
+    if (st == CZK_OK) st = select_nonzero(&sel, &cnt, acc, n_cols, 0);
+    sel_scalars bs = {acc, sel, 0};
+    if (st == CZK_OK) st = stream_section(&sx, 3, "b_g1", cnt, 0, next_sel, &bs);
+    if (st == CZK_OK) st = stream_section(&sx, 4, "b_g2", cnt, 1, next_sel, &bs);
+    if (st == CZK_OK) {
+        st = czk__params_writer_commit(w);
+        w = NULL;
+    }
+    if (st == CZK_OK) st = czk_groth16_vk_write(vk_path, &vk);
+out:
+    czk__params_writer_abort(w);
+    memset(&tau, 0, sizeof tau);
+    memset(&alpha, 0, sizeof alpha);
+    memset(&beta, 0, sizeof beta);
+    memset(&gamma, 0, sizeof gamma);
+    memset(&delta, 0, sizeof delta);
+    memset(&L, 0, sizeof L);
+    czk__big_free(sel);
+    free(lag);
+    czk__big_free(acc);
+    czk__big_free(p1);
+    czk__big_free(p2);
+    free(k);
+    free(scr);
+    free(scr2);
+    g1_tab_free(&t1);
+    g2_tab_free(&t2);
+    czk_groth16_vk_clear(&vk);
     return st;
 }

@@ -1,7 +1,13 @@
-/* snarkjs Groth16 .zkey reader (version 1, docs/circom.md). */
+/* snarkjs Groth16 .zkey reader (version 1, docs/circom.md) and its pinned
+ * validation. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "czk/czk.h"
+#include "groth16/pin.h"
 #include "io/io_internal.h"
 
 void czk_circom_zkey_clear(czk_circom_zkey *z)
@@ -256,4 +262,139 @@ czk_status czk_circom_zkey_match_r1cs(const czk_circom_zkey *z, const czk_circom
                                      i, j, "AB"[m], (unsigned long long)(t - r->start[m][j]));
             }
     return CZK_OK;
+}
+
+/* ---- pinned validation (the .params sidecar scheme, src/groth16/pin.h) ---------------- */
+
+#define ZKEY_PIN_BLOCK ((size_t)4 << 20)
+static const czk__pin_format ZKEY_PIN = {"czk-zkey-check", 1, "sha256-blocks-4194304"};
+#define ZKEY_PIN_DOMAIN "czk-zkey-check/1"
+
+static int same_file_state(const struct stat *a, const struct stat *b)
+{
+    return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+           a->st_mtim.tv_nsec == b->st_mtim.tv_nsec && a->st_ino == b->st_ino;
+}
+
+/* The whole file and its state before and after the read (equal, or an error). */
+static czk_status read_stable(uint8_t **buf, size_t *len, struct stat *st, const char *path)
+{
+    struct stat st0, st1;
+    if (stat(path, &st0) != 0) return czk_error(CZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    CZK_TRY(czk__io_read_file(buf, len, path));
+    if (stat(path, &st1) != 0 || !same_file_state(&st0, &st1) || (uint64_t)*len != (uint64_t)st0.st_size) {
+        free(*buf);
+        *buf = NULL;
+        return czk_error(CZK_ERR_IO, "%s: the file changed while it was being read", path);
+    }
+    *st = st0;
+    return CZK_OK;
+}
+
+static void zkey_extra(char *out, size_t n, const czk_circom_zkey *z)
+{
+    snprintf(out, n,
+             "validated full: canonical coordinates, on curve, in subgroup (every point), section lengths\n"
+             "zkey nVars=%u nPublic=%u domainSize=%u coefficients=%zu\n",
+             z->n_vars, z->n_public, z->domain_size, z->n_coefs);
+}
+
+czk_status czk_circom_zkey_read_ex(czk_circom_zkey *z, const char *path, const czk_groth16_read_opts *opts,
+                                   czk_groth16_read_info *info)
+{
+    czk_groth16_read_opts o = {CZK_GROTH16_CHECK_PINNED, 0, 0, NULL};
+    if (opts) o = *opts;
+    memset(z, 0, sizeof *z);
+    czk_groth16_read_info inf;
+    memset(&inf, 0, sizeof inf);
+    if (info) *info = inf;
+    if (o.check != CZK_GROTH16_CHECK_FULL && o.check != CZK_GROTH16_CHECK_PINNED && o.check != CZK_GROTH16_CHECK_CURVE)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: unknown zkey check mode %d", path, (int)o.check);
+    double t0 = czk_now();
+    char scpath[4200];
+    if (o.sidecar)
+        snprintf(scpath, sizeof scpath, "%s", o.sidecar);
+    else
+        snprintf(scpath, sizeof scpath, "%s" CZK__PIN_SUFFIX, path);
+    uint8_t *buf;
+    size_t len;
+    struct stat st;
+    CZK_TRY(read_stable(&buf, &len, &st, path));
+    inf.file_bytes = len;
+    int hashed = 0;
+    unsigned flags = 0;
+    if (o.check == CZK_GROTH16_CHECK_CURVE) {
+        flags = CZK_CIRCOM_NO_SUBGROUP_CHECK;
+        inf.ran = CZK_GROTH16_CHECK_CURVE;
+    } else {
+        inf.ran = CZK_GROTH16_CHECK_FULL;
+        czk__pin pin;
+        if (o.check == CZK_GROTH16_CHECK_PINNED && czk__pin_load(&pin, scpath, &ZKEY_PIN, inf.why, sizeof inf.why)) {
+            if (!czk__pin_fresh(&pin, &st)) {
+                snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size or mtime changed)",
+                         scpath);
+            } else {
+                czk__pin_digest_buf(inf.digest, ZKEY_PIN_DOMAIN, buf, len, ZKEY_PIN_BLOCK, o.threads);
+                hashed = 1;
+                if (memcmp(inf.digest, pin.digest, CZK__PIN_DIGEST) == 0) {
+                    flags = CZK_CIRCOM_NO_SUBGROUP_CHECK;
+                    inf.ran = CZK_GROTH16_CHECK_PINNED;
+                } else {
+                    snprintf(inf.why, sizeof inf.why,
+                             "sidecar %.300s does not match: the contents changed, size and mtime did not", scpath);
+                }
+            }
+        }
+    }
+    double t1 = czk_now();
+    czk_status s = czk_circom_zkey_parse(z, buf, len, path, flags);
+    inf.decode_s = czk_now() - t1;
+    if (s == CZK_OK && inf.ran == CZK_GROTH16_CHECK_FULL && !o.no_record) {
+        if (!hashed) czk__pin_digest_buf(inf.digest, ZKEY_PIN_DOMAIN, buf, len, ZKEY_PIN_BLOCK, o.threads);
+        char extra[320];
+        zkey_extra(extra, sizeof extra, z);
+        if (czk__pin_write(scpath, &ZKEY_PIN, &st, inf.digest, extra) == CZK_OK)
+            inf.recorded = 1;
+        else
+            snprintf(inf.record_error, sizeof inf.record_error, "%s", czk_last_error());
+    }
+    free(buf);
+    inf.total_s = czk_now() - t0;
+    if (info) *info = inf;
+    return s;
+}
+
+czk_status czk_circom_zkey_pin(const char *path)
+{
+    uint8_t *buf;
+    size_t len;
+    struct stat st;
+    CZK_TRY(read_stable(&buf, &len, &st, path));
+    /* the header fields for the sidecar's note, without decoding the points */
+    czk__container c;
+    const czk__sect *s2 = NULL;
+    czk_status s = czk__container_open(&c, buf, len, path, "zkey");
+    if (s == CZK_OK) s = czk__container_find(&s2, &c, 2);
+    if (s == CZK_OK && s2->len < 4 + 48 + 4 + 32 + 12)
+        s = czk_error(CZK_ERR_FORMAT, "%s: Groth16 header section too short", path);
+    if (s == CZK_OK) {
+        czk_circom_zkey hz;
+        memset(&hz, 0, sizeof hz);
+        const uint8_t *h = buf + s2->off + 4 + 48 + 4 + 32;
+        hz.n_vars = czk__rd32(h);
+        hz.n_public = czk__rd32(h + 4);
+        hz.domain_size = czk__rd32(h + 8);
+        uint8_t digest[CZK__PIN_DIGEST];
+        czk__pin_digest_buf(digest, ZKEY_PIN_DOMAIN, buf, len, ZKEY_PIN_BLOCK, 0);
+        char extra[320];
+        snprintf(extra, sizeof extra,
+                 "written by czk: points multiples of the generators (in the subgroup)\n"
+                 "zkey nVars=%u nPublic=%u domainSize=%u\n",
+                 hz.n_vars, hz.n_public, hz.domain_size);
+        char scpath[4200];
+        snprintf(scpath, sizeof scpath, "%s" CZK__PIN_SUFFIX, path);
+        s = czk__pin_write(scpath, &ZKEY_PIN, &st, digest, extra);
+    }
+    free(buf);
+    return s;
 }

@@ -4,9 +4,11 @@
  * nqr-5 roots, gamma = 1, nPublic+1 extra A rows, H = [L'_{2i+1}(tau)/delta]
  * over the 2n-th roots, coefficients stored as coef * R^2. It exists because
  * a snarkjs powers-of-tau ceremony for 2^17 takes hours on a small machine. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "czk/czk.h"
 #include "czk/ntt.h"
@@ -148,6 +150,7 @@ czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1c
     czk_g1_affine *P1 = malloc((n > nv ? n : nv) * sizeof(czk_g1_affine));
     czk_g2_affine *P2 = malloc((size_t)nv * sizeof(czk_g2_affine));
     FILE *f = NULL;
+    char tmp[4200] = "";
     if (!L || !H || !X || !K || !P1 || !P2) {
         st = czk_error(CZK_ERR_NOMEM, "setup: %zu rows, %u signals", n, nv);
         goto out;
@@ -164,9 +167,10 @@ czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1c
             }
     for (uint32_t s = 0; s <= npub; s++) czk_fr_add(&As[s], &As[s], &L[m + s]);
 
-    f = fopen(path, "wb");
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    f = fopen(tmp, "wb");
     if (!f) {
-        st = czk_error(CZK_ERR_IO, "%s: cannot create", path);
+        st = czk_error(CZK_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
         goto out;
     }
     wbuf b = {f, 0};
@@ -246,7 +250,15 @@ czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1c
     }
     if (b.err) st = czk_error(CZK_ERR_IO, "%s: write failed", path);
 out:
+    if (f && st == CZK_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+        st = czk_error(CZK_ERR_IO, "%s: write failed: %s", tmp, strerror(errno));
     if (f && fclose(f) != 0 && st == CZK_OK) st = czk_error(CZK_ERR_IO, "%s: close failed", path);
+    /* atomically in place, then the sidecar: the points are multiples of the generators */
+    if (f && st == CZK_OK && rename(tmp, path) != 0)
+        st = czk_error(CZK_ERR_IO, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
+    else if (f && st != CZK_OK)
+        unlink(tmp);
+    if (f && st == CZK_OK) st = czk_circom_zkey_pin(path);
     memset(&tau, 0, sizeof tau), memset(&alpha, 0, sizeof alpha), memset(&beta, 0, sizeof beta);
     memset(&delta, 0, sizeof delta);
     free(L), free(H), free(X), free(K), free(P1), free(P2);

@@ -6,9 +6,11 @@
 #include <fcntl.h>
 #include <omp.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -42,9 +44,13 @@ void czk_pce_destroy(czk_pce *p)
 {
     if (!p) return;
     for (int i = 0; i < 3; i++) {
-        czk__pmat_free(&p->m[i]);
+        if (p->map) /* the arrays are views of the file's mapping; the block index is the PCE's own */
+            free(p->m[i].block);
+        else
+            czk__pmat_free(&p->m[i]);
         free(p->dens[i]);
     }
+    if (p->map) munmap(p->map, p->map_len);
     free(p);
 }
 
@@ -681,7 +687,7 @@ void czk_pce_assignment(czk_cs_assignment *out, const czk_pce *p, const czk_fr *
 /* ---- files --------------------------------------------------------------------- */
 
 #define MAGIC "CZKPCE\0\1"
-#define FILE_VERSION 2u
+#define FILE_VERSION 3u
 
 typedef struct file_header {
     char magic[8];
@@ -690,6 +696,56 @@ typedef struct file_header {
     uint64_t rows, cols, n_inputs;
     uint64_t nnz[3], distinct[3], n_over[3];
 } file_header;
+
+/* Version 3: every array starts at a multiple of CZK__PCE_FILE_ALIGN, so that
+ * a read maps the file and points into it (no copy); zero padding between.
+ * The trailer is a u64: XXH3-64 over the little-endian XXH3-64 digests of
+ * the file's 64 MiB chunks before it (hashed in parallel on read). */
+static uint64_t align_up(uint64_t v)
+{
+    return (v + CZK__PCE_FILE_ALIGN - 1) / CZK__PCE_FILE_ALIGN * CZK__PCE_FILE_ALIGN;
+}
+
+/* The byte lengths of the 18 arrays in file order: per matrix len, col,
+ * code, table, meta, over. */
+static void array_lens(uint64_t out[18], uint64_t rows, const uint64_t nnz[3], const uint64_t distinct[3],
+                       const uint64_t n_over[3])
+{
+    for (int i = 0; i < 3; i++) {
+        out[6 * i + 0] = rows * sizeof(uint16_t);
+        out[6 * i + 1] = nnz[i] * sizeof(uint32_t);
+        out[6 * i + 2] = nnz[i] * sizeof(uint16_t);
+        out[6 * i + 3] = distinct[i] * sizeof(czk_fr);
+        out[6 * i + 4] = distinct[i] * sizeof(uint16_t);
+        out[6 * i + 5] = n_over[i] * 2 * sizeof(uint64_t);
+    }
+}
+
+uint64_t czk__pce_file_sum(const uint8_t *buf, uint64_t len, int threads)
+{
+    const uint64_t CH = CZK__PCE_SUM_CHUNK;
+    uint64_t n = (len + CH - 1) / CH;
+    uint64_t *d = malloc((n ? n : 1) * sizeof *d);
+    if (!d) return 0;
+    int nt = threads > 0 ? threads : czk_threads();
+#pragma omp parallel for num_threads(nt > 0 ? nt : 1) schedule(dynamic, 1) if (n > 1)
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t m = len - k * CH < CH ? len - k * CH : CH;
+        d[k] = XXH3_64bits(buf + k * CH, (size_t)m);
+    }
+    uint8_t *le = malloc((n ? n : 1) * 8);
+    uint64_t r = 0;
+    if (le) {
+        for (uint64_t k = 0; k < n; k++)
+            for (int b = 0; b < 8; b++) le[8 * k + (uint64_t)b] = (uint8_t)(d[k] >> (8 * b));
+        r = XXH3_64bits(le, (size_t)(8 * n));
+    }
+    free(le);
+    free(d);
+    return r;
+}
+
+static const uint8_t zero_pad[CZK__PCE_FILE_ALIGN];
 
 czk_status czk_pce_write(const czk_pce *p, const char *path)
 {
@@ -707,87 +763,292 @@ czk_status czk_pce_write(const czk_pce *p, const char *path)
         h.distinct[i] = p->m[i].distinct;
         h.n_over[i] = p->m[i].n_over;
     }
-    const void *chunks[1 + 3 * 6 + 1];
-    size_t lens[1 + 3 * 6 + 1];
+    enum { MAXC = 2 * 19 + 1 };
+    const void *chunks[MAXC];
+    size_t lens[MAXC];
     size_t n = 0;
-    chunks[n] = &h, lens[n++] = sizeof h;
+    uint64_t off = 0;
+    chunks[n] = &h, lens[n++] = sizeof h, off += sizeof h;
+    uint64_t al[18];
+    array_lens(al, p->rows, h.nnz, h.distinct, h.n_over);
     for (int i = 0; i < 3; i++) {
         const pmat *m = &p->m[i];
-        chunks[n] = m->len, lens[n++] = p->rows * sizeof *m->len;
-        chunks[n] = m->col, lens[n++] = m->nnz * sizeof *m->col;
-        chunks[n] = m->code, lens[n++] = m->nnz * sizeof *m->code;
-        chunks[n] = m->table, lens[n++] = m->distinct * sizeof *m->table;
-        chunks[n] = m->meta, lens[n++] = m->distinct * sizeof *m->meta;
-        chunks[n] = m->over, lens[n++] = m->n_over * 2 * sizeof *m->over;
+        const void *src[6] = {m->len, m->col, m->code, m->table, m->meta, m->over};
+        for (int j = 0; j < 6; j++) {
+            uint64_t pad = align_up(off) - off;
+            if (pad) chunks[n] = zero_pad, lens[n++] = (size_t)pad, off += pad;
+            chunks[n] = src[j], lens[n++] = (size_t)al[6 * i + j], off += al[6 * i + j];
+        }
     }
+    /* the chunk digests over the byte stream, then the trailer */
+    const uint64_t CH = CZK__PCE_SUM_CHUNK;
+    uint64_t nd = (off + CH - 1) / CH;
+    uint8_t *le = malloc((nd ? nd : 1) * 8);
     XXH3_state_t *xs = XXH3_createState();
-    if (!xs) return czk_error(CZK_ERR_NOMEM, "PCE: checksum state");
+    if (!xs || !le) {
+        free(le);
+        if (xs) XXH3_freeState(xs);
+        return czk_error(CZK_ERR_NOMEM, "PCE: checksum state");
+    }
+    uint64_t pos = 0, k = 0;
     XXH3_64bits_reset(xs);
-    for (size_t i = 0; i < n; i++)
-        if (lens[i]) XXH3_64bits_update(xs, chunks[i], lens[i]);
-    uint64_t sum = XXH3_64bits_digest(xs);
+    for (size_t c = 0; c < n; c++) {
+        const uint8_t *b = chunks[c];
+        size_t left = lens[c];
+        while (left) {
+            uint64_t room = CH - pos % CH;
+            size_t take = left < room ? left : (size_t)room;
+            XXH3_64bits_update(xs, b, take);
+            b += take, left -= take, pos += take;
+            if (pos % CH == 0) {
+                uint64_t d = XXH3_64bits_digest(xs);
+                for (int q = 0; q < 8; q++) le[8 * k + (uint64_t)q] = (uint8_t)(d >> (8 * q));
+                k++;
+                XXH3_64bits_reset(xs);
+            }
+        }
+    }
+    if (pos % CH) {
+        uint64_t d = XXH3_64bits_digest(xs);
+        for (int q = 0; q < 8; q++) le[8 * k + (uint64_t)q] = (uint8_t)(d >> (8 * q));
+        k++;
+    }
     XXH3_freeState(xs);
+    uint64_t sum = XXH3_64bits(le, (size_t)(8 * k));
+    free(le);
     chunks[n] = &sum, lens[n++] = sizeof sum;
     return czk__write_atomic(path, chunks, lens, n);
 }
 
-typedef struct reader {
-    int fd;
-    const char *path;
-    uint64_t off, size;
-    XXH3_state_t *xs;
-} reader;
+/* First failure of a parallel pass: the lowest (row or non-zero) position wins,
+ * so the message does not depend on the thread schedule. */
+typedef struct first_err {
+    uint64_t pos;
+    char msg[256];
+} first_err;
 
-static czk_status rd(reader *r, void *dst, uint64_t n, const char *what)
+static void note_err(first_err *e, uint64_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_err(first_err *e, uint64_t pos, const char *fmt, ...)
 {
-    if (n > r->size - r->off)
-        return czk_error(CZK_ERR_FORMAT, "%s: truncated in %s at byte offset %llu (need %llu more bytes)", r->path,
-                         what, (unsigned long long)r->off, (unsigned long long)n);
-    uint8_t *d = dst;
-    uint64_t left = n;
-    while (left) {
-        ssize_t got = read(r->fd, d, left > (1u << 30) ? (1u << 30) : left);
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            return czk_error(CZK_ERR_IO, "%s: read: %s", r->path, strerror(errno));
-        }
-        if (got == 0) return czk_error(CZK_ERR_FORMAT, "%s: unexpected end of file in %s", r->path, what);
-        d += got;
-        left -= (uint64_t)got;
+#pragma omp critical(czk_pce_read_err)
+    if (pos < e->pos) {
+        e->pos = pos;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
     }
-    if (r->xs && n) XXH3_64bits_update(r->xs, dst, n);
-    r->off += n;
-    return CZK_OK;
 }
 
-static void *alloc_n(uint64_t n, size_t sz)
+static inline void set_bit(uint64_t *d, uint64_t j)
 {
-    return malloc(n ? n * sz : 1);
+    uint64_t bit = 1ULL << (j % 64);
+    if (!(__atomic_load_n(&d[j / 64], __ATOMIC_RELAXED) & bit)) __atomic_fetch_or(&d[j / 64], bit, __ATOMIC_RELAXED);
+}
+
+/* Structure of matrix mi read from a file, on threads: row lengths (and the
+ * long-row table) against the non-zero count, the block index rebuilt,
+ * columns and codes in range, coefficients canonical, non-zero and of their
+ * class, each row's evaluation order; the unit / pow2 counts and the
+ * densities (A and B) derived in the same pass. */
+static czk_status validate_matrix(czk_pce *p, int mi, const char *path, int nt)
+{
+    static const char *const names[3] = {"A", "B", "C"};
+    pmat *m = &p->m[mi];
+    const uint64_t nb = p->nblocks, rows = p->rows, nnz = m->nnz;
+    uint64_t *esc0 = calloc(nb + 1, sizeof *esc0), *bn = calloc(nb + 1, sizeof *bn);
+    if (!esc0 || !bn) {
+        free(esc0), free(bn);
+        return czk_error(CZK_ERR_NOMEM, "%s: PCE validation", path);
+    }
+    first_err e = {UINT64_MAX, ""};
+    /* escapes per block, then where each block's entries of the long-row table start */
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64)
+    for (uint64_t b = 0; b < nb; b++) {
+        uint64_t r1 = (b + 1) * CZK_PCE_BLOCK < rows ? (b + 1) * CZK_PCE_BLOCK : rows, c = 0;
+        for (uint64_t r = b * CZK_PCE_BLOCK; r < r1; r++) c += m->len[r] == LEN_ESCAPE;
+        esc0[b + 1] = c;
+    }
+    for (uint64_t b = 0; b < nb; b++) esc0[b + 1] += esc0[b];
+    if (esc0[nb] != m->n_over) {
+        uint64_t long_rows = esc0[nb];
+        free(esc0), free(bn);
+        return czk_error(CZK_ERR_FORMAT, "%s: matrix %s: %llu long rows, the long-row table has %llu", path,
+                         names[mi], (unsigned long long)long_rows, (unsigned long long)m->n_over);
+    }
+    /* non-zeros per block */
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64)
+    for (uint64_t b = 0; b < nb; b++) {
+        uint64_t r1 = (b + 1) * CZK_PCE_BLOCK < rows ? (b + 1) * CZK_PCE_BLOCK : rows, w = 0, oi = esc0[b];
+        for (uint64_t r = b * CZK_PCE_BLOCK; r < r1; r++) {
+            uint64_t n = m->len[r];
+            if (n == LEN_ESCAPE) {
+                if (m->over[2 * oi] != r) {
+                    note_err(&e, r, "%s: matrix %s row %llu: long-row table inconsistent", path, names[mi],
+                             (unsigned long long)r);
+                    break;
+                }
+                n = m->over[2 * oi + 1];
+                oi++;
+            }
+            if (n > nnz - w) {
+                note_err(&e, r, "%s: matrix %s row %llu: lengths exceed the non-zero count", path, names[mi],
+                         (unsigned long long)r);
+                break;
+            }
+            w += n;
+        }
+        bn[b] = w;
+    }
+    if (e.pos != UINT64_MAX) {
+        free(esc0), free(bn);
+        return czk_error(CZK_ERR_FORMAT, "%s", e.msg);
+    }
+    uint64_t w = 0;
+    for (uint64_t b = 0; b < nb; b++) {
+        m->block[b] = w;
+        if (bn[b] > nnz - w) {
+            free(esc0), free(bn);
+            return czk_error(CZK_ERR_FORMAT, "%s: matrix %s row %llu: lengths exceed the non-zero count", path,
+                             names[mi], (unsigned long long)(b * CZK_PCE_BLOCK));
+        }
+        w += bn[b];
+    }
+    m->block[nb] = w;
+    if (w != nnz) {
+        free(esc0), free(bn);
+        return czk_error(CZK_ERR_FORMAT, "%s: matrix %s: row lengths sum to %llu, header says %llu", path, names[mi],
+                         (unsigned long long)w, (unsigned long long)nnz);
+    }
+    for (uint64_t c = 0; c < m->distinct; c++) {
+        uint64_t limbs[4];
+        memcpy(limbs, m->table[c].l, sizeof limbs);
+        czk_fr chk;
+        /* Montgomery values are < r exactly when canonical */
+        if (czk_fr_from_limbs(&chk, limbs) != CZK_OK || czk_fr_is_zero(&m->table[c])) {
+            free(esc0), free(bn);
+            return czk_error(CZK_ERR_FORMAT, "%s: matrix %s coefficient %llu is not a canonical non-zero element",
+                             path, names[mi], (unsigned long long)c);
+        }
+        if (m->meta[c] != GENERAL && m->meta[c] != classify(&m->table[c])) {
+            free(esc0), free(bn);
+            return czk_error(CZK_ERR_FORMAT, "%s: matrix %s coefficient %llu: wrong evaluation class", path,
+                             names[mi], (unsigned long long)c);
+        }
+    }
+    /* every non-zero: ranges, evaluation order, counts, densities; on a few
+     * threads each marks its own copy of the bitmaps (plain stores, OR-ed
+     * after), on many the shared ones with atomic ORs */
+    uint64_t unit = 0, pow2 = 0;
+    const uint64_t n_in = p->n_inputs, cols = p->cols, distinct = m->distinct;
+    uint64_t *da = mi == 0 ? p->dens[0] : mi == 1 ? p->dens[2] : NULL, *di = mi == 1 ? p->dens[1] : NULL;
+    const size_t wa = (size_t)((cols - n_in + 63) / 64), wi = (size_t)((n_in + 63) / 64);
+    uint64_t *pa = NULL, *pi = NULL;
+    int priv = (da || di) && nt > 1 && nt <= 8;
+    if (priv) {
+        pa = da ? calloc((size_t)nt * wa + 1, 8) : NULL;
+        pi = di ? calloc((size_t)nt * wi + 1, 8) : NULL;
+        priv = (!da || pa) && (!di || pi);
+    }
+#pragma omp parallel num_threads(nt) reduction(+ : unit, pow2)
+    {
+        const size_t t = (size_t)omp_get_thread_num();
+        uint64_t *my_a = priv && da ? pa + t * wa : da, *my_i = priv && di ? pi + t * wi : di;
+#pragma omp for schedule(dynamic, 64)
+        for (uint64_t b = 0; b < nb; b++) {
+            uint64_t r1 = (b + 1) * CZK_PCE_BLOCK < rows ? (b + 1) * CZK_PCE_BLOCK : rows, k = m->block[b],
+                     oi = esc0[b];
+            for (uint64_t r = b * CZK_PCE_BLOCK; r < r1; r++) {
+                uint64_t n = m->len[r];
+                if (n == LEN_ESCAPE) n = m->over[2 * oi++ + 1];
+                unsigned last = 0x1ff; /* above every (general) key */
+                for (uint64_t end = k + n; k < end; k++) {
+                    uint32_t col = m->col[k];
+                    uint16_t code = m->code[k];
+                    if (col >= cols || code >= distinct) {
+                        note_err(&e, k, "%s: matrix %s non-zero %llu: column or coefficient code out of range",
+                                 path, names[mi], (unsigned long long)k);
+                        r = r1;
+                        break;
+                    }
+                    uint16_t mt = m->meta[code];
+                    unsigned key = mt == GENERAL ? 0x1ff : (mt & 0xffu);
+                    if (key > last) {
+                        note_err(&e, k, "%s: matrix %s row %llu: terms out of evaluation order", path, names[mi],
+                                 (unsigned long long)r);
+                        r = r1;
+                        break;
+                    }
+                    last = key;
+                    unit += mt == 0 || mt == CZK__PCE_NEG;
+                    pow2 += mt != GENERAL;
+                    uint64_t *d = col >= n_in ? my_a : my_i;
+                    uint64_t j = col >= n_in ? col - n_in : col;
+                    if (!d) continue;
+                    if (priv)
+                        d[j / 64] |= 1ULL << (j % 64);
+                    else
+                        set_bit(d, j);
+                }
+            }
+        }
+    }
+    if (priv) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (size_t x = 0; x < wa + wi; x++) {
+            uint64_t *dst = x < wa ? da : di, *src = x < wa ? pa : pi;
+            size_t w = x < wa ? x : x - wa, stride = x < wa ? wa : wi;
+            if (!dst) continue;
+            uint64_t v = dst[w];
+            for (int t = 0; t < nt; t++) v |= src[(size_t)t * stride + w];
+            dst[w] = v;
+        }
+    }
+    free(pa), free(pi);
+    free(esc0), free(bn);
+    if (e.pos != UINT64_MAX) return czk_error(CZK_ERR_FORMAT, "%s", e.msg);
+    m->unit = unit;
+    m->pow2 = pow2;
+    return CZK_OK;
 }
 
 czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key)
 {
     *out = NULL;
-    reader r = {0};
-    r.path = path;
-    r.fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (r.fd < 0) return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(r.fd, &st) != 0) {
-        close(r.fd);
+    if (fstat(fd, &st) != 0) {
+        close(fd);
         return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
     }
-    r.size = (uint64_t)st.st_size;
-    r.xs = XXH3_createState();
+    const uint64_t size = (uint64_t)st.st_size;
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return czk_error(CZK_ERR_IO, "%s: not a regular file", path);
+    }
+    if (size < sizeof(file_header) + 8) {
+        close(fd);
+        return czk_error(CZK_ERR_FORMAT, "%s: truncated: %llu bytes, less than a header and a checksum", path,
+                         (unsigned long long)size);
+    }
+    /* The mapping stays for the PCE's life: its arrays point into it. czk
+     * writes cache files under a temporary name and renames them, so a file
+     * replaced meanwhile leaves this mapping's inode alone. */
+    uint8_t *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return czk_error(CZK_ERR_IO, "%s: mmap: %s", path, strerror(errno));
+    madvise(map, (size_t)size, MADV_WILLNEED);
     czk_pce *p = calloc(1, sizeof *p);
     czk_status s = CZK_OK;
-    if (!r.xs || !p) {
-        s = czk_error(CZK_ERR_NOMEM, "PCE read");
-        goto fail;
+    if (!p) {
+        munmap(map, (size_t)size);
+        return czk_error(CZK_ERR_NOMEM, "PCE read");
     }
-    XXH3_64bits_reset(r.xs);
+    p->map = map;
+    p->map_len = (size_t)size;
     file_header h;
-    if ((s = rd(&r, &h, sizeof h, "header")) != CZK_OK) goto fail;
+    memcpy(&h, map, sizeof h);
     if (memcmp(h.magic, MAGIC, 8) != 0) {
         s = czk_error(CZK_ERR_FORMAT, "%s: not a czk PCE file (bad magic)", path);
         goto fail;
@@ -802,9 +1063,34 @@ czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key)
         s = czk_error(CZK_ERR_FORMAT, "%s: PCE file is for '%s', wanted '%s'", path, h.key, expect_key);
         goto fail;
     }
-    if (h.n_inputs == 0 || h.n_inputs > h.cols || h.cols > UINT32_MAX || h.rows > r.size ||
-        h.cols > r.size * 64) {
+    if (h.n_inputs == 0 || h.n_inputs > h.cols || h.cols > UINT32_MAX || h.rows > size || h.cols > size * 64) {
         s = czk_error(CZK_ERR_FORMAT, "%s: implausible counts in the header", path);
+        goto fail;
+    }
+    static const char *const names[3] = {"A", "B", "C"};
+    for (int i = 0; i < 3; i++)
+        if (h.nnz[i] > size || h.distinct[i] > MAX_CODES || h.n_over[i] > h.rows) {
+            s = czk_error(CZK_ERR_FORMAT, "%s: implausible counts for matrix %s", path, names[i]);
+            goto fail;
+        }
+    /* the layout the counts imply, against the file's size */
+    uint64_t al[18], offs[18], off = sizeof h;
+    array_lens(al, h.rows, h.nnz, h.distinct, h.n_over);
+    for (int j = 0; j < 18; j++) {
+        offs[j] = align_up(off);
+        off = offs[j] + al[j];
+    }
+    if (off + 8 != size) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: %s: the header's counts need %llu bytes, the file has %llu", path,
+                      off + 8 > size ? "truncated" : "trailing bytes", (unsigned long long)(off + 8),
+                      (unsigned long long)size);
+        goto fail;
+    }
+    int nt = czk_threads() > 0 ? czk_threads() : 1;
+    uint64_t sum_file;
+    memcpy(&sum_file, map + off, 8);
+    if (czk__pce_file_sum(map, off, nt) != sum_file) {
+        s = czk_error(CZK_ERR_FORMAT, "%s: checksum mismatch (file damaged)", path);
         goto fail;
     }
     p->rows = h.rows;
@@ -812,128 +1098,73 @@ czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key)
     p->n_inputs = h.n_inputs;
     p->nblocks = (p->rows + CZK_PCE_BLOCK - 1) / CZK_PCE_BLOCK;
     memcpy(p->key, h.key, sizeof p->key);
-    static const char *const names[3] = {"A", "B", "C"};
+    uint64_t n_aux = p->cols - p->n_inputs;
+    size_t words_aux = (size_t)((n_aux + 63) / 64), words_in = (size_t)((p->n_inputs + 63) / 64);
+    p->dens[0] = calloc(words_aux ? words_aux : 1, 8);
+    p->dens[1] = calloc(words_in ? words_in : 1, 8);
+    p->dens[2] = calloc(words_aux ? words_aux : 1, 8);
     for (int i = 0; i < 3; i++) {
         pmat *m = &p->m[i];
-        if (h.nnz[i] > r.size || h.distinct[i] > MAX_CODES || h.n_over[i] > h.rows) {
-            s = czk_error(CZK_ERR_FORMAT, "%s: implausible counts for matrix %s", path, names[i]);
-            goto fail;
-        }
         m->nnz = h.nnz[i];
         m->distinct = h.distinct[i];
         m->n_over = h.n_over[i];
-        m->len = alloc_n(p->rows, sizeof *m->len);
-        m->col = alloc_n(m->nnz, sizeof *m->col);
-        m->code = alloc_n(m->nnz, sizeof *m->code);
-        m->table = alloc_n(m->distinct, sizeof *m->table);
-        m->meta = alloc_n(m->distinct, sizeof *m->meta);
-        m->over = alloc_n(m->n_over * 2, sizeof *m->over);
-        m->block = alloc_n(p->nblocks + 1, sizeof *m->block);
-        if (!m->len || !m->col || !m->code || !m->table || !m->meta || !m->over || !m->block) {
+        /* read-only views of the mapping (never written after a read) */
+        m->len = (uint16_t *)(map + offs[6 * i + 0]);
+        m->col = (uint32_t *)(map + offs[6 * i + 1]);
+        m->code = (uint16_t *)(map + offs[6 * i + 2]);
+        m->table = (czk_fr *)(map + offs[6 * i + 3]);
+        m->meta = (uint16_t *)(map + offs[6 * i + 4]);
+        m->over = (uint64_t *)(map + offs[6 * i + 5]);
+        m->block = malloc((p->nblocks + 1) * sizeof *m->block);
+        if (!m->block || !p->dens[0] || !p->dens[1] || !p->dens[2]) {
             s = czk_error(CZK_ERR_NOMEM, "%s: matrix %s (%llu non-zeros)", path, names[i], (unsigned long long)m->nnz);
             goto fail;
         }
-        char what[32];
-        snprintf(what, sizeof what, "matrix %s", names[i]);
-        if ((s = rd(&r, m->len, p->rows * sizeof *m->len, what)) != CZK_OK) goto fail;
-        if ((s = rd(&r, m->col, m->nnz * sizeof *m->col, what)) != CZK_OK) goto fail;
-        if ((s = rd(&r, m->code, m->nnz * sizeof *m->code, what)) != CZK_OK) goto fail;
-        if ((s = rd(&r, m->table, m->distinct * sizeof *m->table, what)) != CZK_OK) goto fail;
-        if ((s = rd(&r, m->meta, m->distinct * sizeof *m->meta, what)) != CZK_OK) goto fail;
-        if ((s = rd(&r, m->over, m->n_over * 2 * sizeof *m->over, what)) != CZK_OK) goto fail;
     }
-    uint64_t sum_file, sum = XXH3_64bits_digest(r.xs);
-    XXH3_freeState(r.xs);
-    r.xs = NULL;
-    if ((s = rd(&r, &sum_file, sizeof sum_file, "checksum")) != CZK_OK) goto fail;
-    if (r.off != r.size) {
-        s = czk_error(CZK_ERR_FORMAT, "%s: %llu trailing bytes", path, (unsigned long long)(r.size - r.off));
-        goto fail;
-    }
-    if (sum != sum_file) {
-        s = czk_error(CZK_ERR_FORMAT, "%s: checksum mismatch (file damaged)", path);
-        goto fail;
-    }
-    /* structural validation: lengths sum to nnz, columns and codes in range,
-     * coefficients canonical, classes matching; rebuild the block index */
     pthread_once(&pow2_once, pow2_init);
-    for (int i = 0; i < 3; i++) {
-        pmat *m = &p->m[i];
-        uint64_t w = 0, oi = 0;
-        for (uint64_t row = 0; row < p->rows; row++) {
-            if (row % CZK_PCE_BLOCK == 0) m->block[row / CZK_PCE_BLOCK] = w;
-            uint64_t n = m->len[row];
-            if (n == LEN_ESCAPE) {
-                if (oi >= m->n_over || m->over[2 * oi] != row) {
-                    s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s row %llu: long-row table inconsistent", path,
-                                  names[i], (unsigned long long)row);
-                    goto fail;
-                }
-                n = m->over[2 * oi + 1];
-                oi++;
-            }
-            if (n > m->nnz - w) {
-                s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s row %llu: lengths exceed the non-zero count", path,
-                              names[i], (unsigned long long)row);
-                goto fail;
-            }
-            w += n;
-        }
-        m->block[p->nblocks] = w;
-        if (w != m->nnz || oi != m->n_over) {
-            s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s: row lengths sum to %llu, header says %llu", path, names[i],
-                          (unsigned long long)w, (unsigned long long)m->nnz);
-            goto fail;
-        }
-        for (uint64_t k = 0; k < m->nnz; k++) {
-            if (m->col[k] >= p->cols || m->code[k] >= m->distinct) {
-                s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s non-zero %llu: column or coefficient code out of range",
-                              path, names[i], (unsigned long long)k);
-                goto fail;
-            }
-        }
-        for (uint64_t c = 0; c < m->distinct; c++) {
-            uint64_t limbs[4];
-            memcpy(limbs, m->table[c].l, sizeof limbs);
-            czk_fr chk;
-            /* Montgomery values are < r exactly when canonical */
-            if (czk_fr_from_limbs(&chk, limbs) != CZK_OK || czk_fr_is_zero(&m->table[c])) {
-                s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s coefficient %llu is not a canonical non-zero element",
-                              path, names[i], (unsigned long long)c);
-                goto fail;
-            }
-            if (m->meta[c] != GENERAL && m->meta[c] != classify(&m->table[c])) {
-                s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s coefficient %llu: wrong evaluation class", path,
-                              names[i], (unsigned long long)c);
-                goto fail;
-            }
-        }
-        /* the evaluation order: per row, general terms, then +-2^e by non-increasing e */
-        uint64_t k = 0;
-        for (uint64_t row = 0; row < p->rows; row++) {
-            uint64_t n = m->len[row] == LEN_ESCAPE ? long_row_len(m, row) : m->len[row];
-            unsigned last = 0x1ff; /* above every (general) key */
-            for (uint64_t e = k + n; k < e; k++) {
-                uint16_t mt = m->meta[m->code[k]];
-                unsigned key = mt == GENERAL ? 0x1ff : (mt & 0xffu);
-                if (key > last) {
-                    s = czk_error(CZK_ERR_FORMAT, "%s: matrix %s row %llu: terms out of evaluation order", path,
-                                  names[i], (unsigned long long)row);
-                    goto fail;
-                }
-                last = key;
-                m->unit += mt == 0 || mt == CZK__PCE_NEG;
-                m->pow2 += mt != GENERAL;
-            }
-        }
-    }
-    if ((s = derive_densities(p)) != CZK_OK) goto fail;
-    close(r.fd);
+    for (int i = 0; i < 3 && s == CZK_OK; i++) s = validate_matrix(p, i, path, nt);
+    if (s != CZK_OK) goto fail;
+    p->pop[0] = p->pop[1] = p->pop[2] = 0;
+    for (size_t i = 0; i < words_aux; i++) p->pop[0] += (uint64_t)__builtin_popcountll(p->dens[0][i]);
+    for (size_t i = 0; i < words_in; i++) p->pop[1] += (uint64_t)__builtin_popcountll(p->dens[1][i]);
+    for (size_t i = 0; i < words_aux; i++) p->pop[2] += (uint64_t)__builtin_popcountll(p->dens[2][i]);
     *out = p;
     return CZK_OK;
 fail:
-    if (r.xs) XXH3_freeState(r.xs);
-    close(r.fd);
     czk_pce_destroy(p);
     return s;
+}
+
+/* ---- the setup's column sums ------------------------------------------------------------- */
+
+czk_status czk_pce_columns(const czk_pce *p, int matrix, czk_fr *acc, const czk_fr *lag, uint64_t row0,
+                           uint64_t row1, int threads)
+{
+    if (!p || matrix < 0 || matrix > 2 || !acc || !lag || row0 > row1 || row1 > p->rows)
+        return czk_error(CZK_ERR_INVALID_ARG, "czk_pce_columns: matrix %d, rows [%llu, %llu)", matrix,
+                         (unsigned long long)row0, (unsigned long long)row1);
+    const pmat *m = &p->m[matrix];
+    int nt = threads > 0 ? threads : czk_threads();
+    if (nt < 1) nt = 1;
+    /* each thread owns a range of columns and scans every row: no two
+     * threads add into one element */
+#pragma omp parallel num_threads(nt)
+    {
+        const int t = omp_get_thread_num(), n = omp_get_num_threads();
+        const uint64_t lo = p->cols * (uint64_t)t / (uint64_t)n, hi = p->cols * (uint64_t)(t + 1) / (uint64_t)n;
+        /* the first non-zero of row0: its block's offset, then the rows before it */
+        uint64_t r = row0 / CZK_PCE_BLOCK * CZK_PCE_BLOCK, k = m->block[r / CZK_PCE_BLOCK];
+        for (; r < row0; r++) k += m->len[r] == LEN_ESCAPE ? long_row_len(m, r) : m->len[r];
+        for (; r < row1; r++) {
+            uint64_t len = m->len[r] == LEN_ESCAPE ? long_row_len(m, r) : m->len[r];
+            for (uint64_t e = k + len; k < e; k++) {
+                uint64_t c = m->col[k];
+                if (c < lo || c >= hi) continue;
+                czk_fr x;
+                czk_fr_mul(&x, &m->table[m->code[k]], &lag[r - row0]);
+                czk_fr_add(&acc[c], &acc[c], &x);
+            }
+        }
+    }
+    return CZK_OK;
 }

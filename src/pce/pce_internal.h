@@ -32,7 +32,18 @@ struct czk_pce {
     uint64_t *dens[3]; /* A-aux, B-input, B-aux */
     uint64_t pop[3];
     char key[CZK_PCE_KEY_MAX];
+    void *map;      /* read from a file: the mapping the matrices' arrays point into (else NULL) */
+    size_t map_len;
 };
+
+/* File format (version 3): arrays start at multiples of this; the trailer
+ * is XXH3-64 over the chunk digests (czk__pce_file_sum). */
+#define CZK__PCE_FILE_ALIGN 4096u
+#define CZK__PCE_SUM_CHUNK ((uint64_t)64 << 20)
+/* The file checksum of buf[0, len) (the bytes before the trailer): XXH3-64
+ * of the little-endian XXH3-64 digests of its 64 MiB chunks, which are
+ * hashed on `threads` threads (0: all). */
+uint64_t czk__pce_file_sum(const uint8_t *buf, uint64_t len, int threads);
 
 /* Row-at-a-time builder of one matrix (the columns may be remapped after). */
 typedef struct czk__pmb czk__pmb;

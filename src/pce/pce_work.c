@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/bigmem.h"
 #include "czk/czk.h"
 #include "pce/pce_internal.h"
 
@@ -74,23 +75,21 @@ czk_status czk_pce_record(czk_pce **out, const czk_cs_sizes *z, czk_pce_synth_fn
 
 /* ---- a partition's workspace ---------------------------------------------------------- */
 
-/* Zero n values in parallel: the pages are mapped now, not during the first
- * timed synthesis. */
+/* Fault n values' pages in now, in parallel (the kernel zero-fills them;
+ * nothing is written twice), not during the first timed synthesis. */
 static void touch(czk_fr *v, size_t n, int threads)
 {
-    const size_t CH = (size_t)1 << 18;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (size_t off = 0; off < n; off += CH) memset(v + off, 0, (n - off < CH ? n - off : CH) * sizeof(czk_fr));
+    czk__big_populate(v, n * sizeof(czk_fr), threads);
 }
 
 void czk_pce_work_destroy(czk_pce_work *w)
 {
     if (!w) return;
-    free(w->v.input);
-    free(w->v.aux);
-    free(w->a);
-    free(w->b);
-    free(w->c);
+    czk__big_free(w->v.input);
+    czk__big_free(w->v.aux);
+    czk__big_free(w->a);
+    czk__big_free(w->b);
+    czk__big_free(w->c);
     free(w);
 }
 
@@ -103,8 +102,8 @@ czk_status czk_pce_work_create(czk_pce_work **out, const czk_pce *p)
     w->p = p;
     w->n_input = (size_t)p->n_inputs;
     w->n_aux = (size_t)(p->cols - p->n_inputs);
-    w->v.input = malloc(w->n_input * sizeof(czk_fr));
-    w->v.aux = malloc((w->n_aux ? w->n_aux : 1) * sizeof(czk_fr));
+    w->v.input = czk__big_alloc(w->n_input * sizeof(czk_fr));
+    w->v.aux = czk__big_alloc((w->n_aux ? w->n_aux : 1) * sizeof(czk_fr));
     w->v.cap_input = w->n_input;
     w->v.cap_aux = w->n_aux;
     if (!w->v.input || !w->v.aux) {
@@ -121,11 +120,11 @@ czk_status czk_pce_work_reserve(czk_pce_work *w, int threads)
     if (w->a) return CZK_OK;
     if (threads <= 0) threads = czk_threads() > 0 ? czk_threads() : 1;
     size_t rows = (size_t)w->p->rows;
-    w->a = malloc(rows * sizeof(czk_fr));
-    w->b = malloc(rows * sizeof(czk_fr));
-    w->c = malloc(rows * sizeof(czk_fr));
+    w->a = czk__big_alloc(rows * sizeof(czk_fr));
+    w->b = czk__big_alloc(rows * sizeof(czk_fr));
+    w->c = czk__big_alloc(rows * sizeof(czk_fr));
     if (!w->a || !w->b || !w->c) {
-        free(w->a), free(w->b), free(w->c);
+        czk__big_free(w->a), czk__big_free(w->b), czk__big_free(w->c);
         w->a = w->b = w->c = NULL;
         return czk_error(CZK_ERR_NOMEM, "PCE: a, b, c of %zu rows", rows);
     }
@@ -249,10 +248,11 @@ czk_status czk_pce_work_compare_stream(const czk_pce_work *w, czk_pce_stream_fn 
     czk_cs_assignment pa;
     work_assignment(&pa, w);
     /* the PROVE synthesis' own witness and densities, beside the PCE's */
-    czk_fr *in = malloc(w->n_input * sizeof(czk_fr)), *aux = malloc((w->n_aux ? w->n_aux : 1) * sizeof(czk_fr));
+    czk_fr *in = czk__big_alloc(w->n_input * sizeof(czk_fr));
+    czk_fr *aux = czk__big_alloc((w->n_aux ? w->n_aux : 1) * sizeof(czk_fr));
     size_t wa = (w->n_aux + 63) / 64, wi = (w->n_input + 63) / 64;
-    uint64_t *dens[3] = {calloc(wa + 1, 8), calloc(wi + 1, 8), calloc(wa + 1, 8)};
-    stream_cmp sc = {w, malloc(3 * (size_t)STREAM_ROWS * sizeof(czk_fr)), k, threads};
+    uint64_t *dens[3] = {czk__big_alloc((wa + 1) * 8), czk__big_alloc((wi + 1) * 8), czk__big_alloc((wa + 1) * 8)};
+    stream_cmp sc = {w, czk__big_alloc(3 * (size_t)STREAM_ROWS * sizeof(czk_fr)), k, threads};
     czk_status s = CZK_OK;
     if (!in || !aux || !dens[0] || !dens[1] || !dens[2] || !sc.buf)
         s = czk_error(CZK_ERR_NOMEM, "PCE validate: PROVE witness of %zu aux variables", w->n_aux);
@@ -268,11 +268,11 @@ czk_status czk_pce_work_compare_stream(const czk_pce_work *w, czk_pce_stream_fn 
     if (s == CZK_OK) s = cmp_bits("A-aux", pa.a_aux_density, pa.a_aux_popcount, dens[0], pop[0], w->n_aux, k);
     if (s == CZK_OK) s = cmp_bits("B-input", pa.b_input_density, pa.b_input_popcount, dens[1], pop[1], w->n_input, k);
     if (s == CZK_OK) s = cmp_bits("B-aux", pa.b_aux_density, pa.b_aux_popcount, dens[2], pop[2], w->n_aux, k);
-    free(in);
-    free(aux);
-    free(dens[0]);
-    free(dens[1]);
-    free(dens[2]);
-    free(sc.buf);
+    czk__big_free(in);
+    czk__big_free(aux);
+    czk__big_free(dens[0]);
+    czk__big_free(dens[1]);
+    czk__big_free(dens[2]);
+    czk__big_free(sc.buf);
     return s;
 }

@@ -111,9 +111,13 @@ static uint64_t resident_bytes_locked(const czk_service *s)
     return b;
 }
 
-static void resident_drop(svc_resident *r)
+static void resident_drop(czk_service *s, svc_resident *r)
 {
-    if (r->have_src) czk_witness_source_close(&r->src);
+    if (r->have_src) {
+        /* its pooled witness buffers first (the engine outlives no resident but may be gone at shutdown) */
+        if (s->engine) czk_engine_source_release(s->engine, &r->src);
+        czk_witness_source_close(&r->src);
+    }
     if (r->loaded) czk_groth16_params_clear(&r->params);
     r->have_src = r->loaded = 0;
     r->bytes = r->src_bytes = 0;
@@ -126,7 +130,7 @@ static void resident_unlink_locked(czk_service *s, svc_resident *r)
             *pp = r->next;
             break;
         }
-    resident_drop(r);
+    resident_drop(s, r);
     free(r);
 }
 
@@ -243,6 +247,8 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
             r->src = src;
             r->have_src = 1;
             r->src_bytes = src.shared_bytes;
+            /* the partition buffers of its witness instances stay pooled between jobs */
+            if (czk_engine_source_keep(s->engine, &r->src) != CZK_OK) czk_error_clear();
             czk__svc_log(s, CZK_LOG_INFO, NULL, "%s: witness source '%s' open (%llu shared bytes)", r->circuit_id,
                          src.ops->name, (unsigned long long)src.shared_bytes);
         }
@@ -545,6 +551,7 @@ void czk_service_destroy(czk_service *s)
     while (s->jobs) unlink_locked(s, s->jobs);
     pthread_mutex_unlock(&s->mu);
     czk_engine_destroy(s->engine);
+    s->engine = NULL;
     while (s->res) resident_unlink_locked(s, s->res);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);

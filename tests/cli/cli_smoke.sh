@@ -131,4 +131,18 @@ expect_out "--layers and --partitions are PoRep options" "a PoRep shape option w
 expect 2 "synth-only custom window-post incomplete" -- bench synth-only --circuit window-post --nodes 64 --tree 8
 expect_out "needs --nodes, --tree, --sectors and --challenges" "incomplete custom PoSt shape named"
 
+# every benchmark reports the whole process beside its timed region: a
+# "# process:" line in text, a "process" member of its (one) JSON object
+expect 0 "bench field text" -- bench field --impl api -i 1
+expect_out "^# process: wall [0-9.]* s, user [0-9.]* s, sys [0-9.]* s, minor faults [1-9][0-9]*, major faults [0-9]*, peak RSS" \
+    "bench prints the whole-process line"
+expect 0 "bench field json" -- bench field --impl api -i 1 --json
+check "bench --json: one object with process figures" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["process"]
+assert p["wall_s"] > 0 and p["user_s"] + p["sys_s"] > 0 and p["minor_faults"] > 0 and p["peak_rss_bytes"] > 0, p
+assert "config" in d, list(d)
+' "$T/out"
+
 cli_finish

@@ -20,9 +20,35 @@ expect 0 "gen-c1 a" -- gen-c1 --sector-size 2KiB $SHAPE --seed 1 -o "$T/a.json" 
 expect 0 "gen-c1 b" -- gen-c1 --sector-size 2KiB $SHAPE --seed 2 -o "$T/b.json" --quiet
 # shellcheck disable=SC2086
 expect 0 "setup" -- setup --circuit porep $SHAPE --seed 1 -o "$T/p.params" --vk "$T/p.vk" --quiet
-P="--params-check curve"
+# the streamed setup (section by section from the PCE matrices) writes the
+# same bytes for the same seed, and its own sidecar
+saved_cache=${CZK_CACHE_DIR-}
+export CZK_CACHE_DIR="$T/cache" # the PCE it builds stays out of the caller's cache
 # shellcheck disable=SC2086
-expect 0 "prove" -- prove --c1 "$T/a.json" --params "$T/p.params" $P -o "$T/proof.bin" --quiet
+expect 0 "setup --stream" -- setup --circuit porep $SHAPE --seed 1 --stream -o "$T/s.params" --vk "$T/s.vk" --quiet
+if [ -n "$saved_cache" ]; then export CZK_CACHE_DIR="$saved_cache"; else unset CZK_CACHE_DIR; fi
+check "streamed params = in-memory params" cmp "$T/p.params" "$T/s.params"
+check "streamed vk = in-memory vk" cmp "$T/p.vk" "$T/s.vk"
+check "streamed setup wrote the sidecar" test -s "$T/s.params.czkcheck"
+rm -f "$T/s.params" "$T/s.params.czkcheck" "$T/s.vk"
+expect 2 "setup --stream of a PoSt circuit" -- setup --circuit window-post --sector-size 2KiB --stream \
+    -o "$T/x.params" --vk "$T/x.vk"
+P="--params-check curve"
+# setup recorded the checksum sidecar with the file: the first prove (default
+# --params-check pinned) does no full validation
+check "setup wrote the sidecar" test -s "$T/p.params.czkcheck"
+expect 0 "prove" -- prove --c1 "$T/a.json" --params "$T/p.params" -o "$T/proof.bin" --json
+expect_out '"params_check":"pinned"' "first prove after setup: pinned, no full validation"
+# tampered in place with the sidecar's size and mtime kept: still refused
+cp -p "$T/p.params" "$T/t.params"
+cp -p "$T/p.params.czkcheck" "$T/t.params.czkcheck"
+n_ic=$(od -An -tu1 -j 864 -N4 "$T/p.params" | awk '{print $1*16777216 + $2*65536 + $3*256 + $4}')
+flip_byte "$T/t.params" $((864 + 4 + n_ic * 96 + 4 + 5 * 96 + 20))
+touch -r "$T/p.params" "$T/t.params"
+expect 1 "tampered params, sidecar kept" -- prove --c1 "$T/a.json" --params "$T/t.params" -o "$T/bad.bin" --quiet
+expect_out "section h, point 5" "tampered point named"
+expect_absent "$T/bad.bin" "no proof after tampered params"
+rm -f "$T/t.params" "$T/t.params.czkcheck"
 expect 0 "verify" -- verify --vk "$T/p.vk" --c1 "$T/a.json" --proof "$T/proof.bin"
 size=$(wc -c <"$T/proof.bin")
 [ "$size" -eq 192 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: proof.bin is $size bytes"; }

@@ -59,7 +59,7 @@ expect_out "\"vanilla\":\"read\"" "json: read"
 expect_out "\"r1cs\":{\"inputs\":23,\"aux\":22128,\"constraints\":21866,\"r1cs_digest\":\"$WR\"" "json counts, digest"
 expect_out "\"assignment_digest\":\"$WA\"" "json assignment digest"
 expect_out "\"identical\":true" "json identical"
-expect_out "\"ok\":true}" "json ok"
+expect_out "\"ok\":true,\"process\":{" "json ok (then czk bench's whole-process member, last)"
 
 # The generated witness: the same matrices (the dump compares identical), another assignment.
 # shellcheck disable=SC2086

@@ -721,6 +721,70 @@ CZK_TEST(forget_waited_jobs_timeline)
     czk_engine_destroy(e);
 }
 
+/* ---- a caller's source kept across jobs ---------------------------------------------- */
+
+static const czk_witness_ops *g_base_ops;
+static int g_creates, g_destroys;
+
+static czk_status counting_create(czk_witness **out, const czk_witness_source *s, const czk_cs_sizes *z)
+{
+    __atomic_add_fetch(&g_creates, 1, __ATOMIC_RELAXED);
+    return g_base_ops->create(out, s, z);
+}
+
+static void counting_destroy(czk_witness *w)
+{
+    __atomic_add_fetch(&g_destroys, 1, __ATOMIC_RELAXED);
+    g_base_ops->destroy(w);
+}
+
+/* Jobs run one after the other on a caller's source: without
+ * czk_engine_source_keep each job allocates its own witness instance (the
+ * partition's buffers) and frees it when it ends; kept, the second job
+ * reuses the first one's instance, and czk_engine_source_release frees it. */
+CZK_TEST(kept_source_reuses_instances_across_jobs)
+{
+    get_params();
+    czk_witness_source src;
+    REQUIRE_OK(czk_witness_source_cs(&src, t_synth, CZK_LC_VEC));
+    g_base_ops = src.ops;
+    czk_witness_ops ops = *src.ops;
+    ops.create = counting_create;
+    ops.destroy = counting_destroy;
+    src.ops = &ops;
+    czk_engine_opts o = {0};
+    o.synth_workers = 1;
+    o.prove_threads = 1;
+    o.rng = czk_test_rng();
+    czk_engine *e;
+    REQUIRE_OK(czk_engine_create(&e, &o));
+    for (int kept = 0; kept < 2; kept++) {
+        g_creates = g_destroys = 0;
+        if (kept) REQUIRE_OK(czk_engine_source_keep(e, &src));
+        for (int i = 0; i < 2; i++) {
+            inst in;
+            memset(&in, 0, sizeof in);
+            in.value_seed = 900 + (uint64_t)(2 * kept + i);
+            czk_engine_job j = make_job(&in, 1, 0);
+            j.source = &src;
+            uint64_t id;
+            REQUIRE_OK(czk_engine_submit(e, &id, &j));
+            czk_groth16_proof pr[1];
+            CHECK_OK(czk_engine_wait(e, id, pr, 1));
+            check_proofs(&in, pr, 1);
+            CHECK_MSG(g_destroys == (kept ? 0 : i + 1), "kept %d, job %d: %d instances destroyed", kept, i,
+                      g_destroys);
+        }
+        CHECK_MSG(g_creates == (kept ? 1 : 2), "kept %d: %d instances created for 2 jobs", kept, g_creates);
+        if (kept) {
+            czk_engine_source_release(e, &src);
+            CHECK_EQ_U64(g_destroys, 1);
+        }
+    }
+    czk_engine_destroy(e);
+    czk_witness_source_close(&src);
+}
+
 /* The urgent lane: with urgent_priority set, a task of that priority is
  * synthesized and proven while the only regular synthesis worker is held
  * (a gate in the low-priority job's synthesis) by a worker of the lane;

@@ -2,9 +2,11 @@
  * (no npm needed): a tiny circuit, its .r1cs/.wtns, and a Groth16 .zkey made
  * by a reference setup that follows docs/circom.md (Lagrange basis of the
  * nqr-5 roots, extra public rows, H on the odd coset of the 2n-th roots). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "czk/circom.h"
 #include "czk/ntt.h"
@@ -718,4 +720,106 @@ CZK_TEST(insecure_setup_roundtrip)
     czk_circom_zkey_clear(&k);
     czk_circom_r1cs_clear(&r);
     free(rb.p);
+}
+
+static void write_bytes(const char *path, const uint8_t *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CZK_ASSERT(f && fwrite(p, 1, n, f) == n);
+    fclose(f);
+}
+
+/* The zkey's pinned validation (the .params sidecar scheme): a first pinned
+ * read validates in full and records the sidecar, the next skips the subgroup
+ * checks (ran = PINNED, an observable, not a timing); a point replaced in
+ * place by one outside the subgroup, size and mtime kept, is still caught by
+ * the checksum; a touched file is stale; CURVE neither hashes nor records;
+ * the insecure setup records the sidecar with the file. */
+CZK_TEST(zkey_pinned_validation)
+{
+    czk_rng *rng = czk_test_rng();
+    buf z = {0};
+    build_zkey(&z, rng);
+    char path[512], sc[600];
+    snprintf(path, sizeof path, "%s/pin.zkey", czk_test_tmpdir());
+    snprintf(sc, sizeof sc, "%s.czkcheck", path);
+    write_bytes(path, z.p, z.n);
+    czk_circom_zkey k;
+    czk_groth16_read_info info;
+    czk_groth16_read_opts o = {CZK_GROTH16_CHECK_PINNED, 0, 0, NULL};
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, &o, &info));
+    CHECK(info.ran == CZK_GROTH16_CHECK_FULL && info.recorded);
+    CHECK_MSG(strstr(info.why, "no sidecar") != NULL, "%s", info.why);
+    czk_circom_zkey_clear(&k);
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, NULL, &info));
+    CHECK(info.ran == CZK_GROTH16_CHECK_PINNED && !info.recorded);
+    czk_circom_zkey_clear(&k);
+
+    /* CURVE: no checksum, no sidecar written */
+    remove(sc);
+    o.check = CZK_GROTH16_CHECK_CURVE;
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, &o, &info));
+    CHECK(info.ran == CZK_GROTH16_CHECK_CURVE && !info.recorded);
+    FILE *f = fopen(sc, "r");
+    CHECK(f == NULL);
+    if (f) fclose(f);
+    czk_circom_zkey_clear(&k);
+    /* FULL with no_record: validated, nothing written */
+    o.check = CZK_GROTH16_CHECK_FULL;
+    o.no_record = 1;
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, &o, &info));
+    CHECK(info.ran == CZK_GROTH16_CHECK_FULL && !info.recorded);
+    czk_circom_zkey_clear(&k);
+    o.no_record = 0;
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, &o, &info));
+    CHECK(info.recorded);
+    czk_circom_zkey_clear(&k);
+
+    /* tampered in place: H point 3 replaced by a point outside the subgroup,
+     * size and mtime restored; the pinned read finds it by checksum */
+    struct stat st;
+    REQUIRE(stat(path, &st) == 0);
+    czk_g1_affine bad;
+    g1_outside(&bad, rng);
+    buf e = {0};
+    put_g1(&e, &bad);
+    buf t = {0};
+    put(&t, z.p, z.n);
+    memcpy(t.p + sect_payload(&t, 9) + 3 * 96, e.p, 96);
+    write_bytes(path, t.p, t.n);
+    struct timespec ts[2] = {st.st_atim, st.st_mtim};
+    REQUIRE(utimensat(AT_FDCWD, path, ts, 0) == 0);
+    CHECK(czk_circom_zkey_read_ex(&k, path, NULL, &info) == CZK_ERR_NOT_IN_SUBGROUP);
+    CHECK_MSG(strstr(czk_last_error(), "H point 3") != NULL, "%s", czk_last_error());
+    CHECK(info.ran == CZK_GROTH16_CHECK_FULL);
+    CHECK_MSG(strstr(info.why, "does not match") != NULL, "%s", info.why);
+    /* the original bytes back with a new mtime: stale sidecar, full again */
+    write_bytes(path, z.p, z.n);
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, NULL, &info));
+    CHECK(info.ran == CZK_GROTH16_CHECK_FULL && info.recorded);
+    CHECK_MSG(strstr(info.why, "stale") != NULL, "%s", info.why);
+    czk_circom_zkey_clear(&k);
+    /* a sidecar of another format is not used */
+    write_bytes(sc, (const uint8_t *)"czk-params-check 1\nsize 1\n", 26);
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, NULL, &info));
+    CHECK(info.ran == CZK_GROTH16_CHECK_FULL);
+    CHECK_MSG(strstr(info.why, "malformed") != NULL, "%s", info.why);
+    czk_circom_zkey_clear(&k);
+
+    /* the insecure setup writes the sidecar with the file */
+    buf rb = {0};
+    build_r1cs(&rb);
+    czk_circom_r1cs r;
+    REQUIRE_OK(czk_circom_r1cs_parse(&r, rb.p, rb.n, "t.r1cs"));
+    char sp[512];
+    snprintf(sp, sizeof sp, "%s/setup-pin.zkey", czk_test_tmpdir());
+    REQUIRE_OK(czk_circom_zkey_setup_insecure(sp, &r, rng));
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, sp, NULL, &info));
+    CHECK(info.ran == CZK_GROTH16_CHECK_PINNED);
+    czk_circom_zkey_clear(&k);
+    /* and leaves nothing behind where it cannot write */
+    snprintf(sp, sizeof sp, "%s/no/such/dir.zkey", czk_test_tmpdir());
+    CHECK(czk_circom_zkey_setup_insecure(sp, &r, rng) == CZK_ERR_IO);
+    czk_circom_r1cs_clear(&r);
+    free(rb.p), free(z.p), free(e.p), free(t.p);
 }

@@ -242,3 +242,44 @@ CZK_TEST(files_roundtrip_and_damage)
     free(buf);
     czk_pce_destroy(p);
 }
+
+/* czk_pce_columns (the setup's column sums) equals the CSR's transpose
+ * product, over row ranges that start inside a block and on 1 and 3
+ * threads. */
+CZK_TEST(columns_equal_csr_transpose)
+{
+    rc_args r = {5, 6, 30, getenv("CZK_TEST_ASAN") ? 1500 : 4000};
+    czk_cs *shape = NULL;
+    czk_csr M[3] = {{0}, {0}, {0}};
+    REQUIRE_OK(czk_cs_create(&shape, CZK_CS_SHAPE, CZK_LC_VEC, NULL));
+    REQUIRE_OK(synth_random(shape, 1, &r));
+    REQUIRE_OK(czk_cs_finalize(shape));
+    REQUIRE_OK(czk_cs_shape_csr(shape, &M[0], &M[1], &M[2]));
+    czk_pce *p = NULL;
+    REQUIRE_OK(czk_pce_from_csr(&p, &M[0], &M[1], &M[2], shape->n_inputs, "cols"));
+    size_t rows = M[0].n_rows, cols = M[0].n_cols;
+    czk_fr *lag = malloc(rows * sizeof *lag), *want = malloc(cols * sizeof *want), *got = malloc(cols * sizeof *got);
+    REQUIRE(lag && want && got);
+    for (size_t j = 0; j < rows; j++) czk_fr_random(&lag[j], czk_test_rng());
+    for (int mi = 0; mi < 3; mi++) {
+        memset(want, 0, cols * sizeof *want);
+        for (size_t j = 0; j < rows; j++)
+            for (uint64_t k = M[mi].row_ptr[j]; k < M[mi].row_ptr[j + 1]; k++) {
+                czk_fr t;
+                czk_fr_mul(&t, &M[mi].val[k], &lag[j]);
+                czk_fr_add(&want[M[mi].col[k]], &want[M[mi].col[k]], &t);
+            }
+        for (int threads = 1; threads <= 3; threads += 2) {
+            memset(got, 0, cols * sizeof *got);
+            size_t cut = rows > 1500 ? 1500 : rows / 2; /* inside the second block of 1024 rows */
+            CHECK_OK(czk_pce_columns(p, mi, got, lag, 0, cut, threads));
+            CHECK_OK(czk_pce_columns(p, mi, got, lag + cut, cut, rows, threads));
+            CHECK_MSG(!memcmp(got, want, cols * sizeof *got), "matrix %d, %d threads: column sums differ", mi, threads);
+        }
+    }
+    CHECK(czk_pce_columns(p, 0, got, lag, 0, rows + 1, 1) == CZK_ERR_INVALID_ARG);
+    free(lag), free(want), free(got);
+    czk_pce_destroy(p);
+    for (int i = 0; i < 3; i++) czk_csr_clear(&M[i]);
+    czk_cs_destroy(shape);
+}

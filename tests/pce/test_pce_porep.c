@@ -18,6 +18,7 @@
 #include "common/random_circuit.h"
 #include "czk/czk.h"
 #include "czk/pce.h"
+#include "pce/pce_internal.h"
 #include "czk/porep.h"
 
 static void check_assignment(const czk_cs_assignment *w, const czk_cs_assignment *r)
@@ -384,19 +385,27 @@ CZK_TEST(file_evaluation_order_checked)
     czk_pce_destroy(p);
     FILE *f = fopen(path, "rb");
     REQUIRE(f);
-    uint8_t buf[4096];
-    size_t n = fread(buf, 1, sizeof buf, f);
+    fseek(f, 0, SEEK_END);
+    size_t n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(n);
+    REQUIRE(buf && fread(buf, 1, n, f) == n);
     fclose(f);
     uint32_t hb;
     memcpy(&hb, buf + 12, 4); /* header_bytes */
-    size_t code_a = hb + in.rows * 2 + in.nnz[0] * 4;
+    /* version 3: A's len, col, code arrays each start at a multiple of CZK__PCE_FILE_ALIGN */
+    const size_t al = CZK__PCE_FILE_ALIGN;
+#define ALIGN_UP(v) (((v) + al - 1) / al * al)
+    size_t len_a = ALIGN_UP((size_t)hb), col_a = ALIGN_UP(len_a + in.rows * 2);
+    size_t code_a = ALIGN_UP(col_a + in.nnz[0] * 4);
+#undef ALIGN_UP
     REQUIRE(code_a + 4 < n);
     uint16_t c0, c1;
     memcpy(&c0, buf + code_a, 2);
     memcpy(&c1, buf + code_a + 2, 2);
     memcpy(buf + code_a, &c1, 2); /* the Horner term before the general one */
     memcpy(buf + code_a + 2, &c0, 2);
-    uint64_t sum = XXH3_64bits(buf, n - 8);
+    uint64_t sum = czk__pce_file_sum(buf, n - 8, 1);
     memcpy(buf + n - 8, &sum, 8);
     f = fopen(path, "wb");
     REQUIRE(f && fwrite(buf, 1, n, f) == n);
@@ -404,14 +413,42 @@ CZK_TEST(file_evaluation_order_checked)
     czk_pce *q = NULL;
     CHECK(czk_pce_read(&q, path, NULL) == CZK_ERR_FORMAT);
     CHECK_MSG(strstr(czk_last_error(), "evaluation order") != NULL, "%s", czk_last_error());
-    /* swapped back (checksum recomputed again): accepted */
+    /* a column out of range (checksum right): refused, the non-zero named */
     memcpy(buf + code_a, &c0, 2);
     memcpy(buf + code_a + 2, &c1, 2);
-    sum = XXH3_64bits(buf, n - 8);
+    uint32_t col0, big = (uint32_t)in.cols;
+    memcpy(&col0, buf + col_a + 4, 4);
+    memcpy(buf + col_a + 4, &big, 4);
+    sum = czk__pce_file_sum(buf, n - 8, 2);
     memcpy(buf + n - 8, &sum, 8);
     f = fopen(path, "wb");
     REQUIRE(f && fwrite(buf, 1, n, f) == n);
     fclose(f);
+    CHECK(czk_pce_read(&q, path, NULL) == CZK_ERR_FORMAT);
+    CHECK_MSG(strstr(czk_last_error(), "non-zero 1: column or coefficient code out of range") != NULL, "%s",
+              czk_last_error());
+    /* a row length that breaks the count (checksum right): refused */
+    memcpy(buf + col_a + 4, &col0, 4);
+    uint16_t l0, l1;
+    memcpy(&l0, buf + len_a, 2);
+    l1 = (uint16_t)(l0 + 1);
+    memcpy(buf + len_a, &l1, 2);
+    sum = czk__pce_file_sum(buf, n - 8, 1);
+    memcpy(buf + n - 8, &sum, 8);
+    f = fopen(path, "wb");
+    REQUIRE(f && fwrite(buf, 1, n, f) == n);
+    fclose(f);
+    CHECK(czk_pce_read(&q, path, NULL) == CZK_ERR_FORMAT);
+    CHECK_MSG(strstr(czk_last_error(), "matrix A") != NULL && strstr(czk_last_error(), "non-zero count") != NULL,
+              "%s", czk_last_error());
+    /* everything back (checksum recomputed again): accepted */
+    memcpy(buf + len_a, &l0, 2);
+    sum = czk__pce_file_sum(buf, n - 8, 1);
+    memcpy(buf + n - 8, &sum, 8);
+    f = fopen(path, "wb");
+    REQUIRE(f && fwrite(buf, 1, n, f) == n);
+    fclose(f);
+    free(buf);
     CHECK_OK(czk_pce_read(&q, path, "order"));
     czk_pce_destroy(q);
 }
