@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -15,7 +16,7 @@ static const char usage[] =
     "usage: czk prove --c1 C1.json (--params FILE.params | --param-cache DIR) -o PROOF.bin\n"
     "                 [--partition K] [--no-verify] [--lc vec|inline1|inline2|inline4]\n"
     "                 [--params-check pinned|full|curve] [--pce on|off|auto] [--parallel]\n"
-    "                 [--threads N] [--quiet] [--json]\n"
+    "                 [--stream-params] [--threads N] [--quiet] [--json]\n"
     "       czk prove --post window|winning --vanilla DIR (--params FILE.params | --param-cache DIR)\n"
     "                 -o PROOF.bin [--no-verify] [--lc ...] [--params-check ...] [--pce on|off|auto] [--parallel]\n"
     "                 [--threads N] [--quiet] [--json]\n"
@@ -43,6 +44,12 @@ static const char usage[] =
     "SHA-256 block checksum, and runs the full validation (and records it) otherwise;\n"
     "full always checks every point (on curve, in subgroup, not identity);\n"
     "curve skips the subgroup checks (unsafe for files from elsewhere).\n"
+    "--stream-params (every kind): leave the parameters on disk and read them section\n"
+    "by section in chunks inside each partition's prover (never resident: for a file\n"
+    "larger than memory, e.g. a 32GiB partition's 47 GB); the partitions run one\n"
+    "after another, with PCE each of a, b, c is evaluated only when H needs it, and\n"
+    "the checksum is compared with the sidecar at the end (no proof on a mismatch).\n"
+    "Chosen by itself when the file is larger than 3/4 of the memory available.\n"
     "--post window|winning --vanilla DIR: prove a WindowPoSt partition or a WinningPoSt\n"
     "proof from DIR/post-KIND.json and DIR/vanilla-KIND.bin (as `czk-oracle vanilla-post\n"
     "-o DIR` writes them): the vanilla proof is read strictly and checked against its\n"
@@ -60,7 +67,7 @@ static const char usage[] =
     "czk pce build --circuit snap).\n";
 
 enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OPT_LC, OPT_CHECK, OPT_PCE, OPT_PARAM_CACHE, OPT_PARALLEL,
-       OPT_POST, OPT_VANILLA, OPT_SNAP };
+       OPT_POST, OPT_VANILLA, OPT_SNAP, OPT_STREAM };
 
 typedef struct {
     const char *c1, *params, *param_cache, *out, *vanilla;
@@ -69,6 +76,7 @@ typedef struct {
     int pce_given;
     long long partition;
     int no_verify, parallel;
+    int stream; /* --stream-params */
     czk_lc_kind lc;
     czk_groth16_check check;
     czk_pce_mode pce;
@@ -88,6 +96,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
         return 0;
     case OPT_NO_VERIFY: a->no_verify = 1; return 0;
     case OPT_PARALLEL: a->parallel = 1; return 0;
+    case OPT_STREAM: a->stream = 1; return 0;
     case OPT_VANILLA: a->vanilla = arg; return 0;
     case OPT_SNAP: a->snap = 1; return 0;
     case OPT_POST:
@@ -132,6 +141,47 @@ static czk_status read_params(czk_groth16_params *p, const char *path, czk_groth
         fprintf(stderr, "czk: %s\n", line);
     }
     return s;
+}
+
+/* The job's parameters: read into p, or left on disk and streamed section by
+ * section for each partition (--stream-params, or by itself when the file
+ * is larger than 3/4 of the memory available: it would not fit beside the
+ * witness). *streamed says which; rinfo receives the validation that ran
+ * (for a streamed file, once the prover has read it all). */
+static czk_status params_for_job(czk_kind_job *job, czk_groth16_params *p, int *streamed, const char *path,
+                                 const args *a, const czk_cli_common *c, czk_progress *pg,
+                                 czk_groth16_read_info *rinfo, czk_groth16_stream_stats *stats)
+{
+    memset(rinfo, 0, sizeof *rinfo);
+    int stream = a->stream;
+    struct stat st;
+    double avail = czk_bench_mem_available();
+    if (!stream && stat(path, &st) == 0 && avail > 0 && (double)st.st_size > 0.75 * avail) {
+        stream = 1;
+        if (!c->quiet && !c->json)
+            fprintf(stderr, "czk: %s is %.1f GB, more than 3/4 of the %.1f GB of memory available: "
+                    "streaming it by section (as --stream-params)\n", path, (double)st.st_size / 1e9, avail / 1e9);
+    }
+    *streamed = stream;
+    if (stream) {
+        job->params_stream = path;
+        job->stream_check = a->check;
+        job->stream_info = rinfo;
+        job->stream_stats = stats;
+        return CZK_OK;
+    }
+    CZK_TRY(read_params(p, path, a->check, c, pg, rinfo));
+    job->params = p;
+    return CZK_OK;
+}
+
+/* --json's members on the parameters: how they were used, the validation,
+ * the seconds spent reading them (streamed: reading and decoding inside the
+ * prover). */
+static void json_params(int streamed, const czk_groth16_read_info *rinfo, const czk_groth16_stream_stats *stats)
+{
+    printf("\"params\":\"%s\",\"params_check\":\"%s\",\"params_read_s\":%.3f", streamed ? "streamed" : "read",
+           czk_groth16_check_name(rinfo->ran), streamed ? stats->read_s : rinfo->total_s);
 }
 
 /* The proofs' bytes, written atomically. */
@@ -196,7 +246,12 @@ static int prove_post(const args *a, const czk_cli_common *c)
         params = params_path;
     }
     czk_groth16_read_info rinfo;
-    s = read_params(&p, params, a->check, c, &pg, &rinfo);
+    czk_groth16_stream_stats sstats;
+    memset(&sstats, 0, sizeof sstats);
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    int streamed = 0;
+    s = params_for_job(&job, &p, &streamed, params, a, c, &pg, &rinfo, &sstats);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "reading parameters failed");
         goto out;
@@ -204,11 +259,8 @@ static int prove_post(const args *a, const czk_cli_common *c)
     czk_groth16_proof proof[1];
     uint8_t bytes[CZK_GROTH16_PROOF_BYTES];
     czk_kind_partition_times times[1];
-    czk_kind_job job;
-    memset(&job, 0, sizeof job);
     job.kind = czk_post_proof_kind(k);
     job.data = &v;
-    job.params = &p;
     job.n = 1;
     czk_kind_report rep;
     exit_code = run_job(proof, &job, a, &pg, &rep, times);
@@ -220,14 +272,16 @@ static int prove_post(const args *a, const czk_cli_common *c)
     }
     czk_post_counts cnt;
     czk_post_circuit_counts(&cnt, &v.shape);
-    if (c->json)
+    if (c->json) {
         printf("{\"proof\":\"%s\",\"kind\":\"%s\",\"registered_proof\":\"%s\",\"sectors\":%u,"
                "\"constraints\":%llu,\"source\":\"%s\",\"synth_s\":%.4f,\"prove_s\":%.4f,\"verified\":%s,"
-               "\"seconds\":%.3f,\"peak_reserved\":%llu,\"params_check\":\"%s\",\"params_read_s\":%.3f}\n",
+               "\"seconds\":%.3f,\"peak_reserved\":%llu,",
                a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints,
                rep.source ? rep.source : "?", times[0].synth_s, times[0].prove_s, rep.verified ? "true" : "false",
-               rep.wall_s, (unsigned long long)rep.peak_reserved, czk_groth16_check_name(rinfo.ran), rinfo.total_s);
-    else if (!c->quiet)
+               rep.wall_s, (unsigned long long)rep.peak_reserved);
+        json_params(streamed, &rinfo, &sstats);
+        printf("}\n");
+    } else if (!c->quiet)
         printf("proved %s (%s, %u sector%s) in %.2f s%s; wrote %s (%d bytes)\n", czk_post_kind_name(k), m.proof, v.n,
                v.n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out, CZK_GROTH16_PROOF_BYTES);
 out:
@@ -269,16 +323,18 @@ static int prove_snap(const args *a, const czk_cli_common *c)
         params = params_path;
     }
     czk_groth16_read_info rinfo;
-    s = read_params(&p, params, a->check, c, &pg, &rinfo);
+    czk_groth16_stream_stats sstats;
+    memset(&sstats, 0, sizeof sstats);
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    int streamed = 0;
+    s = params_for_job(&job, &p, &streamed, params, a, c, &pg, &rinfo, &sstats);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "reading parameters failed");
         goto out;
     }
-    czk_kind_job job;
-    memset(&job, 0, sizeof job);
     job.kind = &czk_kind_snap;
     job.data = &v;
-    job.params = &p;
     job.n = n;
     czk_kind_report rep;
     exit_code = run_job(proofs, &job, a, &pg, &rep, times);
@@ -297,8 +353,10 @@ static int prove_snap(const args *a, const czk_cli_common *c)
             printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"batch\":%d}",
                    i ? "," : "", times[i].partition, (unsigned long long)cnt.constraints, times[i].synth_s,
                    times[i].prove_s, times[i].batch);
-        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu}\n", rep.verified ? "true" : "false",
+        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,", rep.verified ? "true" : "false",
                rep.wall_s, (unsigned long long)rep.peak_reserved);
+        json_params(streamed, &rinfo, &sstats);
+        printf("}\n");
     } else if (!c->quiet) {
         printf("proved the update (%s, %u partition%s) in %.2f s%s; wrote %s (%zu bytes)\n", m.proof, n,
                n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out,
@@ -328,6 +386,7 @@ static int run(int argc, char **argv)
                                          {"post", required_argument, 0, OPT_POST},
                                          {"vanilla", required_argument, 0, OPT_VANILLA},
                                          {"snap", no_argument, 0, OPT_SNAP},
+                                         {"stream-params", no_argument, 0, OPT_STREAM},
                                          {0, 0, 0, 0}};
     args a;
     memset(&a, 0, sizeof a);
@@ -381,8 +440,14 @@ static int run(int argc, char **argv)
     }
 
     czk_groth16_params p;
+    memset(&p, 0, sizeof p);
     czk_groth16_read_info rinfo;
-    s = read_params(&p, a.params, a.check, &c, &pg, &rinfo);
+    czk_groth16_stream_stats sstats;
+    memset(&sstats, 0, sizeof sstats);
+    czk_kind_job job;
+    memset(&job, 0, sizeof job);
+    int streamed = 0;
+    s = params_for_job(&job, &p, &streamed, a.params, &a, &c, &pg, &rinfo, &sstats);
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);
         return czk_cli_fail("prove", s, "reading parameters failed");
@@ -403,11 +468,8 @@ static int run(int argc, char **argv)
     /* one job through the pipelined engine (n = 1 included): synthesis of
      * partition N+1 overlaps proving of N; the engine verifies the proofs
      * once (batch verification) unless --no-verify */
-    czk_kind_job job;
-    memset(&job, 0, sizeof job);
     job.kind = &czk_kind_porep;
     job.data = &c1;
-    job.params = &p;
     job.partitions = partitions;
     job.n = count;
     czk_kind_report rep;
@@ -428,10 +490,10 @@ static int run(int argc, char **argv)
             printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"batch\":%d}",
                    i ? "," : "", times[i].partition, (unsigned long long)sz.n_constraints, times[i].synth_s,
                    times[i].prove_s, times[i].batch);
-        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,\"params_check\":\"%s\","
-               "\"params_read_s\":%.3f}\n",
-               verified ? "true" : "false", t_prove, (unsigned long long)rep.peak_reserved,
-               czk_groth16_check_name(rinfo.ran), rinfo.total_s);
+        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,", verified ? "true" : "false", t_prove,
+               (unsigned long long)rep.peak_reserved);
+        json_params(streamed, &rinfo, &sstats);
+        printf("}\n");
     } else if (!c.quiet) {
         printf("proved %u partition%s of %s in %.2f s (witness: %s)%s; wrote %s (%zu bytes)\n", count,
                count > 1 ? "s" : "", czk_fc_proof_name(c1.shape.proof), t_prove, rep.source,

@@ -21,6 +21,7 @@
 
 #include "czk/cs.h"
 #include "czk/ec.h"
+#include "czk/ntt.h"
 #include "czk/pairing.h"
 #include "czk/rand.h"
 
@@ -255,6 +256,45 @@ czk_status czk_groth16_prove(czk_groth16_proof *out, const czk_groth16_params *p
  * per-witness share of a k-witness pass, k <= batch ((k + 3) m scalars and
  * the k-set scratch, divided by k); batch = 1 is one proof's footprint. */
 uint64_t czk_groth16_prove_bytes(const czk_cs_sizes *s, const czk_groth16_params *p, int threads, int batch);
+
+/* ---- proving with the parameters streamed from disk -----------------------
+ * For parameters that do not fit in memory beside the witness (a 32GiB PoRep
+ * partition's are 47 GB): the file is read section by section in chunks of
+ * whole 32768-point blocks, each chunk's MSM added to its section's sum, so
+ * that the points never reside; H is computed in two vectors of m (a, b, c
+ * one at a time, from fill or from the witness). The proof is the one
+ * czk_groth16_prove makes with the same r and s, bit for bit. The checksum
+ * is compared with the sidecar at the end (PINNED; a mismatch is an error
+ * and no proof is returned); without a usable sidecar every point's
+ * subgroup is checked as it is read and the sidecar is recorded. The
+ * caller verifies the proof (vk_out: the file's verifying key, cleared
+ * with czk_groth16_vk_clear; may be NULL). */
+typedef struct czk_groth16_stream_stats {
+    double read_s;                 /* reading, hashing and decoding points */
+    uint64_t bytes_read;           /* bytes of points read */
+    size_t chunk_points_g1, chunk_points_g2;
+} czk_groth16_stream_stats;
+
+typedef struct czk_groth16_stream_opts {
+    int threads;                  /* 0: czk_threads() */
+    czk_rng *rng;                 /* NULL: getrandom */
+    czk_groth16_check check;      /* set it: 0 is FULL (opts NULL: PINNED) */
+    uint64_t chunk_bytes;         /* a chunk's points, scalars and MSM scratch; 0: 1 GiB */
+    size_t chunk_points;          /* tests: points per chunk (rounded up to whole blocks); 0: from chunk_bytes */
+    czk_ntt_fill_fn fill;         /* a, b, c for H; NULL: the witness's a, b, c */
+    void *fill_ctx;
+    /* "parameters streamed", fraction of the points read; may be NULL */
+    void (*progress)(void *ctx, const char *stage, double fraction);
+    void *progress_ctx;
+    czk_groth16_timings *timings; /* msm_* include reading their section */
+    czk_groth16_stream_stats *stats;
+    czk_groth16_read_info *info;  /* the validation that ran */
+} czk_groth16_stream_opts;
+
+/* w: a finalized assignment (a, b, c may be NULL when fill is given);
+ * errors name the file, section, point and byte offset, or the stage. */
+czk_status czk_groth16_prove_stream(czk_groth16_proof *out, czk_groth16_vk *vk_out, const char *path,
+                                    const czk_cs_assignment *w, const czk_groth16_stream_opts *opts) CZK_WUR;
 
 /* ---- verify --------------------------------------------------------------- */
 

@@ -88,6 +88,18 @@ typedef struct czk_kind_job {
     /* Engine progress (tasks synthesized / proven of the job), or NULL. */
     czk_progress_fn progress;
     void *progress_ctx;
+    /* Instead of params: this .params file, streamed from disk section by
+     * section for each partition (czk_groth16_prove_stream), for parameters
+     * larger than memory. The partitions then run one after another, not
+     * through the engine: the witness only where the source can evaluate
+     * a, b, c later (PCE: one matrix at a time into the prover's vector),
+     * a * b = c checked, the streamed proof, verified with the file's
+     * verifying key unless engine.no_verify. */
+    const char *params_stream;
+    czk_groth16_check stream_check;         /* set it (0 is FULL) */
+    uint64_t stream_chunk_bytes;            /* 0: the prover's default (1 GiB) */
+    czk_groth16_read_info *stream_info;     /* the last partition's validation, or NULL */
+    czk_groth16_stream_stats *stream_stats; /* summed over the partitions, or NULL */
 } czk_kind_job;
 
 /* Prove the job's partitions through one engine; proofs[i] is partition

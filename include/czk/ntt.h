@@ -111,6 +111,18 @@ czk_status czk_ntt_bitreverse(czk_fr *a, size_t n, int threads) CZK_WUR;
  * the last (see src/ntt/README.md). */
 czk_status czk_ntt_groth16_h(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, size_t m) CZK_WUR;
 
+/* Fills out[0..m) with vector `which` (0: a, 1: b, 2: c) of the H step,
+ * zero past the last constraint; a non-OK status stops the step. */
+typedef czk_status (*czk_ntt_fill_fn)(void *ctx, int which, czk_fr *out, size_t m);
+
+/* czk_ntt_groth16_h in two vectors of m instead of three, for provers short
+ * of memory: fill(ctx, 0, a), fill(ctx, 1, t), fill(ctx, 2, t) in this
+ * order, each transformed before the next is asked for (a <- coset(a) *
+ * coset(b), then a <- (a - coset(c)) / Z). a ends as czk_ntt_groth16_h leaves
+ * it, bit for bit; t is clobbered. */
+czk_status czk_ntt_groth16_h_fill(const czk_ntt_domain *d, czk_fr *a, czk_fr *t, size_t m, czk_ntt_fill_fn fill,
+                                  void *ctx) CZK_WUR;
+
 /* snarkjs's H step (docs/circom.md#the-h-section), on a CZK_NTT_ROOTS_NQR5
  * domain of size n (log n <= 31): for each of a, b, c: iFFT, multiply
  * coefficient k by omega_2n^k, FFT (values at the odd coset omega_2n^(2i+1));

@@ -46,6 +46,13 @@ typedef struct czk_witness_ops {
     czk_status (*get)(czk_witness *w, czk_cs_assignment *out);
     void (*destroy)(czk_witness *w);
     void (*close)(czk_witness_source *s); /* frees state; NULL when there is none */
+    /* Optional (NULL: not offered), for a prover that builds H one vector
+     * at a time (czk_groth16_prove_stream): synthesize_witness makes only
+     * the witness (get then gives input, aux and the densities, a/b/c
+     * NULL; check evaluates the rows window by window), and fill writes a
+     * (which 0), b (1) or c (2) of every row to out[0..m), zero past them. */
+    czk_status (*synthesize_witness)(czk_witness *w, const void *data, uint32_t k, int threads);
+    czk_status (*fill)(czk_witness *w, int which, czk_fr *out, size_t m, int threads);
 } czk_witness_ops;
 
 /* An open source: its ops and what its instances share. */

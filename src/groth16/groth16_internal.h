@@ -108,4 +108,38 @@ czk_status czk__params_writer_commit(czk__params_writer *w) CZK_WUR;
 /* Give up: the temporary file is removed, nothing is written at path; w is freed. */
 void czk__params_writer_abort(czk__params_writer *w);
 
+/* ---- a .params file read section by section (params.c) --------------------------------
+ * For a prover whose parameters do not fit in memory: open reads and checks
+ * the layout (as czk_groth16_params_read_ex does) and the verifying key; then
+ * the sections' points are read in file order (h, l, a, b_g1, b_g2), each call
+ * whole 32768-point blocks of one section (the last block of a section may
+ * be short; an empty section is one call with k = 0), decoded in parallel
+ * into dst with the check mode's checks, each block hashed as a pinned read
+ * hashes it. PINNED with a fresh sidecar decodes with on-curve checks and
+ * finish compares the checksum: a mismatch is an error (whatever was
+ * computed from the points must be discarded). PINNED without a usable
+ * sidecar, and FULL, check every point's subgroup as it is read and finish
+ * records the sidecar. Errors name the file, section, point and byte offset. */
+typedef struct czk__params_stream czk__params_stream;
+czk_status czk__params_stream_open(czk__params_stream **out, const char *path, czk_groth16_check check,
+                                   int threads) CZK_WUR;
+const czk_groth16_vk *czk__params_stream_vk(const czk__params_stream *s);
+/* Points per section: h, l, a, b_g1, b_g2. */
+void czk__params_stream_counts(const czk__params_stream *s, size_t n[5]);
+/* 1: the points are subgroup-checked as they are read (no usable sidecar). */
+int czk__params_stream_full(const czk__params_stream *s);
+/* Points [first, first + k) of section sec into dst (G1 or, for sec 4, G2
+ * affine points); first is where the previous call of the section ended. */
+czk_status czk__params_stream_next(czk__params_stream *s, int sec, size_t first, void *dst, size_t k) CZK_WUR;
+/* Every block read: the file unchanged, the checksum compared (PINNED) or
+ * recorded (FULL); info as czk_groth16_params_read_ex fills it. */
+czk_status czk__params_stream_finish(czk__params_stream *s, czk_groth16_read_info *info) CZK_WUR;
+void czk__params_stream_close(czk__params_stream *s);
+/* Points per read block (the checksum's block). */
+#define CZK__PARAMS_BLOCK_POINTS 32768
+
+/* czk_groth16_params_match on counts: n_ic public inputs (with ONE), n[5]
+ * points of h, l, a, b_g1, b_g2. */
+czk_status czk__groth16_counts_match(size_t n_ic, const size_t n[5], const czk_cs_assignment *w) CZK_WUR;
+
 #endif

@@ -249,7 +249,7 @@ void czk_groth16_params_clear(czk_groth16_params *p)
  * checksum is SHA-256 over a domain string, the file size and the block
  * digests in file order (block 0 = the verifying key; each section's first
  * block starts with its u32 count). */
-#define BLOCK_POINTS 32768
+#define BLOCK_POINTS CZK__PARAMS_BLOCK_POINTS
 #define SIDECAR_MAGIC "czk-params-check"
 #define SIDECAR_VERSION 1
 #define SIDECAR_HASH "sha256-blocks-32768"
@@ -1072,28 +1072,268 @@ static size_t next_pow2(size_t n)
     return m;
 }
 
+czk_status czk__groth16_counts_match(size_t n_ic, const size_t n[5], const czk_cs_assignment *w)
+{
+    if (n_ic != w->n_input)
+        return czk_error(CZK_ERR_INVALID_ARG, "parameters have %zu public inputs (with ONE), the circuit %zu", n_ic,
+                         w->n_input);
+    if (n[1] != w->n_aux)
+        return czk_error(CZK_ERR_INVALID_ARG, "parameters have %zu l points, the circuit %zu aux variables", n[1],
+                         w->n_aux);
+    size_t m = next_pow2(w->n_constraints);
+    if (n[0] != m - 1)
+        return czk_error(CZK_ERR_INVALID_ARG,
+                         "parameters have %zu h points, the circuit needs %zu (%zu constraints)", n[0], m - 1,
+                         w->n_constraints);
+    if (n[2] != w->n_input + w->a_aux_popcount)
+        return czk_error(CZK_ERR_INVALID_ARG, "parameters have %zu a points, the circuit's density needs %zu", n[2],
+                         w->n_input + w->a_aux_popcount);
+    size_t nb = w->b_input_popcount + w->b_aux_popcount;
+    if (n[3] != nb || n[4] != nb)
+        return czk_error(CZK_ERR_INVALID_ARG,
+                         "parameters have %zu/%zu b points (G1/G2), the circuit's density needs %zu", n[3], n[4],
+                         nb);
+    return CZK_OK;
+}
+
 czk_status czk_groth16_params_match(const czk_groth16_params *p, const czk_cs_assignment *w)
 {
-    if (p->vk.n_ic != w->n_input)
-        return czk_error(CZK_ERR_INVALID_ARG, "parameters have %zu public inputs (with ONE), the circuit %zu",
-                         p->vk.n_ic, w->n_input);
-    if (p->n_l != w->n_aux)
-        return czk_error(CZK_ERR_INVALID_ARG, "parameters have %zu l points, the circuit %zu aux variables",
-                         p->n_l, w->n_aux);
-    size_t m = next_pow2(w->n_constraints);
-    if (p->n_h != m - 1)
-        return czk_error(CZK_ERR_INVALID_ARG,
-                         "parameters have %zu h points, the circuit needs %zu (%zu constraints)", p->n_h,
-                         m - 1, w->n_constraints);
-    if (p->n_a != w->n_input + w->a_aux_popcount)
-        return czk_error(CZK_ERR_INVALID_ARG, "parameters have %zu a points, the circuit's density needs %zu",
-                         p->n_a, w->n_input + w->a_aux_popcount);
-    size_t nb = w->b_input_popcount + w->b_aux_popcount;
-    if (p->n_b_g1 != nb || p->n_b_g2 != nb)
-        return czk_error(CZK_ERR_INVALID_ARG,
-                         "parameters have %zu/%zu b points (G1/G2), the circuit's density needs %zu",
-                         p->n_b_g1, p->n_b_g2, nb);
+    size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    return czk__groth16_counts_match(p->vk.n_ic, n, w);
+}
+
+/* ---- a .params file read section by section ---------------------------------- */
+
+struct czk__params_stream {
+    int fd;
+    char *path;
+    struct stat st0;
+    playout L;
+    pblock *blocks;
+    size_t nb, next_block; /* blocks in file order; the next one to read */
+    uint8_t *leaves;
+    int nt, full, try_pin;
+    sidecar sc;
+    char scpath[4200];
+    czk_groth16_check check;
+    czk_groth16_read_info inf;
+    czk_groth16_vk vk;
+    double t0;
+    uint8_t **bufs; /* one block buffer per thread */
+};
+
+czk_status czk__params_stream_open(czk__params_stream **out, const char *path, czk_groth16_check check, int threads)
+{
+    *out = NULL;
+    if (check != CZK_GROTH16_CHECK_FULL && check != CZK_GROTH16_CHECK_PINNED && check != CZK_GROTH16_CHECK_CURVE)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: unknown parameter check mode %d", path, (int)check);
+    czk__params_stream *S = calloc(1, sizeof *S);
+    if (!S) return czk_error(CZK_ERR_NOMEM, "%s: parameter stream", path);
+    S->t0 = czk_now();
+    S->fd = -1;
+    S->check = check;
+    S->nt = threads > 0 ? threads : czk_threads();
+    if (S->nt < 1) S->nt = 1;
+    S->path = strdup(path);
+    czk_status s = CZK_OK;
+    uint8_t *vkbuf = NULL;
+    if (!S->path) {
+        s = czk_error(CZK_ERR_NOMEM, "path");
+        goto fail;
+    }
+    sidecar_path(S->scpath, sizeof S->scpath, path, NULL);
+    S->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (S->fd < 0) {
+        s = czk_error(CZK_ERR_IO, "%s", strerror(errno));
+        goto fail;
+    }
+    if (fstat(S->fd, &S->st0) != 0) {
+        s = czk_error(CZK_ERR_IO, "%s", strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(S->st0.st_mode)) {
+        s = czk_error(CZK_ERR_IO, "not a regular file");
+        goto fail;
+    }
+    if (S->st0.st_size == 0) {
+        s = czk_error(CZK_ERR_FORMAT, "empty file");
+        goto fail;
+    }
+    posix_fadvise(S->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    s = layout_read(&S->L, S->fd, (size_t)S->st0.st_size);
+    if (s != CZK_OK) goto fail;
+    S->inf.file_bytes = S->L.size;
+    S->full = check == CZK_GROTH16_CHECK_FULL;
+    if (check == CZK_GROTH16_CHECK_PINNED) {
+        if (sidecar_load(&S->sc, S->scpath, S->inf.why, sizeof S->inf.why)) {
+            if (!czk__pin_fresh(&S->sc, &S->st0))
+                snprintf(S->inf.why, sizeof S->inf.why, "sidecar %.300s is stale (the file's size or mtime changed)",
+                         S->scpath);
+            else
+                S->try_pin = 1;
+        }
+        S->full = !S->try_pin;
+    }
+    S->nb = layout_blocks(&S->L, NULL);
+    S->blocks = malloc(S->nb * sizeof *S->blocks);
+    S->leaves = malloc(S->nb * DIGEST_LEN);
+    S->bufs = calloc((size_t)S->nt, sizeof *S->bufs);
+    vkbuf = malloc(S->L.vk_len);
+    if (!S->blocks || !S->leaves || !S->bufs || !vkbuf) {
+        s = czk_error(CZK_ERR_NOMEM, "block tables of %zu blocks", S->nb);
+        goto fail;
+    }
+    layout_blocks(&S->L, S->blocks);
+    s = pread_all(S->fd, vkbuf, S->L.vk_len, 0);
+    if (s != CZK_OK) goto fail;
+    block_digest(S->leaves, vkbuf, S->L.vk_len);
+    size_t used = 0;
+    s = vk_decode_checked(&S->vk, vkbuf, S->L.vk_len, &used, CZK_GROTH16_CHECK_CURVE);
+    if (s != CZK_OK) goto fail;
+    if (S->full) {
+        s = vk_subgroup(&S->vk);
+        if (s != CZK_OK) goto fail;
+    }
+    S->next_block = 1;
+    free(vkbuf);
+    *out = S;
     return CZK_OK;
+fail:
+    free(vkbuf);
+    czk__params_stream_close(S);
+    return czk_error_context(s, "%s", path);
+}
+
+const czk_groth16_vk *czk__params_stream_vk(const czk__params_stream *S) { return &S->vk; }
+
+void czk__params_stream_counts(const czk__params_stream *S, size_t n[5])
+{
+    for (int sec = 0; sec < N_SECTIONS; sec++) n[sec] = S->L.n[sec];
+}
+
+int czk__params_stream_full(const czk__params_stream *S) { return S->full; }
+
+czk_status czk__params_stream_next(czk__params_stream *S, int sec, size_t first, void *dst, size_t k)
+{
+    if (sec < 0 || sec >= N_SECTIONS || first > S->L.n[sec] || k > S->L.n[sec] - first)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: section %d, points [%zu, +%zu) out of range", S->path, sec,
+                         first, k);
+    /* the blocks [b0, b1) that cover exactly these points, and the next to read */
+    size_t b0 = S->next_block;
+    if (b0 >= S->nb || S->blocks[b0].sec != sec || S->blocks[b0].first != first)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: section %s read out of order at point %zu", S->path,
+                         sec_names[sec], first);
+    size_t b1 = b0, got = 0;
+    do {
+        got += S->blocks[b1].n;
+        b1++;
+    } while (got < k && b1 < S->nb && S->blocks[b1].sec == sec);
+    if (got != k)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: section %s, %zu points from %zu: not whole blocks of %d", S->path,
+                         sec_names[sec], k, first, BLOCK_POINTS);
+    /* what the kernel should fetch while these are decoded and used */
+    if (b1 < S->nb) {
+        size_t ahead = 0, e = b1;
+        while (e < S->nb && ahead < ((size_t)256 << 20)) ahead += S->blocks[e++].len;
+        posix_fadvise(S->fd, (off_t)S->blocks[b1].off, (off_t)ahead, POSIX_FADV_WILLNEED);
+    }
+    size_t max_len = 4 + (size_t)BLOCK_POINTS * CZK_G2_UNCOMPRESSED;
+    size_t esz = sec == 4 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
+    czk_groth16_params view;
+    memset(&view, 0, sizeof view);
+    /* block_decode writes point `first + i` of the section to its array: aim
+     * the view so that `first` lands on dst */
+    uint8_t *base = (uint8_t *)dst - first * esz;
+    switch (sec) {
+    case 0: view.h = (czk_g1_affine *)(void *)base; break;
+    case 1: view.l = (czk_g1_affine *)(void *)base; break;
+    case 2: view.a = (czk_g1_affine *)(void *)base; break;
+    case 3: view.b_g1 = (czk_g1_affine *)(void *)base; break;
+    default: view.b_g2 = (czk_g2_affine *)(void *)base; break;
+    }
+    size_t nblk = b1 - b0;
+    block_result *res = calloc(nblk, sizeof *res);
+    if (!res) return czk_error(CZK_ERR_NOMEM, "%s: %zu block results", S->path, nblk);
+    int nomem = 0;
+#pragma omp parallel num_threads(S->nt)
+    {
+        int t = omp_get_thread_num();
+        if (!S->bufs[t]) S->bufs[t] = malloc(max_len);
+        uint8_t *buf = S->bufs[t];
+#pragma omp for schedule(dynamic, 1)
+        for (size_t i = 0; i < nblk; i++) {
+            const pblock *b = &S->blocks[b0 + i];
+            if (!buf) {
+                res[i].s = CZK_ERR_NOMEM;
+                snprintf(res[i].msg, sizeof res[i].msg, "read buffer of %zu bytes", max_len);
+                __atomic_store_n(&nomem, 1, __ATOMIC_RELAXED);
+                continue;
+            }
+            czk_status rs = pread_all(S->fd, buf, b->len, b->off);
+            if (rs != CZK_OK) {
+                res[i].s = rs;
+                snprintf(res[i].msg, sizeof res[i].msg, "%s", czk_last_error());
+                continue;
+            }
+            if (S->check != CZK_GROTH16_CHECK_CURVE) block_digest(S->leaves + DIGEST_LEN * (b0 + i), buf, b->len);
+            block_decode(&res[i], &view, b, buf, &S->L, S->full);
+        }
+    }
+    (void)nomem;
+    czk_status s = CZK_OK;
+    for (size_t i = 0; i < nblk && s == CZK_OK; i++)
+        if (res[i].s != CZK_OK) s = czk_error(res[i].s, "%s: %s", S->path, res[i].msg);
+    free(res);
+    if (s == CZK_OK) S->next_block = b1;
+    return s;
+}
+
+czk_status czk__params_stream_finish(czk__params_stream *S, czk_groth16_read_info *info)
+{
+    if (S->next_block != S->nb)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: %zu of %zu blocks read", S->path, S->next_block, S->nb);
+    struct stat st1;
+    if (fstat(S->fd, &st1) != 0 || st1.st_size != S->st0.st_size || st1.st_mtim.tv_sec != S->st0.st_mtim.tv_sec ||
+        st1.st_mtim.tv_nsec != S->st0.st_mtim.tv_nsec)
+        return czk_error(CZK_ERR_IO, "%s: the file changed while it was being read", S->path);
+    if (S->check != CZK_GROTH16_CHECK_CURVE) root_digest(S->inf.digest, S->L.size, S->leaves, S->nb);
+    if (S->check == CZK_GROTH16_CHECK_CURVE) {
+        S->inf.ran = CZK_GROTH16_CHECK_CURVE;
+    } else if (S->try_pin) {
+        /* the points were used with on-curve checks only, on the word of the
+         * sidecar: bytes other than the validated ones void the result */
+        if (memcmp(S->inf.digest, S->sc.digest, DIGEST_LEN) != 0)
+            return czk_error(CZK_ERR_FORMAT,
+                             "%s: the checksum differs from the one recorded in %s (the contents changed, size and "
+                             "mtime did not); the points were not validated: remove the sidecar to validate them "
+                             "in full",
+                             S->path, S->scpath);
+        S->inf.ran = CZK_GROTH16_CHECK_PINNED;
+    } else {
+        S->inf.ran = CZK_GROTH16_CHECK_FULL;
+        czk_status ws = sidecar_write(S->scpath, &S->st0, S->inf.digest, &S->L, S->vk.n_ic);
+        if (ws == CZK_OK)
+            S->inf.recorded = 1;
+        else
+            snprintf(S->inf.record_error, sizeof S->inf.record_error, "%s", czk_last_error());
+    }
+    S->inf.total_s = czk_now() - S->t0;
+    if (info) *info = S->inf;
+    return CZK_OK;
+}
+
+void czk__params_stream_close(czk__params_stream *S)
+{
+    if (!S) return;
+    if (S->fd >= 0) close(S->fd);
+    if (S->bufs)
+        for (int t = 0; t < S->nt; t++) free(S->bufs[t]);
+    free(S->bufs);
+    free(S->blocks);
+    free(S->leaves);
+    free(S->path);
+    czk_groth16_vk_clear(&S->vk);
+    free(S);
 }
 
 /* ---- proofs ------------------------------------------------------------------ */

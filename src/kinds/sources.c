@@ -20,7 +20,7 @@ struct czk_witness {
     czk__par_prover *pp;      /* parallel */
     czk_pce_work *work;       /* PCE */
     czk_cs_assignment asg;    /* PCE: the last synthesis' assignment */
-    int have;
+    int have;                 /* 0 nothing, 1 a full assignment, 2 the witness only (PCE) */
 };
 
 static void state_close(czk_witness_source *s)
@@ -94,7 +94,7 @@ static czk_status par_check(czk_witness *w, int threads) { return czk__par_prove
 static czk_status par_get(czk_witness *w, czk_cs_assignment *out) { return czk__par_prover_get(w->pp, out); }
 
 static const czk_witness_ops par_ops = {"parallel", 1, par_bytes, par_create, par_synthesize, par_check,
-                                        par_get, wit_destroy, state_close};
+                                        par_get, wit_destroy, state_close, NULL, NULL};
 
 /* ---- PCE --------------------------------------------------------------------------------- */
 
@@ -132,9 +132,55 @@ static czk_status pce_synthesize(czk_witness *w, const void *data, uint32_t k, i
     return CZK_OK;
 }
 
+static czk_status pce_synthesize_witness(czk_witness *w, const void *data, uint32_t k, int threads)
+{
+    w->have = 0;
+    czk__par_circuit c;
+    CZK_TRY(w->st->plan->plan(&c, w->ctx, w->st->shape, data, k, w->st->lc));
+    CZK_TRY(czk__par_witness(&w->work->v, &c, threads));
+    czk_pce_assignment(&w->asg, w->st->pce, w->work->v.input, w->work->v.aux, NULL, NULL, NULL);
+    w->have = 2;
+    return CZK_OK;
+}
+
+static czk_status pce_fill(czk_witness *w, int which, czk_fr *out, size_t m, int threads)
+{
+    if (w->have != 2) return czk_error(CZK_ERR_INVALID_ARG, "PCE witness: no witness-only synthesis to evaluate");
+    const czk_pce *p = w->st->pce;
+    size_t rows = (size_t)czk_pce_rows(p);
+    if (which < 0 || which > 2 || m < rows)
+        return czk_error(CZK_ERR_INVALID_ARG, "PCE fill: matrix %d into %zu values (%zu rows)", which, m, rows);
+    CZK_TRY(czk_pce_eval(p, which == 0 ? out : NULL, which == 1 ? out : NULL, which == 2 ? out : NULL,
+                         w->asg.input, w->asg.n_input, w->asg.aux, w->asg.n_aux, threads));
+    memset(out + rows, 0, (m - rows) * sizeof *out);
+    return CZK_OK;
+}
+
+/* a * b = c on every row of a witness-only synthesis, the rows evaluated in
+ * windows (3 x 2^20 values at a time). */
+static czk_status pce_check_rows(czk_witness *w, int threads)
+{
+    const czk_pce *p = w->st->pce;
+    uint64_t rows = czk_pce_rows(p), win = (uint64_t)1 << 20;
+    win -= win % CZK_PCE_BLOCK;
+    czk_fr *abc = malloc(3 * (size_t)win * sizeof(czk_fr));
+    if (!abc) return czk_error(CZK_ERR_NOMEM, "PCE check: windows of %llu rows", (unsigned long long)win);
+    czk_status st = CZK_OK;
+    for (uint64_t r0 = 0; r0 < rows && st == CZK_OK; r0 += win) {
+        uint64_t r1 = rows - r0 < win ? rows : r0 + win;
+        czk_fr *a = abc, *b = abc + win, *c = abc + 2 * win;
+        st = czk_pce_eval_range(p, a, b, c, r0, r1, w->asg.input, w->asg.n_input, w->asg.aux, w->asg.n_aux, threads);
+        if (st != CZK_OK) break;
+        st = czk__pce_check_rows(a, b, c, r1 - r0, r0, threads);
+    }
+    free(abc);
+    return st;
+}
+
 static czk_status pce_check(czk_witness *w, int threads)
 {
     if (!w->have) return czk_error(CZK_ERR_INVALID_ARG, "PCE witness: nothing synthesized");
+    if (w->have == 2) return pce_check_rows(w, threads);
     return czk_pce_check(&w->asg, threads);
 }
 
@@ -146,7 +192,7 @@ static czk_status pce_get(czk_witness *w, czk_cs_assignment *out)
 }
 
 static const czk_witness_ops pce_ops = {"pce", 1, pce_bytes, pce_create, pce_synthesize, pce_check,
-                                        pce_get, wit_destroy, state_close};
+                                        pce_get, wit_destroy, state_close, pce_synthesize_witness, pce_fill};
 
 /* ---- opening ------------------------------------------------------------------------------ */
 

@@ -430,6 +430,54 @@ static void to_coset(const czk_ntt_domain *d, czk_fr *a, const czk_fr *s)
     run_dit(d, a, 0);
 }
 
+/* The last part of bellperson's H step: a holds (A B - C) / Z on the coset;
+ * inverse coset FFT to the coefficients of h, natural order. */
+static czk_status h_tail(const czk_ntt_domain *d, czk_fr *a, size_t m, const czk_fr *gi, int nt)
+{
+    if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) {
+        czk__ntt_dif_scale_ifma(a, d->k, d->tw, 1, block_log_for(d, nt), d->pass_max, nt, gi, &d->n_inv);
+        return czk_ntt_bitreverse(a, m, nt);
+    }
+    run_dif(d, a, 1);
+    distribute_powers_bitrev(a, d->k, gi, &d->n_inv, nt);
+    return czk_ntt_bitreverse(a, m, nt);
+}
+
+/* 1 / Z on the coset: Z(g omega^i) = g^m - 1 for every i. */
+static void h_zinv(czk_fr *z, const czk_fr *g, size_t m)
+{
+    czk_fr_pow_u64(z, g, (uint64_t)m);
+    czk_fr_sub(z, z, &CZK_FR_ONE);
+    czk_fr_inv_var(z, z);
+}
+
+czk_status czk_ntt_groth16_h_fill(const czk_ntt_domain *d, czk_fr *a, czk_fr *t, size_t m, czk_ntt_fill_fn fill,
+                                  void *ctx)
+{
+    CZK_TRY(check_args(d, a, m, "ntt groth16_h_fill (a)"));
+    CZK_TRY(check_args(d, t, m, "ntt groth16_h_fill (scratch)"));
+    if (!fill) return czk_error(CZK_ERR_INVALID_ARG, "ntt groth16_h_fill: no fill function");
+    czk_fr g, gi, z;
+    czk_fr_coset_gen(&g);
+    czk_fr_inv_var(&gi, &g);
+    h_zinv(&z, &g, m);
+    int nt = domain_threads(d);
+    CZK_TRY(fill(ctx, 0, a, m));
+    to_coset(d, a, &g);
+    CZK_TRY(fill(ctx, 1, t, m));
+    to_coset(d, t, &g);
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+    for (size_t i = 0; i < m; i++) czk__fr_mul(&a[i], &a[i], &t[i]);
+    CZK_TRY(fill(ctx, 2, t, m));
+    to_coset(d, t, &g);
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+    for (size_t i = 0; i < m; i++) {
+        czk__fr_sub(&a[i], &a[i], &t[i]);
+        czk__fr_mul(&a[i], &a[i], &z);
+    }
+    return h_tail(d, a, m, &gi, nt);
+}
+
 czk_status czk_ntt_groth16_h(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, size_t m)
 {
     CZK_TRY(check_args(d, a, m, "ntt groth16_h (a)"));
@@ -441,26 +489,20 @@ czk_status czk_ntt_groth16_h(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_
     to_coset(d, a, &g);
     to_coset(d, b, &g);
     to_coset(d, c, &g);
-    /* Z(g omega^i) = g^m - 1 for every i */
-    czk_fr_pow_u64(&z, &g, (uint64_t)m);
-    czk_fr_sub(&z, &z, &CZK_FR_ONE);
-    czk_fr_inv_var(&z, &z);
+    h_zinv(&z, &g, m);
     int nt = domain_threads(d);
     if (czk__field_use_ifma && d->k >= IFMA_MIN_LOG) {
         czk__ntt_h_pointwise_ifma(a, b, c, &z, m, nt);
-        czk__ntt_dif_scale_ifma(a, d->k, d->tw, 1, block_log_for(d, nt), d->pass_max, nt, &gi, &d->n_inv);
-        return czk_ntt_bitreverse(a, m, nt);
-    }
+    } else {
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
-    for (size_t i = 0; i < m; i++) {
-        czk__fr_mul(&a[i], &a[i], &b[i]);
-        czk__fr_sub(&a[i], &a[i], &c[i]);
-        czk__fr_mul(&a[i], &a[i], &z);
+        for (size_t i = 0; i < m; i++) {
+            czk__fr_mul(&a[i], &a[i], &b[i]);
+            czk__fr_sub(&a[i], &a[i], &c[i]);
+            czk__fr_mul(&a[i], &a[i], &z);
+        }
     }
     /* inverse coset FFT: coefficients h_j = g^-j (1/m) sum_i e_i omega^-ij */
-    run_dif(d, a, 1);
-    distribute_powers_bitrev(a, d->k, &gi, &d->n_inv, nt);
-    return czk_ntt_bitreverse(a, m, nt);
+    return h_tail(d, a, m, &gi, nt);
 }
 
 czk_status czk_ntt_snarkjs_h(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, size_t n)

@@ -69,4 +69,9 @@ struct czk_pce_work {
 };
 
 
+/* a * b = c on rows [0, n) of these vectors, which are rows base.. of the
+ * circuit: CZK_ERR_UNSATISFIED naming the first failing row's number. */
+czk_status czk__pce_check_rows(const czk_fr *a, const czk_fr *b, const czk_fr *c, uint64_t n, uint64_t base,
+                               int threads) CZK_WUR;
+
 #endif

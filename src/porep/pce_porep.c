@@ -146,19 +146,27 @@ int czk_pce_porep_is_cached(const czk_fc_shape *shape)
     return czk_pce_cache_has(path);
 }
 
-czk_status czk_pce_check(const czk_cs_assignment *w, int threads)
+czk_status czk__pce_check_rows(const czk_fr *a, const czk_fr *b, const czk_fr *c, uint64_t n, uint64_t base,
+                               int threads)
 {
     if (threads <= 0) threads = czk_threads();
-    const int64_t n = (int64_t)w->n_constraints;
-    int64_t bad = n;
+    const int64_t rows = (int64_t)n;
+    int64_t bad = rows;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(min : bad)
-    for (int64_t r = 0; r < n; r++) {
+    for (int64_t r = 0; r < rows; r++) {
         czk_fr ab;
-        czk_fr_mul(&ab, &w->a[r], &w->b[r]);
-        if (!czk_fr_eq(&ab, &w->c[r]) && r < bad) bad = r;
+        czk_fr_mul(&ab, &a[r], &b[r]);
+        if (!czk_fr_eq(&ab, &c[r]) && r < bad) bad = r;
     }
-    if (bad < n) return czk_error(CZK_ERR_UNSATISFIED, "constraint %lld is not satisfied (a*b != c)", (long long)bad);
+    if (bad < rows)
+        return czk_error(CZK_ERR_UNSATISFIED, "constraint %llu is not satisfied (a*b != c)",
+                         (unsigned long long)(base + (uint64_t)bad));
     return CZK_OK;
+}
+
+czk_status czk_pce_check(const czk_cs_assignment *w, int threads)
+{
+    return czk__pce_check_rows(w->a, w->b, w->c, w->n_constraints, 0, threads);
 }
 
 /* ---- validation against the PROVE synthesis ------------------------------------ */

@@ -40,6 +40,19 @@ for kind in window winning; do
     expect 0 "prove $kind, PCE cached" -- prove --post $kind --vanilla "$VEC" \
         --params "$T/$kind.params" $P -o "$T/$kind-src.proof" --json --quiet
     expect_out '"source":"pce"' "prove $kind --pce auto finds the cached PCE"
+    # the parameters streamed from disk by section (pinned by setup's sidecar):
+    # with PCE the witness only, a, b, c evaluated one at a time; without it
+    # the parallel prover's full assignment
+    for src in "--pce on:pce" "--pce off --parallel:parallel"; do
+        # shellcheck disable=SC2086
+        expect 0 "prove $kind --stream-params ${src%%:*}" -- prove --post $kind --vanilla "$VEC" \
+            --params "$T/$kind.params" ${src%%:*} --stream-params -o "$T/$kind-stream.proof" --json --quiet
+        expect_out '"params":"streamed","params_check":"pinned"' "prove $kind streamed the pinned parameters"
+        expect_out "\"source\":\"${src##*:}\"" "prove $kind --stream-params ran the ${src##*:} source"
+        expect_out '"verified":true' "prove $kind --stream-params verified its proof"
+        expect 0 "verify $kind (streamed, ${src##*:})" -- verify --post $kind --vanilla "$VEC" --vk "$T/$kind.vk" \
+            --proof "$T/$kind-stream.proof"
+    done
     # the benchmark's three paths on the real vanilla, PCE validated against PROVE
     expect 0 "bench synth-only $kind --pce both --validate" -- bench synth-only \
         --circuit $kind-post --vanilla "$VEC" -i 1 --pce both --validate --threads 2

@@ -517,6 +517,61 @@ CZK_TEST_BOTH_KERNELS(ntt_impls_agree)
     czk_ntt_domain_destroy(d);
 }
 
+/* The two-vector H step against the three-vector one, bit for bit, on
+ * random (unsatisfied) a, b, c, sizes through the IFMA threshold, 1 and 2
+ * threads; a fill error stops it with that status. */
+typedef struct hfill_ctx {
+    const czk_fr *v[3];
+    int order[3], calls, fail_at;
+} hfill_ctx;
+
+static czk_status hfill(void *ctx, int which, czk_fr *out, size_t m)
+{
+    hfill_ctx *h = ctx;
+    if (h->calls < 3) h->order[h->calls] = which;
+    if (h->calls++ == h->fail_at) return czk_error(CZK_ERR_IO, "planted fill failure");
+    memcpy(out, h->v[which], m * sizeof *out);
+    return CZK_OK;
+}
+
+CZK_TEST_BOTH_KERNELS(ntt_groth16_h_fill)
+{
+    czk_rng *rng = czk_test_rng();
+    unsigned ks[] = {0, 1, 5, 11, 12, 16};
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+        unsigned k = ks[ki];
+        if (asan() && k > 12) continue;
+        size_t m = (size_t)1 << k;
+        czk_ntt_domain *d;
+        REQUIRE_OK(czk_ntt_domain_create(&d, k, CZK_NTT_ROOTS_GEN7));
+        czk_fr *v[3], *a = fr_alloc(m), *b = fr_alloc(m), *c = fr_alloc(m), *h = fr_alloc(m), *t = fr_alloc(m);
+        for (int i = 0; i < 3; i++) {
+            v[i] = fr_alloc(m);
+            fill_random(v[i], m, rng);
+        }
+        for (int th = 1; th <= 2; th++) {
+            czk_ntt_domain_set_threads(d, th);
+            memcpy(a, v[0], m * sizeof *a);
+            memcpy(b, v[1], m * sizeof *b);
+            memcpy(c, v[2], m * sizeof *c);
+            REQUIRE_OK(czk_ntt_groth16_h(d, a, b, c, m));
+            hfill_ctx hc = {{v[0], v[1], v[2]}, {-1, -1, -1}, 0, -1};
+            REQUIRE_OK(czk_ntt_groth16_h_fill(d, h, t, m, hfill, &hc));
+            CHECK_MSG(vec_eq(a, h, m), "m = 2^%u, %d threads: h_fill differs from h", k, th);
+            CHECK(hc.calls == 3 && hc.order[0] == 0 && hc.order[1] == 1 && hc.order[2] == 2);
+        }
+        for (int at = 0; at < 3; at++) {
+            hfill_ctx hc = {{v[0], v[1], v[2]}, {-1, -1, -1}, 0, at};
+            CHECK(czk_ntt_groth16_h_fill(d, h, t, m, hfill, &hc) == CZK_ERR_IO);
+            CHECK(hc.calls == at + 1);
+        }
+        CHECK(czk_ntt_groth16_h_fill(d, h, t, m, NULL, NULL) == CZK_ERR_INVALID_ARG);
+        for (int i = 0; i < 3; i++) free(v[i]);
+        free(a), free(b), free(c), free(h), free(t);
+        czk_ntt_domain_destroy(d);
+    }
+}
+
 /* Groth16 H at larger m: A, B random coefficients, a = DFT(A), b = DFT(B),
  * c = a b (so C = A B mod (x^m - 1), its coefficients by the inverse NTT).
  * Then h (x^m - 1) = A B - C at random points x (Horner), 1 and 2 threads
