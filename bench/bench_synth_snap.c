@@ -154,19 +154,6 @@ static void pce_progress(void *ctx, const char *stage, double f)
  * iteration the parallel witness and the mat-vec, timed apart; checks as
  * above; validate: the streamed comparison with the parallel PROVE
  * synthesis afterwards (a, b, c released first). */
-/* Bytes the kernel can still give (MemAvailable), 0 when unknown. */
-static double mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    double kb = 0;
-    if (!f) return 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
-    fclose(f);
-    return kb * 1024.0;
-}
-
 /* Rows of a, b, c evaluated per chunk when streaming. */
 #define STREAM_ROWS ((uint64_t)1024 * CZK_PCE_BLOCK)
 
@@ -214,7 +201,7 @@ static czk_status run_pce(FILE *out, int json, const czk_snap_vanilla *v, uint32
     /* the full assignment, or a, b, c streamed when it does not fit */
     const double fr = (double)sizeof(czk_fr), GiB = 1073741824.0;
     const double wit_b = (double)(z->n_inputs + z->n_aux) * fr, abc_b = 3.0 * (double)in.rows * fr;
-    const double avail = mem_available();
+    const double avail = czk_bench_mem_available();
     const int stream = force_stream || (avail > 0 && wit_b + abc_b > 0.9 * avail);
     czk_pce_work *w = NULL;
     czk_fr *buf = NULL;
