@@ -158,7 +158,7 @@ CZK_TEST(prove_stream_equals_in_memory)
     CHECK(!proofs_eq(&pr, &ref));
     CHECK_OK(czk_groth16_verify(&pvk, &pr, c.pub, N_IN));
     /* default chunking (one chunk per section here) gives the same proof */
-    {
+    if (!sanitized()) {
         czk_rng r2;
         czk_rng_seed(&r2, 4242);
         czk_groth16_stream_opts o = {0};
@@ -175,8 +175,10 @@ CZK_TEST(prove_stream_equals_in_memory)
     CHECK(proofs_eq(&pr, &ref));
     CHECK(info.ran == CZK_GROTH16_CHECK_FULL && info.recorded);
     CHECK(access(sc, F_OK) == 0);
-    REQUIRE_OK(stream_prove(&pr, NULL, path, &c, 4242, 2, NULL, &info, NULL));
-    CHECK(info.ran == CZK_GROTH16_CHECK_PINNED);
+    if (!sanitized()) {
+        REQUIRE_OK(stream_prove(&pr, NULL, path, &c, 4242, 2, NULL, &info, NULL));
+        CHECK(info.ran == CZK_GROTH16_CHECK_PINNED);
+    }
 
     /* a fill function's error stops the proof with its status */
     czk_status s = stream_prove(&pr, NULL, path, &c, 1, 2, fill_fail, NULL, NULL);
@@ -206,8 +208,10 @@ CZK_TEST(prove_stream_equals_in_memory)
     CHECK(s == CZK_ERR_FORMAT);
     CHECK(strstr(czk_last_error(), "checksum") != NULL);
     REQUIRE(rewrite_at(path, l_off + 33000 * 96, pt0, 96) && rewrite_at(path, l_off + 33001 * 96, pt1, 96));
-    REQUIRE_OK(stream_prove(&pr, NULL, path, &c, 4242, 2, NULL, NULL, NULL));
-    CHECK(proofs_eq(&pr, &ref));
+    if (!sanitized()) { /* restored: accepted again */
+        REQUIRE_OK(stream_prove(&pr, NULL, path, &c, 4242, 2, NULL, NULL, NULL));
+        CHECK(proofs_eq(&pr, &ref));
+    }
 
     /* a point off the curve is named with its section, index and offset */
     uint8_t junk[96];
