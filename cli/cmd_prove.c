@@ -143,16 +143,23 @@ static czk_status read_params(czk_groth16_params *p, const char *path, czk_groth
     return s;
 }
 
-/* The job's parameters: read into p, or left on disk and streamed section by
- * section for each partition (--stream-params, or by itself when the file
- * is larger than 3/4 of the memory available: it would not fit beside the
- * witness). *streamed says which; rinfo receives the validation that ran
- * (for a streamed file, once the prover has read it all). */
-static czk_status params_for_job(czk_kind_job *job, czk_groth16_params *p, int *streamed, const char *path,
-                                 const args *a, const czk_cli_common *c, czk_progress *pg,
-                                 czk_groth16_read_info *rinfo, czk_groth16_stream_stats *stats)
+/* A job's parameters and what became of them: read into p, or left on disk
+ * and streamed section by section for each partition (--stream-params, or
+ * by itself when the file is larger than 3/4 of the memory available: it
+ * would not fit beside the witness); rinfo: the validation that ran (for a
+ * streamed file, once the prover has read it all). */
+typedef struct job_params {
+    czk_groth16_params p;
+    int streamed;
+    czk_groth16_read_info rinfo;
+    czk_groth16_stream_stats stats;
+} job_params;
+
+/* Zero job and set its parameters from path. */
+static czk_status params_for_job(czk_kind_job *job, job_params *jp, const char *path, const args *a,
+                                 const czk_cli_common *c, czk_progress *pg)
 {
-    memset(rinfo, 0, sizeof *rinfo);
+    memset(job, 0, sizeof *job);
     int stream = a->stream;
     struct stat st;
     double avail = czk_bench_mem_available();
@@ -162,26 +169,26 @@ static czk_status params_for_job(czk_kind_job *job, czk_groth16_params *p, int *
             fprintf(stderr, "czk: %s is %.1f GB, more than 3/4 of the %.1f GB of memory available: "
                     "streaming it by section (as --stream-params)\n", path, (double)st.st_size / 1e9, avail / 1e9);
     }
-    *streamed = stream;
+    jp->streamed = stream;
     if (stream) {
         job->params_stream = path;
         job->stream_check = a->check;
-        job->stream_info = rinfo;
-        job->stream_stats = stats;
+        job->stream_info = &jp->rinfo;
+        job->stream_stats = &jp->stats;
         return CZK_OK;
     }
-    CZK_TRY(read_params(p, path, a->check, c, pg, rinfo));
-    job->params = p;
+    CZK_TRY(read_params(&jp->p, path, a->check, c, pg, &jp->rinfo));
+    job->params = &jp->p;
     return CZK_OK;
 }
 
 /* --json's members on the parameters: how they were used, the validation,
  * the seconds spent reading them (streamed: reading and decoding inside the
  * prover). */
-static void json_params(int streamed, const czk_groth16_read_info *rinfo, const czk_groth16_stream_stats *stats)
+static void json_params(const job_params *jp)
 {
-    printf("\"params\":\"%s\",\"params_check\":\"%s\",\"params_read_s\":%.3f", streamed ? "streamed" : "read",
-           czk_groth16_check_name(rinfo->ran), streamed ? stats->read_s : rinfo->total_s);
+    printf("\"params\":\"%s\",\"params_check\":\"%s\",\"params_read_s\":%.3f", jp->streamed ? "streamed" : "read",
+           czk_groth16_check_name(jp->rinfo.ran), jp->streamed ? jp->stats.read_s : jp->rinfo.total_s);
 }
 
 /* The proofs' bytes, written atomically. */
@@ -234,8 +241,8 @@ static int prove_post(const args *a, const czk_cli_common *c)
     char params_path[1024];
     const char *params = a->params;
     int exit_code = CZK_EXIT_OK;
-    czk_groth16_params p;
-    memset(&p, 0, sizeof p);
+    job_params jp;
+    memset(&jp, 0, sizeof jp);
     if (!params) {
         s = czk_post_param_path(params_path, sizeof params_path,
                                 a->param_cache ? a->param_cache : czk_fc_param_cache_dir(), &v.shape, ".params");
@@ -245,13 +252,8 @@ static int prove_post(const args *a, const czk_cli_common *c)
         }
         params = params_path;
     }
-    czk_groth16_read_info rinfo;
-    czk_groth16_stream_stats sstats;
-    memset(&sstats, 0, sizeof sstats);
     czk_kind_job job;
-    memset(&job, 0, sizeof job);
-    int streamed = 0;
-    s = params_for_job(&job, &p, &streamed, params, a, c, &pg, &rinfo, &sstats);
+    s = params_for_job(&job, &jp, params, a, c, &pg);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "reading parameters failed");
         goto out;
@@ -279,13 +281,13 @@ static int prove_post(const args *a, const czk_cli_common *c)
                a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints,
                rep.source ? rep.source : "?", times[0].synth_s, times[0].prove_s, rep.verified ? "true" : "false",
                rep.wall_s, (unsigned long long)rep.peak_reserved);
-        json_params(streamed, &rinfo, &sstats);
+        json_params(&jp);
         printf("}\n");
     } else if (!c->quiet)
         printf("proved %s (%s, %u sector%s) in %.2f s%s; wrote %s (%d bytes)\n", czk_post_kind_name(k), m.proof, v.n,
                v.n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out, CZK_GROTH16_PROOF_BYTES);
 out:
-    czk_groth16_params_clear(&p);
+    czk_groth16_params_clear(&jp.p);
     czk_post_vanilla_free(&v);
     czk_post_json_free(&m);
     return exit_code;
@@ -304,8 +306,8 @@ static int prove_snap(const args *a, const czk_cli_common *c)
     const char *params = a->params;
     int exit_code = CZK_EXIT_OK;
     const uint32_t n = v.n;
-    czk_groth16_params p;
-    memset(&p, 0, sizeof p);
+    job_params jp;
+    memset(&jp, 0, sizeof jp);
     czk_groth16_proof *proofs = calloc(n, sizeof *proofs);
     uint8_t *bytes = malloc((size_t)n * CZK_GROTH16_PROOF_BYTES);
     czk_kind_partition_times *times = calloc(n, sizeof *times);
@@ -322,13 +324,8 @@ static int prove_snap(const args *a, const czk_cli_common *c)
         }
         params = params_path;
     }
-    czk_groth16_read_info rinfo;
-    czk_groth16_stream_stats sstats;
-    memset(&sstats, 0, sizeof sstats);
     czk_kind_job job;
-    memset(&job, 0, sizeof job);
-    int streamed = 0;
-    s = params_for_job(&job, &p, &streamed, params, a, c, &pg, &rinfo, &sstats);
+    s = params_for_job(&job, &jp, params, a, c, &pg);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "reading parameters failed");
         goto out;
@@ -355,7 +352,7 @@ static int prove_snap(const args *a, const czk_cli_common *c)
                    times[i].prove_s, times[i].batch);
         printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,", rep.verified ? "true" : "false",
                rep.wall_s, (unsigned long long)rep.peak_reserved);
-        json_params(streamed, &rinfo, &sstats);
+        json_params(&jp);
         printf("}\n");
     } else if (!c->quiet) {
         printf("proved the update (%s, %u partition%s) in %.2f s%s; wrote %s (%zu bytes)\n", m.proof, n,
@@ -366,7 +363,7 @@ out:
     free(proofs);
     free(bytes);
     free(times);
-    czk_groth16_params_clear(&p);
+    czk_groth16_params_clear(&jp.p);
     czk_snap_vanilla_free(&v);
     return exit_code;
 }
@@ -439,15 +436,10 @@ static int run(int argc, char **argv)
         a.params = params_path;
     }
 
-    czk_groth16_params p;
-    memset(&p, 0, sizeof p);
-    czk_groth16_read_info rinfo;
-    czk_groth16_stream_stats sstats;
-    memset(&sstats, 0, sizeof sstats);
+    job_params jp;
+    memset(&jp, 0, sizeof jp);
     czk_kind_job job;
-    memset(&job, 0, sizeof job);
-    int streamed = 0;
-    s = params_for_job(&job, &p, &streamed, a.params, &a, &c, &pg, &rinfo, &sstats);
+    s = params_for_job(&job, &jp, a.params, &a, &c, &pg);
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);
         return czk_cli_fail("prove", s, "reading parameters failed");
@@ -492,7 +484,7 @@ static int run(int argc, char **argv)
                    times[i].prove_s, times[i].batch);
         printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,", verified ? "true" : "false", t_prove,
                (unsigned long long)rep.peak_reserved);
-        json_params(streamed, &rinfo, &sstats);
+        json_params(&jp);
         printf("}\n");
     } else if (!c.quiet) {
         printf("proved %u partition%s of %s in %.2f s (witness: %s)%s; wrote %s (%zu bytes)\n", count,
@@ -504,7 +496,7 @@ out:
     free(bytes);
     free(times);
     free(partitions);
-    czk_groth16_params_clear(&p);
+    czk_groth16_params_clear(&jp.p);
     czk_fc_c1_free(&c1);
     return exit_code;
 }
