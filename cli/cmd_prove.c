@@ -149,17 +149,29 @@ static czk_status read_params(czk_groth16_params *p, const char *path, czk_groth
  * would not fit beside the witness); rinfo: the validation that ran (for a
  * streamed file, once the prover has read it all). */
 typedef struct job_params {
+    char path[1024]; /* the kind's v28 file under --param-cache (or the default cache) */
     czk_groth16_params p;
     int streamed;
     czk_groth16_read_info rinfo;
     czk_groth16_stream_stats stats;
 } job_params;
 
-/* Zero job and set its parameters from path. */
-static czk_status params_for_job(czk_kind_job *job, job_params *jp, const char *path, const args *a,
-                                 const czk_cli_common *c, czk_progress *pg)
+/* Zero job, set its kind and data, and its parameters: --params, else the
+ * kind's file by the name filecoin-proofs gives it under --param-cache (or
+ * the default cache). CZK_EXIT_OK, or the failure's exit code once its
+ * message is out. */
+static int params_for_job(czk_kind_job *job, job_params *jp, const czk_proof_kind *kind, const void *data,
+                          const args *a, const czk_cli_common *c, czk_progress *pg)
 {
     memset(job, 0, sizeof *job);
+    const char *path = a->params;
+    czk_status s;
+    if (!path) {
+        s = kind->param_path(jp->path, sizeof jp->path, a->param_cache ? a->param_cache : czk_fc_param_cache_dir(),
+                             data, ".params");
+        if (s != CZK_OK) return czk_cli_fail("prove", s, "no parameter file for this proof");
+        path = jp->path;
+    }
     int stream = a->stream;
     struct stat st;
     double avail = czk_bench_mem_available();
@@ -170,16 +182,19 @@ static czk_status params_for_job(czk_kind_job *job, job_params *jp, const char *
                     "streaming it by section (as --stream-params)\n", path, (double)st.st_size / 1e9, avail / 1e9);
     }
     jp->streamed = stream;
+    job->kind = kind;
+    job->data = data;
     if (stream) {
         job->params_stream = path;
         job->stream_check = a->check;
         job->stream_info = &jp->rinfo;
         job->stream_stats = &jp->stats;
-        return CZK_OK;
+        return CZK_EXIT_OK;
     }
-    CZK_TRY(read_params(&jp->p, path, a->check, c, pg, &jp->rinfo));
+    s = read_params(&jp->p, path, a->check, c, pg, &jp->rinfo);
+    if (s != CZK_OK) return czk_cli_fail("prove", s, "reading parameters failed");
     job->params = &jp->p;
-    return CZK_OK;
+    return CZK_EXIT_OK;
 }
 
 /* --json's members on the parameters: how they were used, the validation,
@@ -238,31 +253,14 @@ static int prove_post(const args *a, const czk_cli_common *c)
     /* strict read and native check before anything else is looked at */
     czk_status s = czk_post_dir_read(&v, &m, k, a->vanilla);
     if (s != CZK_OK) return czk_cli_fail("prove", s, "the vanilla proof is refused (nothing written)");
-    char params_path[1024];
-    const char *params = a->params;
-    int exit_code = CZK_EXIT_OK;
     job_params jp;
     memset(&jp, 0, sizeof jp);
-    if (!params) {
-        s = czk_post_param_path(params_path, sizeof params_path,
-                                a->param_cache ? a->param_cache : czk_fc_param_cache_dir(), &v.shape, ".params");
-        if (s != CZK_OK) {
-            exit_code = czk_cli_fail("prove", s, "no parameter file for this proof");
-            goto out;
-        }
-        params = params_path;
-    }
     czk_kind_job job;
-    s = params_for_job(&job, &jp, params, a, c, &pg);
-    if (s != CZK_OK) {
-        exit_code = czk_cli_fail("prove", s, "reading parameters failed");
-        goto out;
-    }
+    int exit_code = params_for_job(&job, &jp, czk_post_proof_kind(k), &v, a, c, &pg);
+    if (exit_code != CZK_EXIT_OK) goto out;
     czk_groth16_proof proof[1];
     uint8_t bytes[CZK_GROTH16_PROOF_BYTES];
     czk_kind_partition_times times[1];
-    job.kind = czk_post_proof_kind(k);
-    job.data = &v;
     job.n = 1;
     czk_kind_report rep;
     exit_code = run_job(proof, &job, a, &pg, &rep, times);
@@ -302,8 +300,6 @@ static int prove_snap(const args *a, const czk_cli_common *c)
     /* strict read and native check before anything else is looked at */
     czk_status s = czk_snap_dir_read(&v, &m, a->vanilla);
     if (s != CZK_OK) return czk_cli_fail("prove", s, "the vanilla proofs are refused (nothing written)");
-    char params_path[1024];
-    const char *params = a->params;
     int exit_code = CZK_EXIT_OK;
     const uint32_t n = v.n;
     job_params jp;
@@ -315,23 +311,9 @@ static int prove_snap(const args *a, const czk_cli_common *c)
         exit_code = czk_cli_fail("prove", czk_error(CZK_ERR_NOMEM, "%u proofs", n), "out of memory");
         goto out;
     }
-    if (!params) {
-        s = czk_snap_param_path(params_path, sizeof params_path,
-                                a->param_cache ? a->param_cache : czk_fc_param_cache_dir(), &v.shape, ".params");
-        if (s != CZK_OK) {
-            exit_code = czk_cli_fail("prove", s, "no parameter file for this update");
-            goto out;
-        }
-        params = params_path;
-    }
     czk_kind_job job;
-    s = params_for_job(&job, &jp, params, a, c, &pg);
-    if (s != CZK_OK) {
-        exit_code = czk_cli_fail("prove", s, "reading parameters failed");
-        goto out;
-    }
-    job.kind = &czk_kind_snap;
-    job.data = &v;
+    exit_code = params_for_job(&job, &jp, &czk_kind_snap, &v, a, c, &pg);
+    if (exit_code != CZK_EXIT_OK) goto out;
     job.n = n;
     czk_kind_report rep;
     exit_code = run_job(proofs, &job, a, &pg, &rep, times);
@@ -425,24 +407,13 @@ static int run(int argc, char **argv)
     }
     uint32_t first = a.partition >= 0 ? (uint32_t)a.partition : 0;
     uint32_t count = a.partition >= 0 ? 1 : parts;
-    char params_path[1024];
-    if (!a.params) {
-        s = czk_fc_param_path(params_path, sizeof params_path, a.param_cache ? a.param_cache : czk_fc_param_cache_dir(),
-                              c1.shape.proof, ".params");
-        if (s != CZK_OK) {
-            czk_fc_c1_free(&c1);
-            return czk_cli_fail("prove", s, "no parameter file for this sector");
-        }
-        a.params = params_path;
-    }
-
     job_params jp;
     memset(&jp, 0, sizeof jp);
     czk_kind_job job;
-    s = params_for_job(&job, &jp, a.params, &a, &c, &pg);
-    if (s != CZK_OK) {
+    int rc_params = params_for_job(&job, &jp, &czk_kind_porep, &c1, &a, &c, &pg);
+    if (rc_params != CZK_EXIT_OK) {
         czk_fc_c1_free(&c1);
-        return czk_cli_fail("prove", s, "reading parameters failed");
+        return rc_params;
     }
     czk_groth16_proof *proofs = calloc(count, sizeof *proofs);
     uint8_t *bytes = malloc((size_t)count * CZK_GROTH16_PROOF_BYTES);
@@ -460,8 +431,6 @@ static int run(int argc, char **argv)
     /* one job through the pipelined engine (n = 1 included): synthesis of
      * partition N+1 overlaps proving of N; the engine verifies the proofs
      * once (batch verification) unless --no-verify */
-    job.kind = &czk_kind_porep;
-    job.data = &c1;
     job.partitions = partitions;
     job.n = count;
     czk_kind_report rep;
