@@ -88,3 +88,33 @@ czk_status czk_mkdirs(const char *dir, unsigned mode)
     if (stat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode)) return czk_error(CZK_ERR_IO, "%s: not a directory", tmp);
     return CZK_OK;
 }
+
+czk_status czk__read_exact(uint8_t **out, const char *path, size_t want, const char *why)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return czk_error(CZK_ERR_IO, "%s: not a regular file", path);
+    }
+    if ((unsigned long long)st.st_size != want) {
+        fclose(f);
+        return czk_error(CZK_ERR_FORMAT, "%s: %llu bytes, want %zu (%s)", path, (unsigned long long)st.st_size, want,
+                         why);
+    }
+    uint8_t *d = malloc(want ? want : 1);
+    if (!d) {
+        fclose(f);
+        return czk_error(CZK_ERR_NOMEM, "%s: %zu bytes", path, want);
+    }
+    size_t got = fread(d, 1, want, f);
+    fclose(f);
+    if (got != want) {
+        free(d);
+        return czk_error(CZK_ERR_IO, "%s: read %zu of %zu bytes", path, got, want);
+    }
+    *out = d;
+    return CZK_OK;
+}

@@ -31,38 +31,6 @@ czk_status czk_post_dir_json(czk_post_json *m, czk_post_kind k, const char *dir)
     return CZK_OK;
 }
 
-/* The whole of a regular file, which must be `want` bytes (`why` says
- * why); CZK_ERR_IO / CZK_ERR_FORMAT naming it. */
-static czk_status slurp(uint8_t **out, const char *path, size_t want, const char *why)
-{
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return czk_error(CZK_ERR_IO, "%s: not a regular file", path);
-    }
-    if ((unsigned long long)st.st_size != want) {
-        fclose(f);
-        return czk_error(CZK_ERR_FORMAT, "%s: %llu bytes, want %zu (%s)", path, (unsigned long long)st.st_size, want,
-                         why);
-    }
-    uint8_t *d = malloc(want ? want : 1);
-    if (!d) {
-        fclose(f);
-        return czk_error(CZK_ERR_NOMEM, "%s: %zu bytes", path, want);
-    }
-    size_t got = fread(d, 1, want, f);
-    fclose(f);
-    if (got != want) {
-        free(d);
-        return czk_error(CZK_ERR_IO, "%s: read %zu of %zu bytes", path, got, want);
-    }
-    *out = d;
-    return CZK_OK;
-}
-
 czk_status czk_post_dir_read(czk_post_vanilla *v, czk_post_json *out, czk_post_kind k, const char *dir)
 {
     char jp[4096], bp[4096];
@@ -81,7 +49,7 @@ czk_status czk_post_dir_read(czk_post_vanilla *v, czk_post_json *out, czk_post_k
     const size_t one = czk_post_sector_proof_bytes(&s->tree, s->sector_challenges);
     char why[4400];
     snprintf(why, sizeof why, "%u sector proof(s) of %zu bytes for %s's %s", j.n_sectors, one, jp, j.proof);
-    st = slurp(&bin, bp, one * j.n_sectors, why);
+    st = czk__read_exact(&bin, bp, one * j.n_sectors, why);
     if (st != CZK_OK) goto out;
     ptr = malloc(j.n_sectors * sizeof *ptr);
     len = malloc(j.n_sectors * sizeof *len);

@@ -20,37 +20,6 @@ czk_status czk_snap_dir_json(czk_snap_json *m, const char *dir)
     return czk_snap_json_read(m, path);
 }
 
-/* The whole of a regular file of exactly `want` bytes. */
-static czk_status slurp(uint8_t **out, const char *path, size_t want, const char *why)
-{
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return czk_error(CZK_ERR_IO, "%s: not a regular file", path);
-    }
-    if ((unsigned long long)st.st_size != want) {
-        fclose(f);
-        return czk_error(CZK_ERR_FORMAT, "%s: %llu bytes, want %zu (%s)", path, (unsigned long long)st.st_size, want,
-                         why);
-    }
-    uint8_t *d = malloc(want ? want : 1);
-    if (!d) {
-        fclose(f);
-        return czk_error(CZK_ERR_NOMEM, "%s: %zu bytes", path, want);
-    }
-    size_t got = fread(d, 1, want, f);
-    fclose(f);
-    if (got != want) {
-        free(d);
-        return czk_error(CZK_ERR_IO, "%s: read %zu of %zu bytes", path, got, want);
-    }
-    *out = d;
-    return CZK_OK;
-}
-
 czk_status czk_snap_dir_read(czk_snap_vanilla *v, czk_snap_json *m, const char *dir)
 {
     memset(v, 0, sizeof *v);
@@ -66,7 +35,7 @@ czk_status czk_snap_dir_read(czk_snap_vanilla *v, czk_snap_json *m, const char *
     snprintf(why, sizeof why, "a %s partition proof", j.proof);
     for (uint32_t k = 0; k < j.partitions && st == CZK_OK; k++) {
         snprintf(path, sizeof path, "%s/snap-partition-%u.bin", dir, k);
-        st = slurp(&bins[k], path, one, why);
+        st = czk__read_exact(&bins[k], path, one, why);
         lens[k] = one;
     }
     if (st == CZK_OK) {
