@@ -8,6 +8,7 @@
  * give the same proof bytes under one proof-randomness stream. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -103,6 +104,41 @@ static void source_matches(const czk_post_vanilla *v, int pce, czk_lc_kind lc, i
         check_same(&got, want, d);
     }
     CHECK(src.ops->synthesize(w, v, 1, threads) == CZK_ERR_INVALID_ARG);
+    /* the streamed prover's ops: PCE offers the witness alone, then one
+     * matrix at a time into a padded vector; the rows checked in windows */
+    CHECK(!src.ops->synthesize_witness == !pce && !src.ops->fill == !pce);
+    if (pce) {
+        REQUIRE_OK(src.ops->synthesize_witness(w, v, 0, threads));
+        CHECK_OK(src.ops->check(w, threads));
+        czk_cs_assignment lean;
+        REQUIRE_OK(src.ops->get(w, &lean));
+        CHECK(!lean.a && !lean.b && !lean.c);
+        CHECK_EQ_U64(lean.n_aux, want->n_aux);
+        CHECK(memcmp(lean.aux, want->aux, want->n_aux * sizeof(czk_fr)) == 0);
+        size_t m = 1;
+        while (m < want->n_constraints + 3) m <<= 1;
+        czk_fr *vec = malloc(m * sizeof *vec);
+        REQUIRE(vec);
+        for (int which = 0; which < 3; which++) {
+            for (size_t i = 0; i < m; i++) vec[i] = CZK_FR_ONE; /* the padding must be overwritten */
+            REQUIRE_OK(src.ops->fill(w, which, vec, m, threads));
+            const czk_fr *ref = which == 0 ? want->a : which == 1 ? want->b : want->c;
+            CHECK_MSG(memcmp(vec, ref, want->n_constraints * sizeof(czk_fr)) == 0, "%s: fill %d", what, which);
+            int zero = 1;
+            for (size_t i = want->n_constraints; i < m; i++) zero &= czk_fr_is_zero(&vec[i]);
+            CHECK_MSG(zero, "%s: fill %d: padding not zero", what, which);
+        }
+        CHECK(src.ops->fill(w, 3, vec, m, threads) == CZK_ERR_INVALID_ARG);
+        CHECK(src.ops->fill(w, 0, vec, want->n_constraints - 1, threads) == CZK_ERR_INVALID_ARG);
+        free(vec);
+        /* a wrong aux value: the windowed check names an unsatisfied row */
+        czk_fr *aux = (czk_fr *)(uintptr_t)lean.aux, saved = aux[lean.n_aux / 2];
+        czk_fr_add(&aux[lean.n_aux / 2], &saved, &CZK_FR_ONE);
+        CHECK(src.ops->check(w, threads) == CZK_ERR_UNSATISFIED);
+        CHECK(strstr(czk_last_error(), "is not satisfied") != NULL);
+        aux[lean.n_aux / 2] = saved;
+        CHECK_OK(src.ops->check(w, threads));
+    }
     src.ops->destroy(w);
     czk_witness_source_close(&src);
 }
