@@ -3,7 +3,6 @@
  * choice and the native check. Layout: docs/formats.md "Vanilla proofs as
  * bincode"; challenges: docs/filecoin.md "FallbackPoSt"; notes in
  * src/filecoin/README.md ("Vanilla PoSt proofs"). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,46 +10,12 @@
 #include "czk/post_vanilla.h"
 #include "czk/poseidon.h"
 #include "czk/sha256.h"
+#include "filecoin/bincode.h"
 #include "filecoin/internal.h"
-
-enum { VARIANT_SINGLE = 0, VARIANT_SUB = 1, VARIANT_TOP = 2 };
-
-static const char *const VARIANT_NAME[3] = {"Single", "Sub", "Top"};
-
-static uint32_t shape_variant(const czk_fc_shape *s)
-{
-    return !s->sub_arity ? VARIANT_SINGLE : !s->top_arity ? VARIANT_SUB : VARIANT_TOP;
-}
-
-/* Bytes of one path of levels first .. first + nlev - 1: the Vec length, then
- * per element the hashes' Vec length, arity - 1 values and the index. */
-static size_t path_bytes(const czk_fc_shape *s, uint32_t first, uint32_t nlev)
-{
-    size_t b = 8;
-    for (uint32_t l = first; l < first + nlev; l++) b += 8 + 32 * (size_t)(czk_fc_shape_level_arity(s, l) - 1) + 8;
-    return b;
-}
-
-/* The paths of a proof of shape s: (first level, levels) of each part. */
-static uint32_t shape_parts(const czk_fc_shape *s, uint32_t first[3], uint32_t nlev[3])
-{
-    uint32_t v = shape_variant(s);
-    if (v == VARIANT_SINGLE) {
-        first[0] = 0, nlev[0] = czk_fc_shape_tree_levels(s);
-        return 1;
-    }
-    first[0] = 0, nlev[0] = s->base_height;
-    first[1] = s->base_height, nlev[1] = 1;
-    first[2] = s->base_height + 1, nlev[2] = 1;
-    return v == VARIANT_SUB ? 2 : 3;
-}
 
 size_t czk_post_merkle_proof_bytes(const czk_fc_shape *tree)
 {
-    uint32_t first[3], nlev[3], np = shape_parts(tree, first, nlev);
-    size_t b = 4 + 32 + 32;
-    for (uint32_t i = 0; i < np; i++) b += path_bytes(tree, first[i], nlev[i]);
-    return b;
+    return czk__bc_merkle_bytes(tree);
 }
 
 size_t czk_post_sector_proof_bytes(const czk_fc_shape *tree, uint32_t n_inclusion)
@@ -66,160 +31,6 @@ size_t czk_post_sector_proof_storage_size(const czk_fc_shape *tree, uint32_t n_i
 }
 
 /* ---- reader ----------------------------------------------------------------- */
-
-typedef struct rd {
-    const uint8_t *d;
-    size_t n, off;
-    uint32_t position;
-    int has_id;
-    uint64_t id;
-} rd;
-
-/* A field's name, spelled out only for an error message: `name` alone (k <
- * 0), or within inclusion proof k: "inclusion proof k, <part><name>" (l < 0),
- * "inclusion proof k, <part>path element l, <name>" or "...<name>[j]". */
-typedef struct fld {
-    const char *name;
-    int64_t k;
-    const char *part; /* "", "base ", "sub ", "top " */
-    int64_t l, j;
-} fld;
-
-static fld top_field(const char *name) { return (fld){name, -1, "", -1, -1}; }
-
-static void fld_str(char *out, size_t cap, const fld *f)
-{
-    long long k = f->k, l = f->l, j = f->j;
-    if (k < 0) snprintf(out, cap, "%s", f->name);
-    else if (l < 0) snprintf(out, cap, "inclusion proof %lld, %s%s", k, f->part, f->name);
-    else if (j < 0) snprintf(out, cap, "inclusion proof %lld, %spath element %lld, %s", k, f->part, l, f->name);
-    else snprintf(out, cap, "inclusion proof %lld, %spath element %lld, %s[%lld]", k, f->part, l, f->name, j);
-}
-
-static czk_status CZK_PRINTF(5, 6) rd_err(czk_status st, const rd *r, size_t at, const fld *f, const char *fmt, ...)
-{
-    char msg[256], who[64], field[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (r->has_id)
-        snprintf(who, sizeof who, "sector proof %u (sector %llu)", r->position, (unsigned long long)r->id);
-    else
-        snprintf(who, sizeof who, "sector proof %u", r->position);
-    fld_str(field, sizeof field, f);
-    return czk_error(st, "vanilla PoSt %s: %s: %s (byte offset %zu)", who, field, msg, at);
-}
-
-static czk_status rd_need(const rd *r, size_t k, const fld *f)
-{
-    if (r->n - r->off < k)
-        return rd_err(CZK_ERR_FORMAT, r, r->off, f, "input ends after %zu bytes, %zu more needed", r->n,
-                      k - (r->n - r->off));
-    return CZK_OK;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-    return v;
-}
-
-static czk_status rd_u64(uint64_t *v, rd *r, const fld *f)
-{
-    CZK_TRY(rd_need(r, 8, f));
-    *v = le64(r->d + r->off);
-    r->off += 8;
-    return CZK_OK;
-}
-
-static czk_status rd_u32(uint32_t *v, rd *r, const fld *f)
-{
-    CZK_TRY(rd_need(r, 4, f));
-    const uint8_t *p = r->d + r->off;
-    *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    r->off += 4;
-    return CZK_OK;
-}
-
-static czk_status rd_fr(czk_fr *v, rd *r, const fld *f)
-{
-    CZK_TRY(rd_need(r, 32, f));
-    if (czk_fr_from_bytes(v, r->d + r->off) != CZK_OK)
-        return rd_err(CZK_ERR_NOT_CANONICAL, r, r->off, f, "32-byte value is not a field element (>= r)");
-    r->off += 32;
-    return CZK_OK;
-}
-
-/* A Vec's u64 length, which must be `want`. */
-static czk_status rd_len(rd *r, uint64_t want, const fld *f)
-{
-    size_t at = r->off;
-    uint64_t n;
-    CZK_TRY(rd_u64(&n, r, f));
-    if (n != want)
-        return rd_err(CZK_ERR_FORMAT, r, at, f, "expected %llu elements, found %llu", (unsigned long long)want,
-                      (unsigned long long)n);
-    return CZK_OK;
-}
-
-/* One path (levels first .. first + nlev - 1) of inclusion proof k; `part`
- * names it ("", "base ", "sub ", "top "). Adds the element indices to
- * m->index in the mixed radix (*mul: the weight of level `first`). */
-static czk_status rd_path(czk_fc_merkle *m, czk_fr **sib, uint64_t *mul, rd *r, const czk_fc_shape *s,
-                          uint32_t first, uint32_t nlev, uint32_t k, const char *part)
-{
-    fld f = {"path", k, part, -1, -1};
-    CZK_TRY(rd_len(r, nlev, &f));
-    for (uint32_t l = 0; l < nlev; l++) {
-        uint32_t ar = czk_fc_shape_level_arity(s, first + l);
-        f = (fld){"hashes", k, part, l, -1};
-        CZK_TRY(rd_len(r, ar - 1, &f));
-        for (uint32_t j = 0; j < ar - 1; j++) {
-            f.j = j;
-            CZK_TRY(rd_fr(&(*sib)[j], r, &f));
-        }
-        *sib += ar - 1;
-        f = (fld){"index", k, part, l, -1};
-        size_t at = r->off;
-        uint64_t d;
-        CZK_TRY(rd_u64(&d, r, &f));
-        if (d >= ar)
-            return rd_err(CZK_ERR_FORMAT, r, at, &f, "%llu out of range 0..%u (the level's arity is %u)",
-                          (unsigned long long)d, ar - 1, ar);
-        m->index += d * *mul;
-        *mul *= ar;
-    }
-    return CZK_OK;
-}
-
-static czk_status rd_merkle(czk_fc_merkle *m, rd *r, const czk_fc_shape *s, uint32_t k)
-{
-    static const char *const PART[3] = {"base ", "sub ", "top "};
-    uint32_t want = shape_variant(s), v, first[3], nlev[3], np = shape_parts(s, first, nlev);
-    fld fv = {"variant", k, "", -1, -1}, froot = {"root", k, "", -1, -1}, fleaf = {"leaf", k, "", -1, -1};
-    size_t at = r->off;
-    CZK_TRY(rd_u32(&v, r, &fv));
-    if (v != want)
-        return rd_err(CZK_ERR_FORMAT, r, at, &fv, "expected %u (%s, the tree's shape), found %u%s%s%s", want,
-                      VARIANT_NAME[want], v, v <= 2 ? " (" : " (no such variant", v <= 2 ? VARIANT_NAME[v] : "",
-                      ")");
-    m->index = 0;
-    uint64_t mul = 1;
-    czk_fr *sib = m->siblings;
-    if (want == VARIANT_SINGLE) {
-        CZK_TRY(rd_fr(&m->root, r, &froot));
-        CZK_TRY(rd_fr(&m->leaf, r, &fleaf));
-        CZK_TRY(rd_path(m, &sib, &mul, r, s, first[0], nlev[0], k, ""));
-    } else {
-        for (uint32_t i = 0; i < np; i++) CZK_TRY(rd_path(m, &sib, &mul, r, s, first[i], nlev[i], k, PART[i]));
-        CZK_TRY(rd_fr(&m->root, r, &froot));
-        CZK_TRY(rd_fr(&m->leaf, r, &fleaf));
-    }
-    CZK_ASSERT(sib == m->siblings + czk_fc_shape_tree_siblings(s));
-    return CZK_OK;
-}
 
 static int shape_ok(const czk_fc_shape *s)
 {
@@ -244,31 +55,34 @@ czk_status czk_post_sector_proof_decode(czk_post_sector_proof *out, void *storag
         return czk_error(CZK_ERR_INVALID_ARG, "czk_post_sector_proof_decode: storage of %zu bytes, %zu needed",
                          storage_size, czk_post_sector_proof_storage_size(tree, n_inclusion));
     memset(out, 0, sizeof *out);
-    rd r = {.d = data, .n = data ? len : 0, .position = position};
-    fld f = top_field("sector_id");
-    CZK_TRY(rd_u64(&out->sector_id, &r, &f));
-    r.has_id = 1;
-    r.id = out->sector_id;
-    f = top_field("comm_r");
-    CZK_TRY(rd_fr(&out->comm_r, &r, &f));
-    f = top_field("vanilla_proof.sectors");
-    CZK_TRY(rd_len(&r, 1, &f));
-    f = top_field("inclusion_proofs");
-    CZK_TRY(rd_len(&r, n_inclusion, &f));
+    czk__bc_reader r = {.d = data, .n = data ? len : 0};
+    snprintf(r.who, sizeof r.who, "vanilla PoSt sector proof %u", position);
+    czk__bc_field f = czk__bc_named("sector_id");
+    CZK_TRY(czk__bc_u64(&out->sector_id, &r, &f));
+    snprintf(r.who, sizeof r.who, "vanilla PoSt sector proof %u (sector %llu)", position,
+             (unsigned long long)out->sector_id);
+    f = czk__bc_named("comm_r");
+    CZK_TRY(czk__bc_fr(&out->comm_r, &r, &f));
+    f = czk__bc_named("vanilla_proof.sectors");
+    CZK_TRY(czk__bc_len(&r, 1, &f));
+    f = czk__bc_named("inclusion_proofs");
+    CZK_TRY(czk__bc_len(&r, n_inclusion, &f));
     size_t t = czk_fc_shape_tree_siblings(tree);
     czk_fc_merkle *inc = storage;
     czk_fr *pool = (czk_fr *)(inc + n_inclusion);
+    f.group = "inclusion proof";
     for (uint32_t k = 0; k < n_inclusion; k++) {
         inc[k].siblings = pool + (size_t)k * t;
-        CZK_TRY(rd_merkle(&inc[k], &r, tree, k));
+        f.k = k;
+        CZK_TRY(czk__bc_merkle(&inc[k], &r, tree, &f));
     }
-    f = top_field("comm_c");
-    CZK_TRY(rd_fr(&out->comm_c, &r, &f));
-    f = top_field("comm_r_last");
-    CZK_TRY(rd_fr(&out->comm_r_last, &r, &f));
+    f = czk__bc_named("comm_c");
+    CZK_TRY(czk__bc_fr(&out->comm_c, &r, &f));
+    f = czk__bc_named("comm_r_last");
+    CZK_TRY(czk__bc_fr(&out->comm_r_last, &r, &f));
     if (r.off != r.n) {
-        f = top_field("end of the proof");
-        return rd_err(CZK_ERR_FORMAT, &r, r.off, &f, "%zu trailing bytes", r.n - r.off);
+        f = czk__bc_named("end of the proof");
+        return czk__bc_err(CZK_ERR_FORMAT, &r, r.off, &f, "%zu trailing bytes", r.n - r.off);
     }
     CZK_ASSERT(r.off == czk_post_sector_proof_bytes(tree, n_inclusion));
     out->n_inclusion = n_inclusion;
@@ -277,39 +91,6 @@ czk_status czk_post_sector_proof_decode(czk_post_sector_proof *out, void *storag
 }
 
 /* ---- writer ------------------------------------------------------------------ */
-
-typedef struct wr {
-    uint8_t *p;
-} wr;
-
-static void put_u64(wr *w, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) *w->p++ = (uint8_t)(v >> (8 * i));
-}
-
-static void put_u32(wr *w, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) *w->p++ = (uint8_t)(v >> (8 * i));
-}
-
-static void put_fr(wr *w, const czk_fr *v)
-{
-    czk_fr_to_bytes(w->p, v);
-    w->p += 32;
-}
-
-static void put_path(wr *w, const czk_fr **sib, uint64_t *idx, const czk_fc_shape *s, uint32_t first, uint32_t nlev)
-{
-    put_u64(w, nlev);
-    for (uint32_t l = first; l < first + nlev; l++) {
-        uint32_t ar = czk_fc_shape_level_arity(s, l);
-        put_u64(w, ar - 1);
-        for (uint32_t j = 0; j < ar - 1; j++) put_fr(w, &(*sib)[j]);
-        *sib += ar - 1;
-        put_u64(w, *idx % ar);
-        *idx /= ar;
-    }
-}
 
 czk_status czk_post_sector_proof_encode(uint8_t *out, size_t cap, size_t *len, const czk_post_sector_proof *p,
                                         const czk_fc_shape *tree)
@@ -325,29 +106,14 @@ czk_status czk_post_sector_proof_encode(uint8_t *out, size_t cap, size_t *len, c
                              "tree's %llu leaves",
                              (unsigned long long)p->sector_id, k, (unsigned long long)p->inclusion[k].index,
                              (unsigned long long)tree->nodes);
-    wr w = {out};
-    uint32_t v = shape_variant(tree), first[3], nlev[3], np = shape_parts(tree, first, nlev);
-    put_u64(&w, p->sector_id);
-    put_fr(&w, &p->comm_r);
-    put_u64(&w, 1);
-    put_u64(&w, p->n_inclusion);
-    for (uint32_t k = 0; k < p->n_inclusion; k++) {
-        const czk_fc_merkle *m = &p->inclusion[k];
-        const czk_fr *sib = m->siblings;
-        uint64_t idx = m->index;
-        put_u32(&w, v);
-        if (v == VARIANT_SINGLE) {
-            put_fr(&w, &m->root);
-            put_fr(&w, &m->leaf);
-            put_path(&w, &sib, &idx, tree, first[0], nlev[0]);
-        } else {
-            for (uint32_t i = 0; i < np; i++) put_path(&w, &sib, &idx, tree, first[i], nlev[i]);
-            put_fr(&w, &m->root);
-            put_fr(&w, &m->leaf);
-        }
-    }
-    put_fr(&w, &p->comm_c);
-    put_fr(&w, &p->comm_r_last);
+    czk__bc_writer w = {out};
+    czk__bc_put_u64(&w, p->sector_id);
+    czk__bc_put_fr(&w, &p->comm_r);
+    czk__bc_put_u64(&w, 1);
+    czk__bc_put_u64(&w, p->n_inclusion);
+    for (uint32_t k = 0; k < p->n_inclusion; k++) czk__bc_put_merkle(&w, &p->inclusion[k], tree);
+    czk__bc_put_fr(&w, &p->comm_c);
+    czk__bc_put_fr(&w, &p->comm_r_last);
     CZK_ASSERT((size_t)(w.p - out) == need);
     *len = need;
     return CZK_OK;
@@ -431,7 +197,7 @@ uint64_t czk_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_i
     put_le64(buf + 40, challenge_index);
     czk_sha256(h, buf, sizeof buf);
     CZK_ASSERT(nodes >= 1);
-    return le64(h) % nodes;
+    return czk__rd64(h) % nodes;
 }
 
 /* Sector proofs per partition: a Window partition's circuit sectors, one for
@@ -465,7 +231,7 @@ czk_status czk_post_winning_sectors(uint64_t *out, uint32_t count, const uint8_t
         /* LE_u64(SHA-256(prover_id || randomness || k LE)[0..8]) mod sector_set_len */
         put_le64(buf + 64, k);
         czk_sha256(h, buf, sizeof buf);
-        out[k] = le64(h) % sector_set_len;
+        out[k] = czk__rd64(h) % sector_set_len;
     }
     return CZK_OK;
 }

@@ -10,10 +10,8 @@
 
 #include "czk/poseidon.h"
 #include "czk/snap.h"
+#include "filecoin/bincode.h"
 #include "filecoin/internal.h"
-
-enum { VARIANT_SINGLE = 0, VARIANT_SUB = 1, VARIANT_TOP = 2 };
-static const char *const VARIANT_NAME[3] = {"Single", "Sub", "Top"};
 
 /* Tree D of s as a czk_fc_shape (binary, challenge_bits levels): its
  * d_height drives czk_fc_merkle_root's tree D mode, base_* the sizes here. */
@@ -28,46 +26,15 @@ static czk_fc_shape tree_d_of(const czk_snap_shape *s)
     return d;
 }
 
-static uint32_t tree_variant(const czk_fc_shape *t)
-{
-    return !t->sub_arity ? VARIANT_SINGLE : !t->top_arity ? VARIANT_SUB : VARIANT_TOP;
-}
-
-/* (first level, levels) of each path a proof of tree t holds */
-static uint32_t tree_parts(const czk_fc_shape *t, uint32_t first[3], uint32_t nlev[3])
-{
-    uint32_t v = tree_variant(t);
-    if (v == VARIANT_SINGLE) {
-        first[0] = 0, nlev[0] = czk_fc_shape_tree_levels(t);
-        return 1;
-    }
-    first[0] = 0, nlev[0] = t->base_height;
-    first[1] = t->base_height, nlev[1] = 1;
-    first[2] = t->base_height + 1, nlev[2] = 1;
-    return v == VARIANT_SUB ? 2 : 3;
-}
-
-static size_t merkle_bytes(const czk_fc_shape *t)
-{
-    uint32_t first[3], nlev[3], np = tree_parts(t, first, nlev);
-    size_t b = 4 + 32 + 32;
-    for (uint32_t i = 0; i < np; i++) {
-        b += 8;
-        for (uint32_t l = first[i]; l < first[i] + nlev[i]; l++)
-            b += 8 + 32 * (size_t)(czk_fc_shape_level_arity(t, l) - 1) + 8;
-    }
-    return b;
-}
-
 size_t czk_snap_tree_r_proof_bytes(const czk_snap_shape *s)
 {
-    return merkle_bytes(&s->tree);
+    return czk__bc_merkle_bytes(&s->tree);
 }
 
 size_t czk_snap_tree_d_proof_bytes(const czk_snap_shape *s)
 {
     czk_fc_shape d = tree_d_of(s);
-    return merkle_bytes(&d);
+    return czk__bc_merkle_bytes(&d);
 }
 
 size_t czk_snap_partition_proof_bytes(const czk_snap_shape *s)
@@ -107,130 +74,6 @@ void czk__snap_partition_layout(czk_snap_partition *p, void *storage, const czk_
 
 /* ---- reader --------------------------------------------------------------------- */
 
-typedef struct rd {
-    const uint8_t *d;
-    size_t n, off;
-    uint32_t partition;
-    /* where in the proof: the challenge (-1: none), the proof within it */
-    int64_t c;
-    const char *proof; /* "proof_r_old", ... */
-} rd;
-
-static czk_status CZK_PRINTF(4, 5) rd_err(czk_status st, const rd *r, size_t at, const char *fmt, ...)
-{
-    char msg[320];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (r->c >= 0)
-        return czk_error(st, "snap partition proof %u: challenge %lld, %s, %s (byte offset %zu)", r->partition,
-                         (long long)r->c, r->proof, msg, at);
-    return czk_error(st, "snap partition proof %u: %s (byte offset %zu)", r->partition, msg, at);
-}
-
-static czk_status rd_need(const rd *r, size_t k, const char *field)
-{
-    if (r->n - r->off < k)
-        return rd_err(CZK_ERR_FORMAT, r, r->off, "%s: input ends after %zu bytes, %zu more needed", field, r->n,
-                      k - (r->n - r->off));
-    return CZK_OK;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-    return v;
-}
-
-static czk_status rd_u64(uint64_t *v, rd *r, const char *field)
-{
-    CZK_TRY(rd_need(r, 8, field));
-    *v = le64(r->d + r->off);
-    r->off += 8;
-    return CZK_OK;
-}
-
-static czk_status rd_fr(czk_fr *v, rd *r, const char *field)
-{
-    CZK_TRY(rd_need(r, 32, field));
-    if (czk_fr_from_bytes(v, r->d + r->off) != CZK_OK)
-        return rd_err(CZK_ERR_NOT_CANONICAL, r, r->off, "%s: 32-byte value is not a field element (>= r)", field);
-    r->off += 32;
-    return CZK_OK;
-}
-
-/* a Vec's u64 length, which must be `want` */
-static czk_status rd_len(rd *r, uint64_t want, const char *field)
-{
-    size_t at = r->off;
-    uint64_t n;
-    CZK_TRY(rd_u64(&n, r, field));
-    if (n != want)
-        return rd_err(CZK_ERR_FORMAT, r, at, "%s: expected %llu elements, found %llu", field,
-                      (unsigned long long)want, (unsigned long long)n);
-    return CZK_OK;
-}
-
-/* One path (levels first .. first + nlev - 1 of tree t; `part` "", "base
- * ", "sub ", "top "), adding its element indices to m->index. */
-static czk_status rd_path(czk_fc_merkle *m, czk_fr **sib, uint64_t *mul, rd *r, const czk_fc_shape *t,
-                          uint32_t first, uint32_t nlev, const char *part)
-{
-    char f[96];
-    snprintf(f, sizeof f, "%spath", part);
-    CZK_TRY(rd_len(r, nlev, f));
-    for (uint32_t l = 0; l < nlev; l++) {
-        uint32_t ar = czk_fc_shape_level_arity(t, first + l);
-        snprintf(f, sizeof f, "%spath element %u, hashes", part, l);
-        CZK_TRY(rd_len(r, ar - 1, f));
-        for (uint32_t j = 0; j < ar - 1; j++) {
-            snprintf(f, sizeof f, "%spath element %u, hashes[%u]", part, l, j);
-            CZK_TRY(rd_fr(&(*sib)[j], r, f));
-        }
-        *sib += ar - 1;
-        snprintf(f, sizeof f, "%spath element %u, index", part, l);
-        size_t at = r->off;
-        uint64_t d;
-        CZK_TRY(rd_u64(&d, r, f));
-        if (d >= ar)
-            return rd_err(CZK_ERR_FORMAT, r, at, "%s: %llu out of range 0..%u (the level's arity is %u)", f,
-                          (unsigned long long)d, ar - 1, ar);
-        m->index += d * *mul;
-        *mul *= ar;
-    }
-    return CZK_OK;
-}
-
-static czk_status rd_merkle(czk_fc_merkle *m, rd *r, const czk_fc_shape *t)
-{
-    static const char *const PART[3] = {"base ", "sub ", "top "};
-    uint32_t want = tree_variant(t), v, first[3], nlev[3], np = tree_parts(t, first, nlev);
-    size_t at = r->off;
-    CZK_TRY(rd_need(r, 4, "variant"));
-    const uint8_t *p = r->d + r->off;
-    v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    r->off += 4;
-    if (v != want)
-        return rd_err(CZK_ERR_FORMAT, r, at, "variant: expected %u (%s, the tree's shape), found %u%s%s%s", want,
-                      VARIANT_NAME[want], v, v <= 2 ? " (" : " (no such variant", v <= 2 ? VARIANT_NAME[v] : "",
-                      ")");
-    m->index = 0;
-    uint64_t mul = 1;
-    czk_fr *sib = m->siblings;
-    if (want == VARIANT_SINGLE) {
-        CZK_TRY(rd_fr(&m->root, r, "root"));
-        CZK_TRY(rd_fr(&m->leaf, r, "leaf"));
-        CZK_TRY(rd_path(m, &sib, &mul, r, t, first[0], nlev[0], ""));
-    } else {
-        for (uint32_t i = 0; i < np; i++) CZK_TRY(rd_path(m, &sib, &mul, r, t, first[i], nlev[i], PART[i]));
-        CZK_TRY(rd_fr(&m->root, r, "root"));
-        CZK_TRY(rd_fr(&m->leaf, r, "leaf"));
-    }
-    return CZK_OK;
-}
-
 static int shape_ok(const czk_snap_shape *s)
 {
     const czk_fc_shape *t = &s->tree;
@@ -256,31 +99,35 @@ czk_status czk_snap_partition_decode(czk_snap_partition *out, void *storage, siz
                          storage_size, czk_snap_partition_storage_size(s));
     memset(out, 0, sizeof *out);
     const czk_fc_shape td = tree_d_of(s);
-    rd r = {.d = data, .n = data ? len : 0, .partition = k, .c = -1};
+    czk__bc_reader r = {.d = data, .n = data ? len : 0};
+    snprintf(r.who, sizeof r.who, "snap partition proof %u", k);
     czk_snap_partition lay;
     czk__snap_partition_layout(&lay, storage, s);
     czk_fr *leaves = lay.apex_leaves;
     czk_snap_challenge_proof *cps = lay.proofs;
-    CZK_TRY(rd_fr(&out->comm_c, &r, "comm_c"));
-    CZK_TRY(rd_len(&r, s->apex_leaves, "apex_leafs"));
-    char f[32];
+    czk__bc_field f = czk__bc_named("comm_c");
+    CZK_TRY(czk__bc_fr(&out->comm_c, &r, &f));
+    f = czk__bc_named("apex_leafs");
+    CZK_TRY(czk__bc_len(&r, s->apex_leaves, &f));
     for (uint32_t i = 0; i < s->apex_leaves; i++) {
-        snprintf(f, sizeof f, "apex_leafs[%u]", i);
-        CZK_TRY(rd_fr(&leaves[i], &r, f));
+        f.j = i;
+        CZK_TRY(czk__bc_fr(&leaves[i], &r, &f));
     }
-    CZK_TRY(rd_len(&r, s->challenges, "challenge_proofs"));
+    f = czk__bc_named("challenge_proofs");
+    CZK_TRY(czk__bc_len(&r, s->challenges, &f));
+    f.group = "challenge";
     for (uint32_t c = 0; c < s->challenges; c++) {
         czk_snap_challenge_proof *cp = &cps[c];
-        r.c = c;
-        r.proof = "proof_r_old";
-        CZK_TRY(rd_merkle(&cp->r_old, &r, &s->tree));
-        r.proof = "proof_d_new";
-        CZK_TRY(rd_merkle(&cp->d_new, &r, &td));
-        r.proof = "proof_r_new";
-        CZK_TRY(rd_merkle(&cp->r_new, &r, &s->tree));
+        f.k = c;
+        f.proof = "proof_r_old";
+        CZK_TRY(czk__bc_merkle(&cp->r_old, &r, &s->tree, &f));
+        f.proof = "proof_d_new";
+        CZK_TRY(czk__bc_merkle(&cp->d_new, &r, &td, &f));
+        f.proof = "proof_r_new";
+        CZK_TRY(czk__bc_merkle(&cp->r_new, &r, &s->tree, &f));
     }
-    r.c = -1;
-    if (r.off != r.n) return rd_err(CZK_ERR_FORMAT, &r, r.off, "%zu trailing bytes after the proof", r.n - r.off);
+    if (r.off != r.n)
+        return czk__bc_err(CZK_ERR_FORMAT, &r, r.off, NULL, "%zu trailing bytes after the proof", r.n - r.off);
     CZK_ASSERT(r.off == czk_snap_partition_proof_bytes(s));
     out->apex_leaves = leaves;
     out->proofs = cps;
@@ -288,48 +135,6 @@ czk_status czk_snap_partition_decode(czk_snap_partition *out, void *storage, siz
 }
 
 /* ---- writer --------------------------------------------------------------------- */
-
-typedef struct wr {
-    uint8_t *p;
-} wr;
-
-static void put_u64(wr *w, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) *w->p++ = (uint8_t)(v >> (8 * i));
-}
-
-static void put_fr(wr *w, const czk_fr *v)
-{
-    czk_fr_to_bytes(w->p, v);
-    w->p += 32;
-}
-
-static void put_merkle(wr *w, const czk_fc_merkle *m, const czk_fc_shape *t)
-{
-    uint32_t v = tree_variant(t), first[3], nlev[3], np = tree_parts(t, first, nlev);
-    for (int i = 0; i < 4; i++) *w->p++ = (uint8_t)(v >> (8 * i));
-    const czk_fr *sib = m->siblings;
-    uint64_t idx = m->index;
-    if (v == VARIANT_SINGLE) {
-        put_fr(w, &m->root);
-        put_fr(w, &m->leaf);
-    }
-    for (uint32_t i = 0; i < np; i++) {
-        put_u64(w, nlev[i]);
-        for (uint32_t l = first[i]; l < first[i] + nlev[i]; l++) {
-            uint32_t ar = czk_fc_shape_level_arity(t, l);
-            put_u64(w, ar - 1);
-            for (uint32_t j = 0; j < ar - 1; j++) put_fr(w, &sib[j]);
-            sib += ar - 1;
-            put_u64(w, idx % ar);
-            idx /= ar;
-        }
-    }
-    if (v != VARIANT_SINGLE) {
-        put_fr(w, &m->root);
-        put_fr(w, &m->leaf);
-    }
-}
 
 czk_status czk_snap_partition_encode(uint8_t *out, size_t cap, size_t *len, const czk_snap_partition *p,
                                      const czk_snap_shape *s)
@@ -346,15 +151,15 @@ czk_status czk_snap_partition_encode(uint8_t *out, size_t cap, size_t *len, cons
                              c, (unsigned long long)s->tree.nodes);
     }
     const czk_fc_shape td = tree_d_of(s);
-    wr w = {out};
-    put_fr(&w, &p->comm_c);
-    put_u64(&w, s->apex_leaves);
-    for (uint32_t i = 0; i < s->apex_leaves; i++) put_fr(&w, &p->apex_leaves[i]);
-    put_u64(&w, s->challenges);
+    czk__bc_writer w = {out};
+    czk__bc_put_fr(&w, &p->comm_c);
+    czk__bc_put_u64(&w, s->apex_leaves);
+    for (uint32_t i = 0; i < s->apex_leaves; i++) czk__bc_put_fr(&w, &p->apex_leaves[i]);
+    czk__bc_put_u64(&w, s->challenges);
     for (uint32_t c = 0; c < s->challenges; c++) {
-        put_merkle(&w, &p->proofs[c].r_old, &s->tree);
-        put_merkle(&w, &p->proofs[c].d_new, &td);
-        put_merkle(&w, &p->proofs[c].r_new, &s->tree);
+        czk__bc_put_merkle(&w, &p->proofs[c].r_old, &s->tree);
+        czk__bc_put_merkle(&w, &p->proofs[c].d_new, &td);
+        czk__bc_put_merkle(&w, &p->proofs[c].r_new, &s->tree);
     }
     CZK_ASSERT((size_t)(w.p - out) == need);
     *len = need;

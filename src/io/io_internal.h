@@ -3,6 +3,7 @@
 #ifndef CZK_IO_INTERNAL_H
 #define CZK_IO_INTERNAL_H
 
+#include "common/bytes.h"
 #include "czk/circom.h"
 
 #define CZK__IO_MAX_SECTIONS 64
@@ -29,15 +30,6 @@ czk_status czk__container_open(czk__container *c, const uint8_t *buf, size_t len
                                const char magic[4]) CZK_WUR;
 /* The unique section of a type (CZK_ERR_FORMAT if missing or repeated). */
 czk_status czk__container_find(const czk__sect **s, const czk__container *c, uint32_t type) CZK_WUR;
-
-static inline uint32_t czk__rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static inline uint64_t czk__rd64(const uint8_t *p)
-{
-    return (uint64_t)czk__rd32(p) | (uint64_t)czk__rd32(p + 4) << 32;
-}
 
 /* A bounded cursor over one section. */
 typedef struct czk__cur {
