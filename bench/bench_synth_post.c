@@ -12,285 +12,28 @@
 #include <string.h>
 
 #include "bench.h"
+#include "synth_kind.h"
 #include "czk/czk.h"
-#include "czk/perf.h"
-#include "pce/pce_internal.h"
 #include "czk/post.h"
 #include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
 
-static int cmp_double(const void *a, const void *b)
+/* The kind's PCE entry points as synth_kind.h calls them (one partition: k is 0). */
+static czk_status post_pce_get(czk_pce **out, const void *v, czk_pce_progress_fn progress, void *ctx, int *built)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    return czk_pce_post_get(out, &((const czk_post_vanilla *)v)->shape, progress, ctx, built);
 }
 
-/* The synthesized partition against the closed form and the verifier. */
-static czk_status post_check(czk_cs *cs, const czk_post_shape *s, const czk_post_counts *n, const czk_fr *pub,
-                             int rows)
+static czk_status post_pce_witness(czk_pce_work *w, const void *v, uint32_t k, int threads)
 {
-    if (cs->n_inputs != n->inputs || cs->n_aux != n->aux ||
-        (cs->needs_constraints && cs->n_constraints != n->constraints + n->inputs))
-        return czk_error(CZK_ERR_INTERNAL,
-                         "%u inputs, %u aux, %llu constraints; czk_post_circuit_counts says %llu, %llu, %llu (+ inputs)",
-                         cs->n_inputs, cs->n_aux, (unsigned long long)cs->n_constraints,
-                         (unsigned long long)n->inputs, (unsigned long long)n->aux,
-                         (unsigned long long)n->constraints);
-    if (!cs->has_values) return CZK_OK;
-    const czk_fr *in, *aux;
-    size_t ni, na;
-    if (cs->backend == CZK_CS_PROVE) {
-        czk_cs_assignment a;
-        CZK_TRY(czk_cs_prove_get(cs, &a));
-        if (rows) CZK_TRY(czk_cs_prove_check(cs));
-        in = a.input;
-        ni = a.n_input;
-    } else {
-        CZK_TRY(czk_cs_witness_get(cs, &in, &ni, &aux, &na));
-    }
-    size_t np = czk_post_public_input_count(s);
-    if (ni != np + 1 || !czk_fr_eq(&in[0], &CZK_FR_ONE) || memcmp(in + 1, pub, np * sizeof *pub) != 0)
-        return czk_error(CZK_ERR_INTERNAL, "the circuit's public inputs differ from czk_post_public_inputs");
-    return CZK_OK;
+    (void)k;
+    return czk_post_pce_witness(w, v, threads);
 }
 
-/* The input vector (with ONE) against the verifier's public inputs. */
-static czk_status inputs_check(const czk_fr *in, size_t ni, const czk_post_shape *s, const czk_fr *pub)
+static czk_status post_pce_validate(const czk_pce_work *w, const void *v, uint32_t k, int threads)
 {
-    size_t np = czk_post_public_input_count(s);
-    if (ni != np + 1 || !czk_fr_eq(&in[0], &CZK_FR_ONE) || memcmp(in + 1, pub, np * sizeof *pub) != 0)
-        return czk_error(CZK_ERR_INTERNAL, "the circuit's public inputs differ from czk_post_public_inputs");
-    return CZK_OK;
-}
-
-/* Medians and minima of one mode's iterations. */
-typedef struct mode_sum {
-    double wall, cpu, wall_min, cpu_min;
-} mode_sum;
-
-static void summarize(mode_sum *m, double *wall, double *cpu, long long n)
-{
-    qsort(wall, (size_t)n, sizeof(double), cmp_double);
-    qsort(cpu, (size_t)n, sizeof(double), cmp_double);
-    m->wall = wall[n / 2];
-    m->cpu = cpu[n / 2];
-    m->wall_min = wall[0];
-    m->cpu_min = cpu[0];
-}
-
-/* One timed iteration's line (text) or object (json; first: no comma). */
-static void print_iter(FILE *out, int json, int first, long long it, double wall, double cpu, double part1,
-                       double part2, double cons)
-{
-    unsigned long long rss = czk_bench_peak_rss();
-    if (json) {
-        fprintf(out, "%s{\"wall_s\":%.6f,\"cpu_s\":%.6f", first ? "" : ",", wall, cpu);
-        if (part1 >= 0) fprintf(out, ",\"witness_s\":%.6f,\"matvec_s\":%.6f", part1, part2);
-        fprintf(out, ",\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu}", cons / wall, rss);
-        return;
-    }
-    char a1[32], a2[32], a3[32], a4[32];
-    if (part1 >= 0)
-        fprintf(out, "%5lld %10s %10s %10s %10s %12.0f %8.2fGiB\n", it, czk_bench_fmt_time(a1, wall),
-                czk_bench_fmt_time(a2, cpu), czk_bench_fmt_time(a3, part1), czk_bench_fmt_time(a4, part2),
-                cons / wall, (double)rss / 1073741824.0);
-    else
-        fprintf(out, "%5lld %10s %10s %12.0f %8.2fGiB\n", it, czk_bench_fmt_time(a1, wall),
-                czk_bench_fmt_time(a2, cpu), cons / wall, (double)rss / 1073741824.0);
-    fflush(out);
-}
-
-/* The parallel prover (the kind's "parallel" source), iters times: each
- * iteration synthesizes, then (outside the timing) checks a*b = c and the
- * public inputs. */
-static czk_status run_parallel(FILE *out, int json, const czk_post_vanilla *v, const czk_cs_sizes *z, long long iters,
-                               czk_lc_kind lc, int no_check, const czk_fr *pub, mode_sum *sum)
-{
-    const int threads = czk_threads() > 0 ? czk_threads() : 1;
-    czk_source_opts o;
-    memset(&o, 0, sizeof o);
-    o.lc = lc;
-    o.parallel = 1;
-    czk_witness_source src;
-    CZK_TRY(czk_post_proof_kind(v->shape.kind)->source_open(&src, v, &o));
-    czk_witness *w = NULL;
-    czk_status st = src.ops->create(&w, &src, z);
-    double *wall = calloc((size_t)iters, sizeof(double)), *cpu = calloc((size_t)iters, sizeof(double));
-    if (st == CZK_OK && (!wall || !cpu)) st = czk_error(CZK_ERR_NOMEM, "samples");
-    if (!json)
-        fprintf(out, "# parallel prover: the %u circuit sectors on %d threads, written in place\n%5s %10s %10s %12s %10s\n",
-                v->shape.sectors, threads, "iter", "wall", "cpu", "cons/s", "peakRSS");
-    else
-        fprintf(out, ",\"parallel\":{\"threads\":%d,\"iterations\":[", threads);
-    for (long long it = 0; it < iters && st == CZK_OK; it++) {
-        double w0 = czk_now(), c0 = czk_cpu_now();
-        czk_perf_begin();
-        st = src.ops->synthesize(w, v, 0, threads);
-        czk_perf_end();
-        wall[it] = czk_now() - w0;
-        cpu[it] = czk_cpu_now() - c0;
-        czk_cs_assignment a;
-        if (st == CZK_OK && !no_check) st = src.ops->check(w, threads);
-        if (st == CZK_OK) st = src.ops->get(w, &a);
-        if (st == CZK_OK && a.n_constraints != z->n_constraints)
-            st = czk_error(CZK_ERR_INTERNAL, "parallel prover: %zu rows, expected %llu", a.n_constraints,
-                           (unsigned long long)z->n_constraints);
-        if (st == CZK_OK) st = inputs_check(a.input, a.n_input, &v->shape, pub);
-        if (st == CZK_OK) print_iter(out, json, it == 0, it, wall[it], cpu[it], -1, -1, (double)z->n_constraints);
-    }
-    if (st == CZK_OK) {
-        summarize(sum, wall, cpu, iters);
-        if (json) fprintf(out, "],\"wall_median_s\":%.6f,\"cpu_median_s\":%.6f}", sum->wall, sum->cpu);
-    }
-    free(wall);
-    free(cpu);
-    if (w) src.ops->destroy(w);
-    czk_witness_source_close(&src);
-    return st;
-}
-
-static void pce_progress(void *ctx, const char *stage, double f)
-{
-    (void)ctx, (void)stage, (void)f;
-}
-
-/* PCE: the shape's matrices from the cache (built on first use), then per
- * iteration the parallel witness and the mat-vec, timed apart; checks as
- * above; validate: the streamed comparison with the parallel PROVE
- * synthesis afterwards (a, b, c released first). */
-/* Rows of a, b, c evaluated per chunk when streaming. */
-#define STREAM_ROWS ((uint64_t)1024 * CZK_PCE_BLOCK)
-
-/* a, b, c of every row in chunks (3 x STREAM_ROWS values), each chunk
- * checked (a*b = c) and dropped: the mat-vec without the full assignment.
- * *check_wall / *check_cpu: the time the checks took (to leave them out of
- * the timed region, as the full mode does). */
-static czk_status eval_streamed(const czk_pce *p, czk_fr *buf, const czk_fr *in, size_t ni, const czk_fr *aux,
-                                size_t na, uint64_t rows, int threads, int check, double *check_wall,
-                                double *check_cpu)
-{
-    *check_wall = *check_cpu = 0;
-    for (uint64_t r0 = 0; r0 < rows; r0 += STREAM_ROWS) {
-        uint64_t r1 = r0 + STREAM_ROWS < rows ? r0 + STREAM_ROWS : rows;
-        czk_fr *a = buf, *b = buf + STREAM_ROWS, *c = buf + 2 * STREAM_ROWS;
-        CZK_TRY(czk_pce_eval_range(p, a, b, c, r0, r1, in, ni, aux, na, threads));
-        if (!check) continue;
-        czk_cs_assignment chunk;
-        memset(&chunk, 0, sizeof chunk);
-        chunk.a = a;
-        chunk.b = b;
-        chunk.c = c;
-        chunk.n_constraints = (size_t)(r1 - r0);
-        double w0 = czk_now(), c0 = czk_cpu_now();
-        czk_status st = czk_pce_check(&chunk, threads);
-        *check_wall += czk_now() - w0;
-        *check_cpu += czk_cpu_now() - c0;
-        if (st != CZK_OK) return czk_error(st, "row %llu and after: %s", (unsigned long long)r0, czk_last_error());
-    }
-    return CZK_OK;
-}
-
-static czk_status run_pce(FILE *out, int json, const czk_post_vanilla *v, const czk_cs_sizes *z, long long iters,
-                          int no_check, int validate, int force_stream, const czk_fr *pub, mode_sum *sum)
-{
-    const int threads = czk_threads() > 0 ? czk_threads() : 1;
-    double t0 = czk_now();
-    czk_pce *p = NULL;
-    int built = 0;
-    CZK_TRY(czk_pce_post_get(&p, &v->shape, pce_progress, NULL, &built));
-    const double load_s = czk_now() - t0;
-    czk_pce_info in;
-    czk_pce_info_get(p, &in);
-    /* the full assignment, or a, b, c streamed when it does not fit */
-    const double fr = (double)sizeof(czk_fr), GiB = 1073741824.0;
-    const double wit_b = (double)(z->n_inputs + z->n_aux) * fr, abc_b = 3.0 * (double)in.rows * fr;
-    const double avail = czk_bench_mem_available();
-    const int stream = force_stream || (avail > 0 && wit_b + abc_b > 0.9 * avail);
-    czk_pce_work *w = NULL;
-    czk_fr *buf = NULL;
-    czk_status st = czk_pce_work_create(&w, p);
-    if (st == CZK_OK && !stream) st = czk_pce_work_reserve(w, threads);
-    if (st == CZK_OK && stream && !(buf = malloc(3 * (size_t)STREAM_ROWS * sizeof(czk_fr))))
-        st = czk_error(CZK_ERR_NOMEM, "PCE chunk buffers");
-    double *wall = calloc((size_t)iters, sizeof(double)), *cpu = calloc((size_t)iters, sizeof(double));
-    if (st == CZK_OK && (!wall || !cpu)) st = czk_error(CZK_ERR_NOMEM, "samples");
-    if (json)
-        fprintf(out,
-                ",\"pce\":{\"built\":%s,\"stream\":%s,\"load_s\":%.3f,\"rows\":%llu,\"cols\":%llu,\"nnz\":[%llu,%llu,%llu],"
-                "\"bytes\":%zu,\"bytes_per_nnz\":%.4f,\"threads\":%d,\"iterations\":[",
-                built ? "true" : "false", stream ? "true" : "false", load_s, (unsigned long long)in.rows,
-                (unsigned long long)in.cols,
-                (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1], (unsigned long long)in.nnz[2],
-                in.bytes, in.bytes_per_nnz, threads);
-    else
-        fprintf(out,
-                "# PCE %s in %.2f s: %llu rows, %llu columns, non-zeros A %llu, B %llu, C %llu; %.2f GiB, %.3f "
-                "bytes/non-zero\n# mode: %s; witness %.2f GiB, a/b/c %.2f GiB, %.1f GiB available\n"
-                "# witness: sectors on %d threads; mat-vec: row blocks on %d threads\n"
-                "%5s %10s %10s %10s %10s %12s %10s\n",
-                built ? "built (now cached)" : "read from the cache", load_s, (unsigned long long)in.rows,
-                (unsigned long long)in.cols, (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1],
-                (unsigned long long)in.nnz[2], (double)in.bytes / GiB, in.bytes_per_nnz,
-                stream ? "streamed a,b,c (3 x 2^20-row chunks, checked chunk by chunk)" : "full assignment",
-                wit_b / GiB, stream ? 3.0 * (double)STREAM_ROWS * fr / GiB : abc_b / GiB, avail / GiB, threads,
-                threads, "iter", "wall", "cpu", "witness", "mat-vec", "cons/s", "peakRSS");
-    for (long long it = 0; it < iters && st == CZK_OK; it++) {
-        double w0 = czk_now(), c0 = czk_cpu_now();
-        czk_perf_begin();
-        st = czk_post_pce_witness(w, v, threads);
-        double w1 = czk_now();
-        czk_cs_assignment a;
-        const czk_fr *in_v = NULL, *aux_v = NULL;
-        size_t ni = 0, na = 0;
-        double chk_w = 0, chk_c = 0;
-        if (st == CZK_OK && !stream) {
-            st = czk_pce_work_eval(w, threads, &a);
-            in_v = a.input;
-            ni = a.n_input;
-        } else if (st == CZK_OK) {
-            /* the chunks are checked as they are made (inside the timing) */
-            in_v = w->v.input;
-            aux_v = w->v.aux;
-            ni = w->n_input;
-            na = w->n_aux;
-            st = eval_streamed(p, buf, in_v, ni, aux_v, na, in.rows, threads, !no_check, &chk_w, &chk_c);
-        }
-        czk_perf_end();
-        wall[it] = czk_now() - w0 - chk_w;
-        cpu[it] = czk_cpu_now() - c0 - chk_c;
-        if (st == CZK_OK && !no_check && !stream) st = czk_pce_check(&a, threads);
-        if (st == CZK_OK) st = inputs_check(in_v, ni, &v->shape, pub);
-        if (st == CZK_OK)
-            print_iter(out, json, it == 0, it, wall[it], cpu[it], w1 - w0, wall[it] - (w1 - w0),
-                       (double)z->n_constraints);
-    }
-    if (st == CZK_OK) {
-        summarize(sum, wall, cpu, iters);
-        if (json) fprintf(out, "],\"wall_median_s\":%.6f,\"cpu_median_s\":%.6f", sum->wall, sum->cpu);
-    }
-    if (st == CZK_OK && validate) {
-        /* a fresh workspace without a, b, c: the witness, then the PROVE rows
-         * window by window against the PCE's */
-        czk_pce_work_destroy(w);
-        w = NULL;
-        double tv = czk_now();
-        st = czk_pce_work_create(&w, p);
-        if (st == CZK_OK) st = czk_post_pce_witness(w, v, threads);
-        if (st == CZK_OK) st = czk_post_pce_validate(w, v, threads);
-        if (st == CZK_OK) {
-            if (json) fprintf(out, ",\"validate\":{\"ok\":true,\"s\":%.3f}", czk_now() - tv);
-            else
-                fprintf(out, "validate: input, aux, a, b, c and the densities equal the parallel PROVE synthesis "
-                             "bit for bit (streamed, %.2f s)\n", czk_now() - tv);
-        }
-    }
-    if (json && st == CZK_OK) fprintf(out, "}");
-    free(wall);
-    free(cpu);
-    free(buf);
-    czk_pce_work_destroy(w);
-    czk_pce_destroy(p);
-    return st;
+    (void)k;
+    return czk_post_pce_validate(w, v, threads);
 }
 
 /* The partition for the digest pass. */
@@ -354,6 +97,18 @@ int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com)
         czk_cli_fail(cmd, st, "public inputs");
         goto done;
     }
+    const czk__synth_kind sk = {.name = "post",
+                                .kind = czk_post_proof_kind(v.shape.kind),
+                                .v = &v,
+                                .k = 0,
+                                .pub = pub,
+                                .n_pub = np,
+                                .par_split = "circuit sectors",
+                                .n_par_split = v.shape.sectors,
+                                .pce_split = "sectors",
+                                .pce_get = post_pce_get,
+                                .pce_witness = post_pce_witness,
+                                .pce_validate = post_pce_validate};
     czk_post_counts cnt;
     double cnt_s = 0;
     if (!no_count) {
@@ -420,9 +175,9 @@ int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com)
                     czk_cs_backend_name(backend), "iter", "wall", "cpu", "constraints", "aux", "inputs", "cons/s",
                     "peakRSS");
     }
-    mode_sum off_sum = {0, 0, 0, 0}, on_sum = {0, 0, 0, 0};
+    czk__synth_sum off_sum = {0, 0, 0, 0}, on_sum = {0, 0, 0, 0};
     if (run_off && par) {
-        st = run_parallel(out, com->json, &v, &z, iters, lc, no_check, pub, &off_sum);
+        st = czk__synth_run_parallel(out, com->json, &sk, &z, iters, lc, no_check, &off_sum);
         if (st != CZK_OK) {
             if (com->json) fprintf(out, ",\"ok\":false}\n");
             czk_cli_fail(cmd, st, "parallel synthesis");
@@ -436,7 +191,7 @@ int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com)
         if (st == CZK_OK) st = czk_cs_finalize(cs);
         wall[it] = czk_now() - w0;
         cpu[it] = czk_cpu_now() - c0;
-        if (st == CZK_OK) st = post_check(cs, s, &n, pub, !no_check);
+        if (st == CZK_OK) st = czk__synth_cs_check(&sk, cs, n.inputs, n.aux, n.constraints, !no_check);
         if (st != CZK_OK) {
             if (com->json) fprintf(out, "],\"ok\":false}\n");
             fprintf(stderr, "czk %s: %s\n", cmd, czk_last_error());
@@ -455,7 +210,7 @@ int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com)
         }
         fflush(out);
     }
-    if (run_off && !par) summarize(&off_sum, wall, cpu, iters);
+    if (run_off && !par) czk__synth_summarize(&off_sum, wall, cpu, iters);
     /* --r1cs-digest: the timed run's assignment digest (sequential runs),
      * then its memory goes */
     czk__r1cs_result rr;
@@ -488,28 +243,21 @@ int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com)
             fprintf(out, "],\"wall_min_s\":%.6f,\"wall_median_s\":%.6f,\"cpu_min_s\":%.6f", off_sum.wall_min,
                     off_sum.wall, off_sum.cpu_min);
         else
-            fprintf(out, "min    %10s %10s   median wall %s   peak RSS %.2f GiB\n",
-                    czk_bench_fmt_time(a1, off_sum.wall_min), czk_bench_fmt_time(a2, off_sum.cpu_min),
-                    czk_bench_fmt_time(a3, off_sum.wall), (double)czk_bench_peak_rss() / 1073741824.0);
+            czk__synth_print_min(out, &off_sum);
     }
     /* the off run's memory goes before the PCE is loaded */
     czk_cs_destroy(cs);
     cs = NULL;
     if (run_on) {
-        st = run_pce(out, com->json, &v, &z, iters, no_check, b->validate, b->stream, pub, &on_sum);
+        st = czk__synth_run_pce(out, com->json, &sk, &z, iters, no_check, b->validate, b->stream, &on_sum);
         if (st != CZK_OK) {
             if (com->json) fprintf(out, ",\"ok\":false}\n");
             czk_cli_fail(cmd, st, "PCE");
             goto done;
         }
-        if (!com->json)
-            fprintf(out, "min    %10s %10s   median wall %s   peak RSS %.2f GiB\n",
-                    czk_bench_fmt_time(a1, on_sum.wall_min), czk_bench_fmt_time(a2, on_sum.cpu_min),
-                    czk_bench_fmt_time(a3, on_sum.wall), (double)czk_bench_peak_rss() / 1073741824.0);
+        if (!com->json) czk__synth_print_min(out, &on_sum);
     } else if (par && !com->json) {
-        fprintf(out, "min    %10s %10s   median wall %s   peak RSS %.2f GiB\n", czk_bench_fmt_time(a1, off_sum.wall_min),
-                czk_bench_fmt_time(a2, off_sum.cpu_min), czk_bench_fmt_time(a3, off_sum.wall),
-                (double)czk_bench_peak_rss() / 1073741824.0);
+        czk__synth_print_min(out, &off_sum);
     }
     if (com->json) {
         if (b->pce == 2)
