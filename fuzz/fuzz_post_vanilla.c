@@ -18,13 +18,6 @@
 #include "czk/rand.h"
 #include "fuzz_targets.h"
 
-static void pv_check_status(czk_status s)
-{
-    CZK_FUZZ_CHECK((int)s >= 0 && s < CZK_STATUS_COUNT);
-    CZK_FUZZ_CHECK(s != CZK_ERR_INTERNAL);
-    if (s != CZK_OK) CZK_FUZZ_CHECK(czk_last_error()[0] != 0);
-}
-
 #define PV_SHAPES 5
 
 static const uint8_t PV_RANDOMNESS[32] = {101, 74,  140, 26,  132, 0,   98,  4,   60,  181, 147,
@@ -58,7 +51,7 @@ int czk_fuzz_post_vanilla(const uint8_t *d, size_t n)
     czk_post_vanilla v;
     czk_error_clear();
     czk_status st = czk_post_vanilla_read(&v, &s, p, len, 1, PV_RANDOMNESS, PV_PROVER_ID, 0);
-    pv_check_status(st);
+    czk__fuzz_check_status(st);
     czk_fuzz_status = st;
     if (st != CZK_OK) {
         CZK_FUZZ_CHECK(v.arena == NULL);
@@ -68,7 +61,7 @@ int czk_fuzz_post_vanilla(const uint8_t *d, size_t n)
     CZK_FUZZ_CHECK(n - 1 == czk_post_sector_proof_bytes(&s.tree, s.sector_challenges));
     czk_error_clear();
     czk_status c = czk_post_vanilla_check(&v);
-    pv_check_status(c);
+    czk__fuzz_check_status(c);
     CZK_FUZZ_CHECK(c == CZK_OK || c == CZK_ERR_VERIFY);
     uint8_t *out = malloc(n);
     if (out) {
@@ -82,37 +75,6 @@ int czk_fuzz_post_vanilla(const uint8_t *d, size_t n)
 }
 
 /* ---- seeds ---------------------------------------------------------------- */
-
-static void pv_emit(czk_fuzz_emit_fn emit, void *ctx, unsigned sel, const uint8_t *d, size_t n, int *count)
-{
-    uint8_t *b = malloc(n + 1);
-    if (!b) {
-        *count = -1;
-        return;
-    }
-    b[0] = (uint8_t)sel;
-    memcpy(b + 1, d, n);
-    emit(ctx, b, n + 1);
-    free(b);
-    if (*count >= 0) (*count)++;
-}
-
-#ifdef CZK_SOURCE_DIR
-static uint8_t *pv_slurp(const char *name, size_t *len)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    uint8_t *d = NULL;
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (d = malloc((size_t)n)) && fread(d, 1, (size_t)n, f) != (size_t)n)
-        free(d), d = NULL;
-    fclose(f);
-    *len = n > 0 ? (size_t)n : 0;
-    return d;
-}
-#endif
 
 /* A proof of shape sel with pseudo-random values (format-valid; the check
  * fails): written by czk's writer. */
@@ -152,8 +114,10 @@ static void pv_synthetic(czk_fuzz_emit_fn emit, void *ctx, unsigned sel, uint64_
         for (size_t j = 0; j < t; j++) czk_fr_random(&inc[k].siblings[j], &rng);
     }
     size_t len = 0;
-    if (czk_post_sector_proof_encode(out, bytes, &len, &p, &s.tree) == CZK_OK) pv_emit(emit, ctx, sel, out, len, count);
-    else *count = -1;
+    if (czk_post_sector_proof_encode(out, bytes, &len, &p, &s.tree) == CZK_OK)
+        czk__fuzz_emit_selected(emit, ctx, sel, out, len, count);
+    else
+        *count = -1;
     free(storage);
     free(out);
 }
@@ -166,16 +130,16 @@ int czk__fuzz_seeds_post_vanilla(czk_fuzz_emit_fn emit, void *ctx)
     static const char *const real[2] = {"vanilla-window.bin", "vanilla-winning.bin"};
     for (unsigned i = 0; i < 2; i++) {
         size_t n = 0;
-        uint8_t *d = pv_slurp(real[i], &n);
+        uint8_t *d = czk__fuzz_vector(real[i], &n);
         if (!d) {
             czk_error(CZK_ERR_IO, "post_vanilla seeds: cannot read %s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR,
                       real[i]);
             return -1;
         }
-        pv_emit(emit, ctx, i, d, n, &count);
+        czk__fuzz_emit_selected(emit, ctx, i, d, n, &count);
         if (i == 0 && n >= 8) {
             d[0] ^= 1;
-            pv_emit(emit, ctx, 0, d, n, &count);
+            czk__fuzz_emit_selected(emit, ctx, 0, d, n, &count);
         }
         free(d);
     }
@@ -193,7 +157,7 @@ int czk__fuzz_seeds_post_json(czk_fuzz_emit_fn emit, void *ctx)
     static const char *const real[2] = {"post-window.json", "post-winning.json"};
     for (unsigned i = 0; i < 2; i++) {
         size_t n = 0;
-        uint8_t *d = pv_slurp(real[i], &n);
+        uint8_t *d = czk__fuzz_vector(real[i], &n);
         if (!d) {
             czk_error(CZK_ERR_IO, "post_json seeds: cannot read %s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR, real[i]);
             return -1;

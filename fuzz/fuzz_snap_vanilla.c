@@ -35,13 +35,6 @@ static int sv_shape(czk_snap_shape *s, unsigned sel)
     return czk_snap_shape_of(s, size[sel % SV_SHAPES]) == CZK_OK;
 }
 
-static void sv_check_status(czk_status s)
-{
-    CZK_FUZZ_CHECK((int)s >= 0 && s < CZK_STATUS_COUNT);
-    CZK_FUZZ_CHECK(s != CZK_ERR_INTERNAL);
-    if (s != CZK_OK) CZK_FUZZ_CHECK(czk_last_error()[0] != 0);
-}
-
 int czk_fuzz_snap_vanilla(const uint8_t *d, size_t n)
 {
     czk_snap_shape s;
@@ -54,7 +47,7 @@ int czk_fuzz_snap_vanilla(const uint8_t *d, size_t n)
     if (s.partitions == 1) {
         czk_snap_vanilla v;
         st = czk_snap_vanilla_read(&v, &s, &p, &len, 1, SV_COMM_R_OLD, SV_COMM_D_NEW, SV_COMM_R_NEW);
-        sv_check_status(st);
+        czk__fuzz_check_status(st);
         czk_fuzz_status = st;
         if (st != CZK_OK) {
             CZK_FUZZ_CHECK(v.arena == NULL);
@@ -63,7 +56,7 @@ int czk_fuzz_snap_vanilla(const uint8_t *d, size_t n)
         CZK_FUZZ_CHECK(len == czk_snap_partition_proof_bytes(&s));
         czk_error_clear();
         czk_status c = czk_snap_vanilla_check(&v);
-        sv_check_status(c);
+        czk__fuzz_check_status(c);
         CZK_FUZZ_CHECK(c == CZK_OK || c == CZK_ERR_VERIFY);
         if ((out = malloc(len)) != NULL) {
             size_t w = 0;
@@ -77,7 +70,7 @@ int czk_fuzz_snap_vanilla(const uint8_t *d, size_t n)
         if (!storage) return 0;
         czk_snap_partition part;
         st = czk_snap_partition_decode(&part, storage, sz, p, len, &s, 0);
-        sv_check_status(st);
+        czk__fuzz_check_status(st);
         czk_fuzz_status = st;
         if (st == CZK_OK) {
             CZK_FUZZ_CHECK(len == czk_snap_partition_proof_bytes(&s));
@@ -112,7 +105,7 @@ int czk_fuzz_snap_json(const uint8_t *d, size_t n)
     czk_error_clear();
     czk_status s = czk_snap_json_read(&m, path);
     remove(path);
-    sv_check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         czk_snap_shape t;
@@ -123,37 +116,6 @@ int czk_fuzz_snap_json(const uint8_t *d, size_t n)
 }
 
 /* ---- seeds ---------------------------------------------------------------- */
-
-#ifdef CZK_SOURCE_DIR
-static uint8_t *sv_slurp(const char *name, size_t *len)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    uint8_t *d = NULL;
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (d = malloc((size_t)n)) && fread(d, 1, (size_t)n, f) != (size_t)n)
-        free(d), d = NULL;
-    fclose(f);
-    *len = n > 0 ? (size_t)n : 0;
-    return d;
-}
-#endif
-
-static void sv_emit(czk_fuzz_emit_fn emit, void *ctx, unsigned sel, const uint8_t *d, size_t n, int *count)
-{
-    uint8_t *b = malloc(n + 1);
-    if (!b) {
-        *count = -1;
-        return;
-    }
-    b[0] = (uint8_t)sel;
-    memcpy(b + 1, d, n);
-    emit(ctx, b, n + 1);
-    free(b);
-    if (*count >= 0) (*count)++;
-}
 
 /* A partition proof of shape sel with pseudo-random values (format-valid),
  * written by czk's writer. */
@@ -195,8 +157,10 @@ static void sv_synthetic(czk_fuzz_emit_fn emit, void *ctx, unsigned sel, uint64_
     p.apex_leaves = leaves;
     p.proofs = cps;
     size_t len = 0;
-    if (czk_snap_partition_encode(out, bytes, &len, &p, &s) == CZK_OK) sv_emit(emit, ctx, sel, out, len, count);
-    else *count = -1;
+    if (czk_snap_partition_encode(out, bytes, &len, &p, &s) == CZK_OK)
+        czk__fuzz_emit_selected(emit, ctx, sel, out, len, count);
+    else
+        *count = -1;
     free(storage);
     free(out);
 }
@@ -206,15 +170,15 @@ int czk__fuzz_seeds_snap_vanilla(czk_fuzz_emit_fn emit, void *ctx)
     int count = 0;
 #ifdef CZK_SOURCE_DIR
     size_t n = 0;
-    uint8_t *d = sv_slurp("snap-partition-0.bin", &n);
+    uint8_t *d = czk__fuzz_vector("snap-partition-0.bin", &n);
     if (!d) {
         czk_error(CZK_ERR_IO, "snap_vanilla seeds: cannot read %s/tests/filecoin/vectors/snap-partition-0.bin",
                   CZK_SOURCE_DIR);
         return -1;
     }
-    sv_emit(emit, ctx, 0, d, n, &count);
+    czk__fuzz_emit_selected(emit, ctx, 0, d, n, &count);
     d[0] ^= 1; /* comm_c changed: well-formed, the check fails */
-    sv_emit(emit, ctx, 0, d, n, &count);
+    czk__fuzz_emit_selected(emit, ctx, 0, d, n, &count);
     free(d);
 #endif
     sv_synthetic(emit, ctx, 1, 0x5a1, &count);
@@ -228,7 +192,7 @@ int czk__fuzz_seeds_snap_json(czk_fuzz_emit_fn emit, void *ctx)
     int count = 0;
 #ifdef CZK_SOURCE_DIR
     size_t n = 0;
-    uint8_t *d = sv_slurp("snap.json", &n);
+    uint8_t *d = czk__fuzz_vector("snap.json", &n);
     if (!d) {
         czk_error(CZK_ERR_IO, "snap_json seeds: cannot read %s/tests/filecoin/vectors/snap.json", CZK_SOURCE_DIR);
         return -1;

@@ -23,13 +23,44 @@
 
 int czk_fuzz_status;
 
-/* Every failure is a known status other than INTERNAL and carries a message. */
-static void check_status(czk_status s)
+void czk__fuzz_check_status(czk_status s)
 {
     CZK_FUZZ_CHECK((int)s >= 0 && s < CZK_STATUS_COUNT);
     CZK_FUZZ_CHECK(s != CZK_ERR_INTERNAL);
     if (s != CZK_OK) CZK_FUZZ_CHECK(czk_last_error()[0] != 0);
 }
+
+void czk__fuzz_emit_selected(czk_fuzz_emit_fn emit, void *ctx, unsigned sel, const uint8_t *d, size_t n,
+                             int *count)
+{
+    uint8_t *b = malloc(n + 1);
+    if (!b) {
+        *count = -1;
+        return;
+    }
+    b[0] = (uint8_t)sel;
+    memcpy(b + 1, d, n);
+    emit(ctx, b, n + 1);
+    free(b);
+    if (*count >= 0) (*count)++;
+}
+
+#ifdef CZK_SOURCE_DIR
+uint8_t *czk__fuzz_vector(const char *name, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/filecoin/vectors/%s", CZK_SOURCE_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *d = NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (d = malloc((size_t)n)) && fread(d, 1, (size_t)n, f) != (size_t)n)
+        free(d), d = NULL;
+    fclose(f);
+    *len = n > 0 ? (size_t)n : 0;
+    return d;
+}
+#endif
 
 /* The input as a file: an anonymous memory file, reached as /proc/self/fd/N
  * (readers that fopen or mmap a path see exactly these bytes). */
@@ -71,19 +102,19 @@ int czk_fuzz_fc_c1(const uint8_t *d, size_t n)
     czk_fc_c1 c;
     czk_error_clear();
     czk_status s = czk_fc_c1_parse(&c, (const char *)d, n, "fuzz.json");
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(c.shape.partitions > 0 && c.shape.challenges > 0);
         char *out = NULL;
         size_t len = 0;
         czk_status w = czk_fc_c1_to_json(&out, &len, &c);
-        check_status(w);
+        czk__fuzz_check_status(w);
         if (w == CZK_OK) {
             /* What we write we read back. */
             czk_fc_c1 c2;
             czk_status r = czk_fc_c1_parse(&c2, out, len, "fuzz-rewritten.json");
-            check_status(r);
+            czk__fuzz_check_status(r);
             CZK_FUZZ_CHECK(r == CZK_OK);
             czk_fc_c1_free(&c2);
         }
@@ -100,7 +131,7 @@ int czk_fuzz_fc_base64(const uint8_t *d, size_t n)
     size_t len = 0;
     czk_error_clear();
     czk_status s = czk_fc_base64_decode(out, &len, (const char *)d, n);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(len <= 3 * (n / 4) + 3);
@@ -133,7 +164,7 @@ int czk_fuzz_groth16_params(const uint8_t *d, size_t n)
     czk_groth16_params p;
     czk_error_clear();
     czk_status s = czk_groth16_params_read(&p, m.path, chk);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         uint64_t need = czk_groth16_vk_encoded_size(&p.vk) + 5 * 4 +
@@ -152,7 +183,7 @@ int czk_fuzz_groth16_vk(const uint8_t *d, size_t n)
     size_t used = 0;
     czk_error_clear();
     czk_status s = czk_groth16_vk_decode(&vk, d, n, &used);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(used <= n);
@@ -176,7 +207,7 @@ int czk_fuzz_groth16_proof(const uint8_t *d, size_t n)
     czk_groth16_proof pr;
     czk_error_clear();
     czk_status s = czk_groth16_proof_decode(&pr, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(czk_g1_affine_is_on_curve(&pr.a) && czk_g1_affine_is_on_curve(&pr.c));
@@ -198,7 +229,7 @@ int czk_fuzz_g1_compressed(const uint8_t *d, size_t n)
     czk_g1_affine p;
     czk_error_clear();
     czk_status s = czk_g1_decompress(&p, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(p.inf || (czk_g1_affine_is_on_curve(&p) && czk_g1_affine_in_subgroup(&p)));
@@ -215,10 +246,10 @@ int czk_fuzz_g1_uncompressed(const uint8_t *d, size_t n)
     czk_g1_affine p, q;
     czk_error_clear();
     czk_status s = czk_g1_deserialize(&p, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     czk_status su = czk_g1_deserialize_unchecked_subgroup(&q, in);
-    check_status(su);
+    czk__fuzz_check_status(su);
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(su == CZK_OK && czk_g1_affine_eq(&p, &q));
         CZK_FUZZ_CHECK(p.inf || (czk_g1_affine_is_on_curve(&p) && czk_g1_affine_in_subgroup(&p)));
@@ -238,7 +269,7 @@ int czk_fuzz_g2_compressed(const uint8_t *d, size_t n)
     czk_g2_affine p;
     czk_error_clear();
     czk_status s = czk_g2_decompress(&p, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(p.inf || (czk_g2_affine_is_on_curve(&p) && czk_g2_affine_in_subgroup(&p)));
@@ -255,10 +286,10 @@ int czk_fuzz_g2_uncompressed(const uint8_t *d, size_t n)
     czk_g2_affine p, q;
     czk_error_clear();
     czk_status s = czk_g2_deserialize(&p, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     czk_status su = czk_g2_deserialize_unchecked_subgroup(&q, in);
-    check_status(su);
+    czk__fuzz_check_status(su);
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(su == CZK_OK && czk_g2_affine_eq(&p, &q));
         CZK_FUZZ_CHECK(p.inf || (czk_g2_affine_is_on_curve(&p) && czk_g2_affine_in_subgroup(&p)));
@@ -284,28 +315,28 @@ int czk_fuzz_field_bytes(const uint8_t *d, size_t n)
     czk_error_clear();
     int any = 0;
     czk_status s = czk_fr_from_bytes(&r, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     any |= s == CZK_OK;
     if (s == CZK_OK) {
         czk_fr_to_bytes(out, &r);
         CZK_FUZZ_CHECK(memcmp(in, out, CZK_FR_BYTES) == 0);
     }
     s = czk_fr_from_bytes_be(&r, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     any |= s == CZK_OK;
     if (s == CZK_OK) {
         czk_fr_to_bytes_be(out, &r);
         CZK_FUZZ_CHECK(memcmp(in, out, CZK_FR_BYTES) == 0);
     }
     s = czk_fp_from_bytes(&p, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     any |= s == CZK_OK;
     if (s == CZK_OK) {
         czk_fp_to_bytes(out, &p);
         CZK_FUZZ_CHECK(memcmp(in, out, CZK_FP_BYTES) == 0);
     }
     s = czk_fp_from_bytes_le(&p, in);
-    check_status(s);
+    czk__fuzz_check_status(s);
     any |= s == CZK_OK;
     if (s == CZK_OK) {
         czk_fp_to_bytes_le(out, &p);
@@ -330,28 +361,28 @@ int czk_fuzz_field_str(const uint8_t *d, size_t n)
     czk_error_clear();
     int any = 0;
     czk_status s = czk_fr_from_hex(&r, str);
-    check_status(s);
+    czk__fuzz_check_status(s);
     any |= s == CZK_OK;
     if (s == CZK_OK) {
         czk_fr_to_hex(buf, &r);
         CZK_FUZZ_CHECK(czk_fr_from_hex(&r2, buf) == CZK_OK && czk_fr_eq(&r, &r2));
     }
     s = czk_fr_from_dec(&r, str);
-    check_status(s);
+    czk__fuzz_check_status(s);
     any |= s == CZK_OK;
     if (s == CZK_OK) {
         czk_fr_to_dec(buf, &r);
         CZK_FUZZ_CHECK(czk_fr_from_dec(&r2, buf) == CZK_OK && czk_fr_eq(&r, &r2));
     }
     s = czk_fp_from_hex(&p, str);
-    check_status(s);
+    czk__fuzz_check_status(s);
     any |= s == CZK_OK;
     if (s == CZK_OK) {
         czk_fp_to_hex(buf, &p);
         CZK_FUZZ_CHECK(czk_fp_from_hex(&p2, buf) == CZK_OK && czk_fp_eq(&p, &p2));
     }
     s = czk_fp_from_dec(&p, str);
-    check_status(s);
+    czk__fuzz_check_status(s);
     any |= s == CZK_OK;
     if (s == CZK_OK) {
         czk_fp_to_dec(buf, &p);
@@ -371,7 +402,7 @@ int czk_fuzz_pce(const uint8_t *d, size_t n)
     czk_pce *p = NULL;
     czk_error_clear();
     czk_status s = czk_pce_read(&p, m.path, NULL);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(p != NULL);
@@ -408,7 +439,7 @@ int czk_fuzz_circom_r1cs(const uint8_t *d, size_t n)
     czk_circom_r1cs r;
     czk_error_clear();
     czk_status s = czk_circom_r1cs_parse(&r, d, n, "fuzz.r1cs");
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         for (int m = 0; m < 3; m++) {
@@ -429,7 +460,7 @@ int czk_fuzz_circom_wtns(const uint8_t *d, size_t n)
     czk_circom_wtns w;
     czk_error_clear();
     czk_status s = czk_circom_wtns_parse(&w, d, n, "fuzz.wtns");
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(w.n * 32 <= n);
@@ -445,7 +476,7 @@ int czk_fuzz_circom_zkey(const uint8_t *d, size_t n)
     unsigned flags = (n && (d[n - 1] & 1)) ? CZK_CIRCOM_NO_SUBGROUP_CHECK : 0;
     czk_error_clear();
     czk_status s = czk_circom_zkey_parse(&z, d, n, "fuzz.zkey", flags);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(z.n_public + 1 <= z.n_vars);
@@ -468,7 +499,7 @@ int czk_fuzz_circom_sym(const uint8_t *d, size_t n)
     czk_circom_sym sym;
     czk_error_clear();
     czk_status s = czk_circom_sym_read(&sym, m.path, 64);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(sym.n_wires == 64);
@@ -485,7 +516,7 @@ int czk_fuzz_snarkjs_proof_json(const uint8_t *d, size_t n)
     czk_groth16_proof pr;
     czk_error_clear();
     czk_status s = czk_circom_proof_read_json(&pr, m.path);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(pr.a.inf || (czk_g1_affine_is_on_curve(&pr.a) && czk_g1_affine_in_subgroup(&pr.a)));
@@ -504,7 +535,7 @@ int czk_fuzz_snarkjs_public_json(const uint8_t *d, size_t n)
     size_t np = 0;
     czk_error_clear();
     czk_status s = czk_circom_public_read_json(&pub, &np, m.path);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(np <= n);
@@ -524,7 +555,7 @@ int czk_fuzz_post_json(const uint8_t *d, size_t n)
     czk_post_json j;
     czk_error_clear();
     czk_status s = czk_post_json_read(&j, m.path);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(j.n_sectors >= 1 && j.sector_ids && j.comm_r && j.challenges);
@@ -545,7 +576,7 @@ int czk_fuzz_snarkjs_vk_json(const uint8_t *d, size_t n)
     czk_circom_vk vk;
     czk_error_clear();
     czk_status s = czk_circom_vk_read_json(&vk, m.path);
-    check_status(s);
+    czk__fuzz_check_status(s);
     czk_fuzz_status = s;
     if (s == CZK_OK) {
         CZK_FUZZ_CHECK(vk.ic != NULL || vk.n_public + 1 == 0);

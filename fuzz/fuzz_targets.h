@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "czk/common.h"
+
 /* An invariant a harness asserts: a violation is a finding (abort). */
 #define CZK_FUZZ_CHECK(c)                                                                 \
     do {                                                                                  \
@@ -81,5 +83,19 @@ int czk__fuzz_seeds_post_json(czk_fuzz_emit_fn emit, void *ctx);
  * proofs (fuzz/fuzz_snap_vanilla.c). */
 int czk__fuzz_seeds_snap_vanilla(czk_fuzz_emit_fn emit, void *ctx);
 int czk__fuzz_seeds_snap_json(czk_fuzz_emit_fn emit, void *ctx);
+
+/* ---- what the target files share (fuzz_targets.c) ---- */
+
+/* Every failure is a known status other than INTERNAL and carries a message. */
+void czk__fuzz_check_status(czk_status s);
+/* One seed of a target whose first byte selects the shape: emit(ctx,
+ * sel || d[0..n)); *count + 1 unless it is -1, -1 when out of memory. */
+void czk__fuzz_emit_selected(czk_fuzz_emit_fn emit, void *ctx, unsigned sel, const uint8_t *d, size_t n,
+                             int *count);
+#ifdef CZK_SOURCE_DIR
+/* tests/filecoin/vectors/<name>, whole (malloc'd; NULL when it cannot be
+ * read or is empty); its size in *len. */
+uint8_t *czk__fuzz_vector(const char *name, size_t *len);
+#endif
 
 #endif
