@@ -585,14 +585,16 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
 
     int hashing = o.check != CZK_GROTH16_CHECK_CURVE;
     int full = o.check == CZK_GROTH16_CHECK_FULL;
-    int try_pin = 0;
+    int try_pin = 0, moved = 0; /* moved: same size, another mtime; the checksum decides */
     sidecar sc;
     if (o.check == CZK_GROTH16_CHECK_PINNED) {
         if (sidecar_load(&sc, scpath, inf.why, sizeof inf.why)) {
-            if (!czk__pin_fresh(&sc, &st0))
-                snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size or mtime changed)", scpath);
-            else
+            if (czk__pin_fresh(&sc, &st0))
                 try_pin = 1;
+            else if (czk__pin_moved(&sc, &st0))
+                try_pin = moved = 1;
+            else
+                snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size changed)", scpath);
         }
         full = !try_pin;
     }
@@ -692,10 +694,25 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
         inf.ran = CZK_GROTH16_CHECK_CURVE;
     } else if (try_pin && memcmp(inf.digest, sc.digest, DIGEST_LEN) == 0) {
         inf.ran = CZK_GROTH16_CHECK_PINNED;
+        if (moved && !o.no_record) { /* the same bytes under a new mtime: record it */
+            snprintf(inf.why, sizeof inf.why,
+                     "sidecar %.300s had another mtime (the file was copied or touched); the checksum matched", scpath);
+            czk_status ws = sidecar_write(scpath, &st0, inf.digest, &L, p->vk.n_ic);
+            if (ws == CZK_OK)
+                inf.recorded = 1;
+            else
+                snprintf(inf.record_error, sizeof inf.record_error, "%s", czk_last_error());
+        }
     } else {
         if (try_pin) {
-            snprintf(inf.why, sizeof inf.why,
-                     "sidecar %.300s does not match: the contents changed, size and mtime did not", scpath);
+            if (moved)
+                snprintf(inf.why, sizeof inf.why,
+                         "sidecar %.300s is stale (the file's mtime changed) and the checksum differs: the contents "
+                         "changed",
+                         scpath);
+            else
+                snprintf(inf.why, sizeof inf.why,
+                         "sidecar %.300s does not match: the contents changed, size and mtime did not", scpath);
             double t1 = czk_now();
             s = subgroup_all(p, &L, nt);
             inf.subgroup_s = czk_now() - t1;
@@ -739,8 +756,10 @@ void czk_groth16_read_info_describe(char *out, size_t n, const czk_groth16_read_
 {
     switch (info->ran) {
     case CZK_GROTH16_CHECK_PINNED:
-        snprintf(out, n, "parameters pinned: checksum matched the sidecar of an earlier full validation (%.2f s)",
-                 info->total_s);
+        snprintf(out, n,
+                 "parameters pinned: checksum matched the sidecar of an earlier full validation (%.2f s)%s%s%s%s%s",
+                 info->total_s, info->why[0] ? "; " : "", info->why, info->recorded ? "; recorded the new mtime" : "",
+                 info->record_error[0] ? "; could not update the sidecar: " : "", info->record_error);
         break;
     case CZK_GROTH16_CHECK_CURVE:
         snprintf(out, n, "parameters checked on curve only, no subgroup checks (%.2f s)", info->total_s);
@@ -1166,7 +1185,7 @@ czk_status czk__params_stream_open(czk__params_stream **out, const char *path, c
     S->full = check == CZK_GROTH16_CHECK_FULL;
     if (check == CZK_GROTH16_CHECK_PINNED) {
         if (sidecar_load(&S->sc, S->scpath, S->inf.why, sizeof S->inf.why)) {
-            if (!czk__pin_fresh(&S->sc, &S->st0))
+            if (!czk__pin_fresh(&S->sc, &S->st0)) /* moved too: a late mismatch would void a whole proof */
                 snprintf(S->inf.why, sizeof S->inf.why, "sidecar %.300s is stale (the file's size or mtime changed)",
                          S->scpath);
             else

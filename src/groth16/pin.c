@@ -111,6 +111,11 @@ int czk__pin_fresh(const czk__pin *pin, const struct stat *st)
            pin->mt_ns == (long)st->st_mtim.tv_nsec;
 }
 
+int czk__pin_moved(const czk__pin *pin, const struct stat *st)
+{
+    return pin->size == (uint64_t)st->st_size && !czk__pin_fresh(pin, st);
+}
+
 czk_status czk__pin_write(const char *scpath, const czk__pin_format *f, const struct stat *st,
                           const uint8_t digest[CZK__PIN_DIGEST], const char *extra)
 {

@@ -59,6 +59,12 @@ void czk__pin_digest_buf(uint8_t out[CZK__PIN_DIGEST], const char *domain, const
 int czk__pin_load(czk__pin *pin, const char *scpath, const czk__pin_format *f, char *why, size_t whylen);
 /* 1 if the file's size and mtime (st) are those recorded. */
 int czk__pin_fresh(const czk__pin *pin, const struct stat *st);
+/* 1 if the file has the recorded size but another mtime: copied without its
+ * times, touched, or rewritten with the same bytes. A reader that computes
+ * the checksum anyway may still accept the pin when the checksum matches
+ * (and record the new mtime); one that cannot afford a late mismatch (the
+ * streamed reader) treats it as stale. */
+int czk__pin_moved(const czk__pin *pin, const struct stat *st);
 /* Record st's size and mtime and the digest at scpath (atomically), then
  * `extra` (lines ending in a newline; may be NULL). */
 czk_status czk__pin_write(const char *scpath, const czk__pin_format *f, const struct stat *st,

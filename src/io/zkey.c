@@ -321,7 +321,7 @@ czk_status czk_circom_zkey_read_ex(czk_circom_zkey *z, const char *path, const c
     struct stat st;
     CZK_TRY(read_stable(&buf, &len, &st, path));
     inf.file_bytes = len;
-    int hashed = 0;
+    int hashed = 0, repin = 0; /* repin: pinned under a new mtime, to be recorded */
     unsigned flags = 0;
     if (o.check == CZK_GROTH16_CHECK_CURVE) {
         flags = CZK_CIRCOM_NO_SUBGROUP_CHECK;
@@ -330,15 +330,26 @@ czk_status czk_circom_zkey_read_ex(czk_circom_zkey *z, const char *path, const c
         inf.ran = CZK_GROTH16_CHECK_FULL;
         czk__pin pin;
         if (o.check == CZK_GROTH16_CHECK_PINNED && czk__pin_load(&pin, scpath, &ZKEY_PIN, inf.why, sizeof inf.why)) {
-            if (!czk__pin_fresh(&pin, &st)) {
-                snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size or mtime changed)",
-                         scpath);
+            int moved = czk__pin_moved(&pin, &st); /* same size, another mtime: the checksum decides */
+            if (!czk__pin_fresh(&pin, &st) && !moved) {
+                snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size changed)", scpath);
             } else {
                 czk__pin_digest_buf(inf.digest, ZKEY_PIN_DOMAIN, buf, len, ZKEY_PIN_BLOCK, o.threads);
                 hashed = 1;
                 if (memcmp(inf.digest, pin.digest, CZK__PIN_DIGEST) == 0) {
                     flags = CZK_CIRCOM_NO_SUBGROUP_CHECK;
                     inf.ran = CZK_GROTH16_CHECK_PINNED;
+                    repin = moved;
+                    if (moved)
+                        snprintf(inf.why, sizeof inf.why,
+                                 "sidecar %.300s had another mtime (the file was copied or touched); the checksum "
+                                 "matched",
+                                 scpath);
+                } else if (moved) {
+                    snprintf(inf.why, sizeof inf.why,
+                             "sidecar %.300s is stale (the file's mtime changed) and the checksum differs: the "
+                             "contents changed",
+                             scpath);
                 } else {
                     snprintf(inf.why, sizeof inf.why,
                              "sidecar %.300s does not match: the contents changed, size and mtime did not", scpath);
@@ -349,7 +360,7 @@ czk_status czk_circom_zkey_read_ex(czk_circom_zkey *z, const char *path, const c
     double t1 = czk_now();
     czk_status s = czk_circom_zkey_parse(z, buf, len, path, flags);
     inf.decode_s = czk_now() - t1;
-    if (s == CZK_OK && inf.ran == CZK_GROTH16_CHECK_FULL && !o.no_record) {
+    if (s == CZK_OK && (inf.ran == CZK_GROTH16_CHECK_FULL || repin) && !o.no_record) {
         if (!hashed) czk__pin_digest_buf(inf.digest, ZKEY_PIN_DOMAIN, buf, len, ZKEY_PIN_BLOCK, o.threads);
         char extra[320];
         zkey_extra(extra, sizeof extra, z);

@@ -311,7 +311,8 @@ CZK_TEST(params_pinned_lifecycle)
     CHECK_MEM(info2.digest, info.digest, CZK_GROTH16_DIGEST_LEN);
     CHECK(params_equal(&p, &q));
     czk_groth16_params_clear(&q);
-    /* a plain write leaves the old sidecar stale */
+    /* a plain write of the same bytes moves the mtime: the checksum still
+     * matches the pin, so no subgroup checks, and the new mtime is recorded */
     {
         struct timespec t = mtime_of(path);
         REQUIRE_OK(czk_groth16_params_write(path, &p));
@@ -319,8 +320,12 @@ CZK_TEST(params_pinned_lifecycle)
         set_mtime(path, t);
     }
     REQUIRE_OK(read_mode(&q, path, CZK_GROTH16_CHECK_PINNED, &info2));
-    CHECK(info2.ran == CZK_GROTH16_CHECK_FULL);
-    CHECK_MSG(strstr(info2.why, "stale"), "why: %s", info2.why);
+    CHECK(info2.ran == CZK_GROTH16_CHECK_PINNED && info2.recorded);
+    CHECK_MSG(strstr(info2.why, "another mtime"), "why: %s", info2.why);
+    CHECK(params_equal(&p, &q));
+    czk_groth16_params_clear(&q);
+    REQUIRE_OK(read_mode(&q, path, CZK_GROTH16_CHECK_PINNED, &info2));
+    CHECK(info2.ran == CZK_GROTH16_CHECK_PINNED && !info2.recorded && !info2.why[0]);
     czk_groth16_params_clear(&q);
 
     /* names */
@@ -456,11 +461,11 @@ CZK_TEST(params_bad_point_named_in_every_mode)
     snprintf(what, sizeof what, "section a, point 3 (byte offset %zu)", o.a + 3 * 96);
     for (int m = 0; m < 2; m++) EXPECT_BAD(path, ALL_MODES[m], CZK_ERR_NOT_ON_CURVE, what);
 
-    /* the good bytes back: the sidecar is stale since the mtime moved above,
-     * so one full validation, then pinned */
+    /* the good bytes back (the mtime moved above): the checksum matches the
+     * pin, pinned without subgroup checks, the new mtime recorded */
     REQUIRE(rewrite_keep_mtime(path, good, n));
     REQUIRE_OK(read_mode(&q, path, CZK_GROTH16_CHECK_PINNED, &info));
-    CHECK(info.ran == CZK_GROTH16_CHECK_FULL && info.recorded);
+    CHECK(info.ran == CZK_GROTH16_CHECK_PINNED && info.recorded);
     czk_groth16_params_clear(&q);
     REQUIRE_OK(read_mode(&q, path, CZK_GROTH16_CHECK_PINNED, &info));
     CHECK(info.ran == CZK_GROTH16_CHECK_PINNED);
@@ -494,17 +499,37 @@ CZK_TEST(params_stale_and_mismatched_sidecar)
     CHECK(info.ran == CZK_GROTH16_CHECK_PINNED);
     czk_groth16_params_clear(&q);
 
-    /* other valid contents, new mtime: stale, validated in full, re-recorded */
+    /* other valid contents, new mtime: stale, the checksum differs, validated
+     * in full, re-recorded */
     REQUIRE(rewrite_new_mtime(path, bb, nb));
     REQUIRE_OK(read_mode(&q, path, CZK_GROTH16_CHECK_PINNED, &info));
     CHECK(info.ran == CZK_GROTH16_CHECK_FULL && info.recorded);
-    CHECK_MSG(strstr(info.why, "stale"), "why: %s", info.why);
+    CHECK_MSG(strstr(info.why, "stale") && strstr(info.why, "checksum differs"), "why: %s", info.why);
     CHECK(params_equal(&pb, &q));
     czk_groth16_params_clear(&q);
     REQUIRE_OK(read_mode(&q, path, CZK_GROTH16_CHECK_PINNED, &info));
     CHECK(info.ran == CZK_GROTH16_CHECK_PINNED);
     CHECK(params_equal(&pb, &q));
     czk_groth16_params_clear(&q);
+
+    /* another size (one more l point): stale, validated in full, re-recorded */
+    {
+        static const shape OTHER = {4, 15, 12, 6, 5};
+        czk_groth16_params pc;
+        make_params(&pc, &OTHER, rng);
+        struct timespec t = mtime_of(path);
+        REQUIRE_OK(czk_groth16_params_write(path, &pc));
+        set_mtime(path, t); /* even under the recorded mtime */
+        REQUIRE_OK(read_mode(&q, path, CZK_GROTH16_CHECK_PINNED, &info));
+        CHECK(info.ran == CZK_GROTH16_CHECK_FULL && info.recorded);
+        CHECK_MSG(strstr(info.why, "stale (the file's size changed)"), "why: %s", info.why);
+        CHECK(params_equal(&pc, &q));
+        czk_groth16_params_clear(&q);
+        czk_groth16_params_clear(&pc);
+        REQUIRE(rewrite_new_mtime(path, bb, nb)); /* back to b's bytes: the next case's starting point */
+        REQUIRE_OK(read_mode(&q, path, CZK_GROTH16_CHECK_FULL, &info));
+        czk_groth16_params_clear(&q);
+    }
 
     /* the first contents again under the recorded size and mtime: mismatch */
     REQUIRE(rewrite_keep_mtime(path, ba, na));

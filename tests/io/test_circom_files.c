@@ -793,11 +793,20 @@ CZK_TEST(zkey_pinned_validation)
     CHECK_MSG(strstr(czk_last_error(), "H point 3") != NULL, "%s", czk_last_error());
     CHECK(info.ran == CZK_GROTH16_CHECK_FULL);
     CHECK_MSG(strstr(info.why, "does not match") != NULL, "%s", info.why);
-    /* the original bytes back with a new mtime: stale sidecar, full again */
+    /* the bad bytes under a new mtime: the checksum differs, a full check refuses them */
+    write_bytes(path, t.p, t.n);
+    CHECK(czk_circom_zkey_read_ex(&k, path, NULL, &info) == CZK_ERR_NOT_IN_SUBGROUP);
+    CHECK(info.ran == CZK_GROTH16_CHECK_FULL && !info.recorded);
+    CHECK_MSG(strstr(info.why, "stale") && strstr(info.why, "checksum differs"), "%s", info.why);
+    /* the original bytes back with a new mtime (a copy, a touch): the checksum
+     * matches the pin, so no subgroup checks, and the new mtime is recorded */
     write_bytes(path, z.p, z.n);
     REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, NULL, &info));
-    CHECK(info.ran == CZK_GROTH16_CHECK_FULL && info.recorded);
-    CHECK_MSG(strstr(info.why, "stale") != NULL, "%s", info.why);
+    CHECK(info.ran == CZK_GROTH16_CHECK_PINNED && info.recorded);
+    CHECK_MSG(strstr(info.why, "another mtime") != NULL, "%s", info.why);
+    czk_circom_zkey_clear(&k);
+    REQUIRE_OK(czk_circom_zkey_read_ex(&k, path, NULL, &info));
+    CHECK(info.ran == CZK_GROTH16_CHECK_PINNED && !info.recorded && !info.why[0]);
     czk_circom_zkey_clear(&k);
     /* a sidecar of another format is not used */
     write_bytes(sc, (const uint8_t *)"czk-params-check 1\nsize 1\n", 26);
