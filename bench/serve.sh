@@ -11,9 +11,11 @@
 # -s 32GiB: one from czk gen-post, with czk setup's 32GiB WinningPoSt
 # parameters, about a minute to make once) one after another on the idle
 # daemon, then again while REQUESTS PoRep jobs (NORMAL) are queued; medians
-# and max of both, and the PoRep jobs' completion. Run twice: with the
-# daemon's critical lane (the default: a WinningPoSt starts at once beside
-# the PoRep partition in progress) and without it ([scheduler]
+# and max of both, and the PoRep jobs' completion. Run three times: with
+# the daemon's defaults (the critical lane: a WinningPoSt starts at once
+# beside the PoRep partition in progress, whose workers run at nice +10,
+# [scheduler] background_nice), with the lane but background_nice = 0 (the
+# two share the cores evenly), and without the lane ([scheduler]
 # critical_lane = false: it waits for the synthesis and prover pass in
 # progress, then goes ahead of every queued PoRep partition).
 #
@@ -122,9 +124,13 @@ print(m)' "$V/post-winning.json")
     stats() { sort -n | awk '{v[NR] = $1} END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
                                                printf "median %.2f s, max %.2f s (%d proofs)", m, v[NR], NR}'; }
     echo "$("$CZK" version | head -1), $("$CZK" version | sed -n 's/^cpu: *//p'); WinningPoSt $WSIZE latency, $THREADS threads"
+    printf '[scheduler]\nbackground_nice = 0\n' >"$W/nonice.toml"
     printf '[scheduler]\ncritical_lane = false\n' >"$W/nolane.toml"
-    for lane in on off; do
-        if [ "$lane" = off ]; then stop_daemon; start_daemon "$W/nolane.toml"; fi
+    for lane in on on-nice0 off; do
+        case "$lane" in
+        on-nice0) stop_daemon; start_daemon "$W/nonice.toml" ;;
+        off) stop_daemon; start_daemon "$W/nolane.toml" ;;
+        esac
         winning "warm-w-$lane" >/dev/null
         k=1; : >"$W/idle"
         while [ $k -le "$WINNING" ]; do winning "idle-$lane-$k" >>"$W/idle"; k=$((k + 1)); done

@@ -20,7 +20,8 @@
 static const char usage[] =
     "usage: czk serve [-c czk.toml] [--listen ADDR] [--status-listen HOST:PORT] [--param-cache DIR]\n"
     "                 [--memory SIZE] [--threads N] [--pce on|off|auto] [--params-check pinned|full|curve]\n"
-    "                 [--retention SECONDS] [--cancel-on-shutdown] [--log-level LEVEL] [--log-format text|json]\n"
+    "                 [--retention SECONDS] [--cancel-on-shutdown] [--background-nice N]\n"
+    "                 [--log-level LEVEL] [--log-format text|json]\n"
     "                 [--tls-cert FILE --tls-key FILE --tls-client-ca FILE]\n\n"
     "The proving daemon: cuzk.v1.ProvingEngine over gRPC (what Curio's cuzk client\n"
     "speaks), with parameters and PCE matrices kept loaded between jobs.\n"
@@ -34,6 +35,9 @@ static const char usage[] =
     "--params-check: how parameter files are validated when loaded (default pinned:\n"
     "the checksum sidecar, else a full check once). --cancel-on-shutdown: SIGINT/SIGTERM\n"
     "cancel running jobs instead of letting them finish.\n"
+    "--background-nice N: beside the critical lane, the other workers lower their own\n"
+    "priority by N nice levels (0 to 19; default 10; 0: not at all), so that a\n"
+    "WinningPoSt gets most of the cores while a PoRep partition is being proven.\n"
     "Once serving it prints 'listening on ADDR' lines to stderr; SIGINT or SIGTERM\n"
     "refuses new jobs, finishes (or cancels) running ones and exits 0; a second\n"
     "signal cancels the ones still running.\n";
@@ -48,6 +52,7 @@ enum {
     OPT_CHECK,
     OPT_RETENTION,
     OPT_CANCEL,
+    OPT_BG_NICE,
     OPT_LOG_LEVEL,
     OPT_LOG_FORMAT,
     OPT_TLS_CERT,
@@ -59,7 +64,7 @@ enum {
 typedef struct args {
     const char *config, *listen, *status, *param_cache, *tls_cert, *tls_key, *tls_ca;
     unsigned long long memory;
-    int pce_set, check_set, cancel, log_level_set, log_format_set, log_json;
+    int pce_set, check_set, cancel, log_level_set, log_format_set, log_json, bg_nice; /* bg_nice: -1 unset */
     czk_pce_mode pce;
     czk_groth16_check check;
     double retention;
@@ -78,6 +83,15 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_TLS_KEY: a->tls_key = arg; return 0;
     case OPT_TLS_CA: a->tls_ca = arg; return 0;
     case OPT_CANCEL: a->cancel = 1; return 0;
+    case OPT_BG_NICE:
+    {
+        char *end;
+        long v = strtol(arg, &end, 10);
+        if (end == arg || *end || v < 0 || v > 19)
+            return czk_cli_usage_error("serve", usage, "--background-nice wants 0 to 19, got '%s'", arg);
+        a->bg_nice = (int)v;
+        return 0;
+    }
     case OPT_MEMORY:
         if (czk_cli_parse_size(arg, &a->memory) || a->memory == 0)
             return czk_cli_usage_error("serve", usage, "--memory wants a size such as 64GiB, got '%s'", arg);
@@ -211,6 +225,7 @@ static void apply_flags(czk_serve_config *c, const args *a)
     if (a->pce_set) c->pce = a->pce;
     if (a->retention > 0) c->retention_s = a->retention;
     if (a->cancel) c->cancel_on_shutdown = 1;
+    if (a->bg_nice >= 0) c->background_nice = a->bg_nice;
     if (a->log_level_set) c->log_level = a->log_level;
     if (a->log_format_set) c->log_json = a->log_json;
 }
@@ -219,6 +234,7 @@ static int run(int argc, char **argv)
 {
     args a;
     memset(&a, 0, sizeof a);
+    a.bg_nice = -1;
     czk_cli_common common;
     static const struct option opts[] = {{"config", required_argument, 0, OPT_CONFIG},
                                          {"listen", required_argument, 0, OPT_LISTEN},
@@ -229,6 +245,7 @@ static int run(int argc, char **argv)
                                          {"params-check", required_argument, 0, OPT_CHECK},
                                          {"retention", required_argument, 0, OPT_RETENTION},
                                          {"cancel-on-shutdown", no_argument, 0, OPT_CANCEL},
+                                         {"background-nice", required_argument, 0, OPT_BG_NICE},
                                          {"log-level", required_argument, 0, OPT_LOG_LEVEL},
                                          {"log-format", required_argument, 0, OPT_LOG_FORMAT},
                                          {"tls-cert", required_argument, 0, OPT_TLS_CERT},

@@ -133,6 +133,16 @@ typedef struct czk_engine_opts {
      * memory reservation, and may also be taken by an idle regular worker.
      * 0: no lane (the default). */
     int urgent_priority;
+    /* With the urgent lane: the regular workers lower their own scheduling
+     * priority by this many nice levels (capped at 19) when they start, and
+     * the threads they start (their OpenMP teams, the G2 MSM thread) inherit
+     * it (Linux keeps a nice value per thread), while the lane's workers keep
+     * the process's. While both run, the kernel then gives the lane most of
+     * the cores (nice +10: about 9 in 10 of a contended core) instead of an
+     * even share; alone, a regular worker runs at full speed. The regular
+     * workers also yield so to other processes of the machine. 0: none (the
+     * default); ignored without the lane. */
+    int background_nice;
     int no_verify;          /* 1: return proofs unverified */
     int no_check;           /* 1: skip the a*b = c witness check after synthesis */
     const char *trace_path; /* Chrome trace JSON written at destroy; NULL: none */

@@ -40,6 +40,8 @@ typedef struct czk_serve_config {
     int synth_workers;     /* [pipeline] synthesis_concurrency; 0: default */
     int batch;             /* [scheduler] max_batch_size; default 1 */
     int critical_lane;     /* [scheduler] critical_lane (czk's): CRITICAL jobs get the engine's urgent lane; default 1 */
+    int background_nice;   /* [scheduler] background_nice (czk's): with the lane, the regular workers' nice
+                              increment (0..19); default 10 */
     double batch_wait_s;   /* [scheduler] max_batch_wait_ms / 1000 */
     czk_pce_mode pce;      /* [pipeline] pce (czk's): "on", "off", "auto"; default auto */
     czk_log_level log_level; /* [logging] level; default info */

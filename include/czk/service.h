@@ -99,6 +99,8 @@ typedef struct czk_service_opts {
     double batch_timeout_s;      /* <= 0: the engine's default */
     int no_critical_lane;        /* 1: CRITICAL jobs queue with the rest; 0 (default): they get the
                                     engine's urgent lane (czk_engine_opts.urgent_priority) */
+    int background_nice;         /* with the lane: nice levels the regular workers lower themselves by
+                                    (czk_engine_opts.background_nice); 0: none */
     czk_pce_mode pce;            /* PCE for kinds that have it (PoRep); default off */
     double retention_s;          /* results kept after completion; <= 0: 600 */
     double eviction_min_idle_s;  /* resident data unused this long is dropped; <= 0: 300 */

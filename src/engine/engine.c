@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -444,12 +446,28 @@ static void task_finished_locked(czk_engine *e, task *t)
     pthread_cond_broadcast(&e->cv_prove);
 }
 
+/* A regular worker beside the urgent lane: this thread's nice value raised
+ * by background_nice (Linux: per thread, inherited by the threads it
+ * creates, so its OpenMP team made later runs at it too). Raising one's own
+ * nice needs no privilege; a failure leaves the worker as it was. */
+static void lower_own_priority(const czk_engine *e, const worker_arg *wa)
+{
+    if (wa->urgent || e->o.urgent_priority <= 0 || e->o.background_nice <= 0) return;
+    errno = 0;
+    int cur = getpriority(PRIO_PROCESS, 0);
+    if (cur == -1 && errno != 0) return;
+    int want = cur + e->o.background_nice;
+    if (want > 19) want = 19;
+    if (want > cur) (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), want);
+}
+
 /* ---- synthesis workers ------------------------------------------------------------ */
 
 static void *synth_main(void *arg)
 {
     worker_arg *wa = arg;
     czk_engine *e = wa->e;
+    lower_own_priority(e, wa);
     pthread_mutex_lock(&e->mu);
     for (;;) {
         task *t = e->pending;
@@ -549,6 +567,7 @@ static void *prove_main(void *arg)
 {
     worker_arg *wa = arg;
     czk_engine *e = wa->e;
+    lower_own_priority(e, wa);
     int B = e->o.batch;
     task **batch = malloc((size_t)B * sizeof *batch);
     czk_cs_assignment *ws = malloc((size_t)B * sizeof *ws);

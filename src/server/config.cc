@@ -409,6 +409,7 @@ const key_spec KEYS[] = {
     {"scheduler", "max_batch_size", int_key<&C::batch, 1, CZK_ENGINE_MAX_BATCH>, nullptr},
     {"scheduler", "max_batch_wait_ms", set_batch_wait, nullptr},
     {"scheduler", "critical_lane", bool_key<&C::critical_lane>, nullptr},
+    {"scheduler", "background_nice", int_key<&C::background_nice, 0, 19>, nullptr},
     {"synthesis", "threads", int_key<&C::threads, 0, 65536>, nullptr},
     {"pipeline", "synthesis_concurrency", int_key<&C::synth_workers, 0, 4096>, nullptr},
     {"pipeline", "pce", set_pce, nullptr},
@@ -618,6 +619,7 @@ extern "C" void czk_serve_config_init(czk_serve_config *c)
     c->retention_s = 600;
     c->batch = 1;
     c->critical_lane = 1;
+    c->background_nice = 10;
     c->batch_wait_s = 10;
     c->pce = CZK_PCE_MODE_AUTO;
     c->log_level = CZK_LOG_INFO;
@@ -663,6 +665,7 @@ extern "C" void czk_serve_config_service_opts(const czk_serve_config *c, czk_ser
     out->synth_workers = c->synth_workers;
     out->batch = c->batch;
     out->no_critical_lane = !c->critical_lane;
+    out->background_nice = c->background_nice;
     // max_batch_wait_ms = 0 means "do not wait"; the service reads <= 0 as its default
     out->batch_timeout_s = c->batch_wait_s > 0 ? c->batch_wait_s : 1e-6;
     out->pce = c->pce;

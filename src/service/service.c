@@ -476,6 +476,7 @@ czk_status czk_service_create(czk_service **out, const czk_service_opts *opts)
     eo.lc = CZK_LC_DEFAULT;
     eo.no_verify = s->o.no_verify;
     eo.urgent_priority = s->o.no_critical_lane ? 0 : (int)CZK_SVC_CRITICAL;
+    eo.background_nice = s->o.background_nice;
     czk_status st = s->param_cache ? czk_engine_create(&s->engine, &eo) : czk_error(CZK_ERR_NOMEM, "service");
     if (st != CZK_OK) {
         free(s->param_cache);
@@ -495,8 +496,14 @@ czk_status czk_service_create(czk_service **out, const czk_service_opts *opts)
         return czk_error(CZK_ERR_INTERNAL, "service: starting the reaper thread: %s", strerror(errno));
     }
     s->reaper_started = 1;
-    czk__svc_log(s, CZK_LOG_INFO, NULL, "service up: %d threads, %d synthesis workers, budget %llu bytes, params %s",
-                 s->o.threads, eo.synth_workers, (unsigned long long)s->o.memory_budget, s->param_cache);
+    char lane[96];
+    if (eo.urgent_priority <= 0) snprintf(lane, sizeof lane, "no critical lane");
+    else if (eo.background_nice > 0)
+        snprintf(lane, sizeof lane, "critical lane (regular workers at nice +%d)", eo.background_nice);
+    else snprintf(lane, sizeof lane, "critical lane");
+    czk__svc_log(s, CZK_LOG_INFO, NULL,
+                 "service up: %d threads, %d synthesis workers, %s, budget %llu bytes, params %s", s->o.threads,
+                 eo.synth_workers, lane, (unsigned long long)s->o.memory_budget, s->param_cache);
     *out = s;
     return CZK_OK;
 }

@@ -136,6 +136,9 @@ listen = "unix://$T/czk.sock"
 param_cache = "$T/pc"
 [memory]
 total_budget = "4GiB"
+[scheduler]
+# beside other ctest jobs a lowered prover would only be slower (tests/engine tests the lowering)
+background_nice = 0
 EOT
     "$CZK" serve -c "$T/czk.toml" >"$T/serve.out" 2>"$T/serve.err" &
     srv=$!

@@ -2,12 +2,14 @@
  * (tests/common/random_circuit.h) through a circuit provider: ordering,
  * priorities, failures confined to their job, memory budgets, shutdown.
  * The batched prover itself is tested in tests/groth16/test_prove_batch.c. */
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "runner.h"
@@ -37,6 +39,7 @@ typedef struct inst {
     volatile int *gate;
     pthread_mutex_t *gate_mu;
     pthread_cond_t *gate_cv;
+    volatile int *nice_seen; /* the synthesizing thread's nice value, when set */
 } inst;
 
 static czk_status t_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
@@ -52,6 +55,7 @@ static czk_status t_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
 static czk_status t_synth(czk_cs *cs, const void *data, uint32_t k)
 {
     const inst *in = data;
+    if (in->nice_seen) *in->nice_seen = getpriority(PRIO_PROCESS, 0); /* this thread's (Linux) */
     if (in->gate) {
         pthread_mutex_lock(in->gate_mu);
         while (!*in->gate) pthread_cond_wait(in->gate_cv, in->gate_mu);
@@ -800,6 +804,35 @@ static int all_proven(czk_engine *e, uint64_t job, uint32_t parts)
     return done == parts;
 }
 
+/* Threads of this process whose nice value (field 19 of /proc/self/task/T/stat) is v. */
+static int threads_at_nice(int v)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.') continue;
+        char path[300], buf[1024];
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", de->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t got = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[got] = 0;
+        const char *q = strrchr(buf, ')'); /* after the command name: state is field 3 */
+        int field = 2, nice = 0, ok = 0;
+        for (; q && *q; q++)
+            if (*q == ' ' && ++field == 19) {
+                ok = sscanf(q + 1, "%d", &nice) == 1;
+                break;
+            }
+        n += ok && nice == v;
+    }
+    closedir(d);
+    return n;
+}
+
 CZK_TEST(urgent_lane_runs_beside_held_work)
 {
     get_params();
@@ -815,11 +848,18 @@ CZK_TEST(urgent_lane_runs_beside_held_work)
         low.gate_mu = &mu;
         low.gate_cv = &cv;
         urg.value_seed = 602;
+        /* the regular workers lower their priority beside the lane only */
+        volatile int nice_low = -100, nice_urg = -100;
+        low.nice_seen = &nice_low;
+        urg.nice_seen = &nice_urg;
+        const int base = getpriority(PRIO_PROCESS, 0), bg = 7;
+        const int want_low = lane ? (base + bg > 19 ? 19 : base + bg) : base;
         czk_engine_opts o = {0};
         o.synth_workers = 1;
         o.prove_workers = 1;
         o.prove_threads = 1;
         o.urgent_priority = lane ? 4 : 0;
+        o.background_nice = bg;
         o.rng = czk_test_rng();
         czk_engine *e;
         REQUIRE_OK(czk_engine_create(&e, &o));
@@ -847,9 +887,15 @@ CZK_TEST(urgent_lane_runs_beside_held_work)
         size_t nev;
         REQUIRE_OK(czk_engine_job_events(e, uid, &ev, &nev));
         REQUIRE(nev == 2);
+        CHECK_MSG(nice_low == want_low, "regular synthesis worker at nice %d, want %d (base %d)", nice_low, want_low,
+                  base);
         if (lane) {
             CHECK_MSG(proven, "the urgent job was not proven beside the held worker");
             for (size_t i = 0; i < nev; i++) CHECK_EQ_U64((uint64_t)ev[i].synth_worker, 1); /* the lane's */
+            CHECK_MSG(nice_urg == base, "the lane's synthesis worker at nice %d, want %d", nice_urg, base);
+            /* the regular prover too: two threads at least (synthesis, prover) at the lowered value */
+            if (want_low != base)
+                CHECK_MSG(threads_at_nice(want_low) >= 2, "fewer than 2 threads at nice %d", want_low);
         } else {
             CHECK(!proven);
             CHECK(ev[0].synth_start < 0 && ev[1].synth_start < 0);

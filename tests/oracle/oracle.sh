@@ -254,8 +254,9 @@ circuit_digests_equal() {
 # resident. SIGTERM then stops the daemon with exit status 0.
 serve_porep() {
     sock="$T/serve/czk.sock"
+    # --background-nice 0: beside other tests, a lowered prover would only be slower
     "$CZK" serve --listen "unix://$sock" --param-cache "$FILPARAMS" --params-check curve --memory 8GiB \
-        2>"$T/serve.log" &
+        --background-nice 0 2>"$T/serve.log" &
     spid=$!
     trap 'kill -9 "$spid" 2>/dev/null; rm -rf "$T"' EXIT
     i=0

@@ -164,6 +164,8 @@ EOF
         expect 0 "prove a WindowPoSt partition" -- client prove --addr "$A" $WP --randomness "$RAND" \
             --request-id wp-1 --priority high -o "$T/w1.proof"
         expect_out "job wp-1 COMPLETED: 192 proof bytes -> $T/w1.proof; queue_wait" "prove's summary line"
+        check "the daemon's defaults: critical lane, regular workers at nice +10" \
+            grep -q "service up: .*critical lane (regular workers at nice +10)" "$T/serve.err"
         expect 0 "czk verify accepts prove's proof" -- verify --post window --vanilla "$V" --param-cache "$T/params" \
             --proof "$T/w1.proof"
         # shellcheck disable=SC2086

@@ -79,6 +79,8 @@ CZK_TEST(defaults)
     CHECK_EQ_U64(c.synth_workers, 0);
     CHECK_EQ_U64(c.batch, 1);
     CHECK(c.batch_wait_s == 10);
+    CHECK_EQ_U64(c.critical_lane, 1);
+    CHECK_EQ_U64(c.background_nice, 10);
     CHECK(c.pce == CZK_PCE_MODE_AUTO);
     CHECK(c.log_level == CZK_LOG_INFO);
     CHECK_EQ_U64(c.log_json, 0);
@@ -120,6 +122,8 @@ CZK_TEST(every_key)
                     "[scheduler]\n"
                     "max_batch_size = 4\n"
                     "max_batch_wait_ms = 2500\n"
+                    "critical_lane = false\n"
+                    "background_nice = 4\n"
                     "[synthesis]\n"
                     "threads = 32\n"
                     "[pipeline]\n"
@@ -142,6 +146,8 @@ CZK_TEST(every_key)
     CHECK(c.eviction_min_idle_s == 30);
     CHECK_EQ_U64(c.batch, 4);
     CHECK(c.batch_wait_s == 2.5);
+    CHECK_EQ_U64(c.critical_lane, 0);
+    CHECK_EQ_U64(c.background_nice, 4);
     CHECK_EQ_U64(c.threads, 32);
     CHECK_EQ_U64(c.synth_workers, 3);
     CHECK(c.pce == CZK_PCE_MODE_ON);
@@ -299,6 +305,10 @@ CZK_TEST(wrong_types_and_ranges)
                 "czk.toml:2: scheduler.max_batch_size = \"4\": expected an integer from 1 to 64");
     CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_size = 0\n", "scheduler.max_batch_size = 0", "from 1 to");
     CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_size = 65\n", "scheduler.max_batch_size = 65");
+    CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nbackground_nice = 20\n", "scheduler.background_nice = 20",
+                "from 0 to 19");
+    CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nbackground_nice = -1\n", "scheduler.background_nice = -1",
+                "from 0 to 19");
     CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_wait_ms = -1\n", "scheduler.max_batch_wait_ms = -1");
     CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nmax_batch_wait_ms = 1.5\n", "scheduler.max_batch_wait_ms = 1.5");
     CHECK_FAILS(CZK_ERR_FORMAT, "[synthesis]\nthreads = -2\n", "czk.toml:2: synthesis.threads = -2");
@@ -400,7 +410,7 @@ CZK_TEST(service_opts_mapping)
     REQUIRE_OK(load(&c, &w,
                     "[memory]\ntotal_budget = \"3GiB\"\neviction_min_idle = \"2m\"\n"
                     "[daemon]\nresult_retention = \"90s\"\n"
-                    "[scheduler]\nmax_batch_size = 3\nmax_batch_wait_ms = 1500\n"
+                    "[scheduler]\nmax_batch_size = 3\nmax_batch_wait_ms = 1500\nbackground_nice = 6\n"
                     "[synthesis]\nthreads = 6\n[pipeline]\nsynthesis_concurrency = 2\npce = \"off\"\n"
                     "[srs]\nparam_cache = \"/p\"\n[logging]\nlevel = \"warn\"\n"));
     czk_service_opts o;
@@ -412,6 +422,8 @@ CZK_TEST(service_opts_mapping)
     CHECK_EQ_U64(o.synth_workers, 2);
     CHECK_EQ_U64(o.batch, 3);
     CHECK(o.batch_timeout_s == 1.5);
+    CHECK_EQ_U64(o.no_critical_lane, 0);
+    CHECK_EQ_U64(o.background_nice, 6);
     CHECK(o.pce == CZK_PCE_MODE_OFF);
     CHECK(o.retention_s == 90);
     CHECK(o.eviction_min_idle_s == 120);
@@ -487,7 +499,8 @@ CZK_TEST(serve_md_quotes_the_examples)
     /* and names every key czk reads */
     static const char *const keys[] = {
         "listen", "status_listen", "result_retention", "cancel_on_shutdown", "tls_cert", "tls_key", "tls_client_ca",
-        "total_budget", "safety_margin", "eviction_min_idle", "max_batch_size", "max_batch_wait_ms", "threads",
+        "total_budget", "safety_margin", "eviction_min_idle", "max_batch_size", "max_batch_wait_ms", "critical_lane",
+        "background_nice", "threads",
         "synthesis_concurrency", "pce", "enabled", "synthesis_lookahead", "max_parallel_synthesis", "param_cache",
         "level", "format", "devices", "gpu_threads", "gpu_workers_per_device",
     };

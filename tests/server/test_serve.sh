@@ -34,10 +34,15 @@ cleanup() {
 trap cleanup EXIT
 
 # start NAME ARGS...: czk serve ARGS in the background, logging to $T/NAME.log;
-# waits for its "listening on" line; sets PID and ADDR
+# waits for its "listening on" line; sets PID and ADDR. --background-nice 0:
+# ctest runs other tests beside this one, and regular workers at nice +10
+# would get a tenth of a core against them (slow, then client deadlines
+# such as the 120 s of 'retry'); the lowering itself is tested in
+# tests/engine (urgent_lane_runs_beside_held_work) and tests/server
+# (test_client_cli.sh: the default's log line).
 start() {
     name="$1"; shift
-    "$CZK" serve --param-cache "$T/pc" --memory 6GiB --retention 300 "$@" 2>"$T/$name.log" &
+    "$CZK" serve --param-cache "$T/pc" --memory 6GiB --retention 300 --background-nice 0 "$@" 2>"$T/$name.log" &
     PID=$!
     PIDS="$PIDS $PID"
     ADDR=""
@@ -89,6 +94,8 @@ expect 2 "--memory nonsense" -- serve --memory lots
 expect_out "--memory wants a size" "names --memory"
 expect 2 "--log-format xml" -- serve --log-format xml
 expect_out "--log-format wants text or json" "names --log-format"
+expect 2 "--background-nice 20" -- serve --background-nice 20
+expect_out "--background-nice wants 0 to 19, got '20'" "names --background-nice"
 printf '[memory]\ntotl_budget = "1GiB"\n' >"$T/bad.toml"
 expect 1 "a config with an unknown key" -- serve -c "$T/bad.toml"
 expect_out "totl_budget" "names the unknown key"
