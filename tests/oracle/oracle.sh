@@ -162,14 +162,30 @@ ensure_snap_params() {
 }
 
 # snap_digests_equal DESC DIR K...: czk's and the reference's digests of the
-# EmptySectorUpdate circuit of partitions K of the update in DIR
+# EmptySectorUpdate circuit of partitions K of the update in DIR. The
+# reference synthesizes on one thread, so its runs for the partitions start
+# together (their outputs and dumps kept apart), and czk's runs, on every
+# core, follow one after another.
 snap_digests_equal() {
     sdesc="$1"; sdir="$2"; shift 2
+    pids=""
+    for k in "$@"; do
+        (
+            t0=$(date +%s.%N)
+            "$ORACLE" snap-digest --vanilla "$sdir" --partition "$k" --dump "$T/ref.$k.dump" >"$T/ref.$k.out" \
+                2>"$T/ref.$k.err"
+            echo "$? $t0 $(date +%s.%N)" >"$T/ref.$k.rc"
+        ) &
+        pids="$pids $!"
+    done
+    for pid in $pids; do wait "$pid"; done
     for k in "$@"; do
         REF_CMD="snap-digest --vanilla $sdir --partition $k"
         # (${SNAP_BACKEND:-}: --backend witness for the big partitions, no a/b/c vectors)
         CZK_CMD="bench synth-only --circuit snap --vanilla $sdir --partition $k ${SNAP_BACKEND:-}"
+        REF_RAN="$T/ref.$k"
         circuit_digests_equal "$sdesc, partition $k"
+        REF_RAN=""
     done
 }
 
@@ -210,13 +226,29 @@ digests_equal() {
 
 # circuit_digests_equal DESC: the same for any circuit, with the oracle's
 # command in $REF_CMD and czk's in $CZK_CMD (word-split: no spaces in paths);
-# on a difference czk names the first differing constraint
+# on a difference czk names the first differing constraint. With $REF_RAN
+# (a path prefix) the reference has already run: its output, errors, dump
+# and "exit start end" line are $REF_RAN.out, .err, .dump and .rc.
 circuit_digests_equal() {
     desc="$1"
-    # shellcheck disable=SC2086
-    if ! run "czk-oracle ${REF_CMD%% *} ($desc)" "$ORACLE" $REF_CMD --dump "$T/ref.dump"; then
-        bad "$desc: the reference could not synthesize the circuit"
-        return
+    if [ -n "${REF_RAN:-}" ]; then
+        cp "$REF_RAN.out" "$T/out"; cp "$REF_RAN.err" "$T/err"; rm -f "$T/ref.dump"
+        mv "$REF_RAN.dump" "$T/ref.dump" 2>/dev/null
+        read -r rc t0 t1 <"$REF_RAN.rc"
+        printf '  [%6.1f s] %s (exit %d; beside the other partitions)\n' \
+            "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" "czk-oracle ${REF_CMD%% *} ($desc)" "$rc"
+        if [ "$rc" -ne 0 ]; then
+            sed 's/^/    | /' "$T/out" | tail -8
+            sed 's/^/    ! /' "$T/err" | tail -8
+            bad "$desc: the reference could not synthesize the circuit"
+            return
+        fi
+    else
+        # shellcheck disable=SC2086
+        if ! run "czk-oracle ${REF_CMD%% *} ($desc)" "$ORACLE" $REF_CMD --dump "$T/ref.dump"; then
+            bad "$desc: the reference could not synthesize the circuit"
+            return
+        fi
     fi
     grep '^inputs\|^aux\|^constraints\|digest' "$T/out" | sed 's/^/    ref: /'
     ref_r1cs=$(sed -n 's/^r1cs digest //p' "$T/out")
