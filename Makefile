@@ -23,14 +23,18 @@ demo: build
 
 test: build test-release test-asan
 
+# Each test's wall and CPU time lands in <build>/test-times.txt
+# (tests/timings.sh prints the table).
 test-release: build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(BUILD) && rm -f test-times.txt && CZK_TEST_TIMES=$(CURDIR)/$(BUILD)/test-times.txt \
+		ctest --output-on-failure -j$(JOBS)
 
 # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCZK_SANITIZE=ON $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j$(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	cd $(ASAN_BUILD) && rm -f test-times.txt && CZK_TEST_TIMES=$(CURDIR)/$(ASAN_BUILD)/test-times.txt \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		CZK_TEST_ASAN=1 ctest --output-on-failure -j$(JOBS)
 
 bench: build
