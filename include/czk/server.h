@@ -38,6 +38,7 @@ typedef struct czk_serve_config {
     double retention_s;    /* [daemon] result_retention (czk's); default 600 */
     int threads;           /* [synthesis] threads; 0: all cores */
     int synth_workers;     /* [pipeline] synthesis_concurrency; 0: default */
+    int queue_depth;       /* [pipeline] slot_size: witnesses synthesized ahead of the provers; 0: default */
     int batch;             /* [scheduler] max_batch_size; default 1 */
     int critical_lane;     /* [scheduler] critical_lane (czk's): CRITICAL jobs get the engine's urgent lane; default 1 */
     int background_nice;   /* [scheduler] background_nice (czk's): with the lane, the regular workers' nice

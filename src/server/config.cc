@@ -368,6 +368,9 @@ czk_status set_batch_wait(const loader &L, const std::string &key, const toml::n
 
 const char *const NO_GPU =
     "czk proves on the CPU: it has no GPUs; [synthesis] threads and [memory] total_budget size it";
+// Keys cuzk itself accepts and ignores (deprecated), with its reason.
+const char *const CUZK_DEPRECATED_BUDGET =
+    "deprecated by cuzk too: [memory] total_budget is the one budget of parameters, PCE and witnesses";
 
 // Setters of one field of the configuration being filled, by kind of value.
 template <char *czk_serve_config::*F> czk_status path_key(const loader &L, const std::string &k, const toml::node &v)
@@ -406,8 +409,13 @@ const key_spec KEYS[] = {
     {"memory", "total_budget", set_total_budget, nullptr},
     {"memory", "safety_margin", size_key<&C::safety_margin>, nullptr},
     {"memory", "eviction_min_idle", duration_key<&C::eviction_min_idle_s>, nullptr},
+    {"memory", "pinned_budget", nullptr, CUZK_DEPRECATED_BUDGET},
+    {"memory", "working_memory_budget", nullptr, CUZK_DEPRECATED_BUDGET},
     {"scheduler", "max_batch_size", int_key<&C::batch, 1, CZK_ENGINE_MAX_BATCH>, nullptr},
     {"scheduler", "max_batch_wait_ms", set_batch_wait, nullptr},
+    {"scheduler", "sort_by_type", nullptr,
+     "czk orders queued work by priority, then submission; parameters of several circuits stay resident in "
+     "memory under [memory] total_budget (there is no GPU memory to switch)"},
     {"scheduler", "critical_lane", bool_key<&C::critical_lane>, nullptr},
     {"scheduler", "background_nice", int_key<&C::background_nice, 0, 19>, nullptr},
     {"synthesis", "threads", int_key<&C::threads, 0, 65536>, nullptr},
@@ -418,7 +426,14 @@ const key_spec KEYS[] = {
      "czk starts synthesis when the memory budget has room, not by a lookahead count"},
     {"pipeline", "max_parallel_synthesis", nullptr,
      "czk bounds parallel synthesis by [pipeline] synthesis_concurrency and the memory budget"},
+    {"pipeline", "slot_size", int_key<&C::queue_depth, 0, 4096>, nullptr},
+    {"pipeline", "max_gpu_queue_depth", nullptr,
+     "czk keeps at most [pipeline] slot_size witnesses synthesized ahead of its provers, within the memory budget"},
+    {"synthesis", "partition_workers", nullptr,
+     "deprecated by cuzk too: the memory budget and [pipeline] synthesis_concurrency bound parallel partitions"},
     {"srs", "param_cache", path_key<&C::param_cache>, nullptr},
+    {"srs", "preload", nullptr,
+     "deprecated by cuzk too: parameters load when the first job needs them (or by the PreloadSRS call)"},
     {"logging", "level", set_log_level, nullptr},
     {"logging", "format", set_log_format, nullptr},
     {"gpus", "devices", nullptr, NO_GPU},
@@ -663,6 +678,7 @@ extern "C" void czk_serve_config_service_opts(const czk_serve_config *c, czk_ser
     }
     out->threads = c->threads;
     out->synth_workers = c->synth_workers;
+    out->queue_depth = c->queue_depth;
     out->batch = c->batch;
     out->no_critical_lane = !c->critical_lane;
     out->background_nice = c->background_nice;

@@ -7,6 +7,7 @@
 #include "czk/czk.h"
 #include "czk/filecoin.h"
 #include "czk/porep_kind.h"
+#include "czk/sha256.h"
 #include "czk/post_kind.h"
 #include "czk/snap_kind.h"
 #include "service/service_internal.h"
@@ -225,6 +226,43 @@ static czk_status decode_snap(svc_payload *p, const czk_svc_request *r)
     snprintf(p->circuit_id, sizeof p->circuit_id, "%s", id ? id : "");
     snprintf(p->what, sizeof p->what, "SnapDeals %s update, %u partition%s", name, n, n > 1 ? "s" : "");
     return CZK_OK;
+}
+
+/* ---- request identity ------------------------------------------------------------------ */
+
+static void digest_u64(czk_sha256_ctx *c, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
+    czk_sha256_update(c, b, sizeof b);
+}
+
+static void digest_bytes(czk_sha256_ctx *c, const czk_svc_bytes *b)
+{
+    digest_u64(c, b->len);
+    if (b->len) czk_sha256_update(c, b->data, b->len);
+}
+
+void czk__svc_request_digest(uint8_t out[32], const czk_svc_request *r)
+{
+    czk_sha256_ctx c;
+    czk_sha256_init(&c);
+    static const char tag[] = "czk request v1";
+    czk_sha256_update(&c, tag, sizeof tag);
+    digest_u64(&c, (uint64_t)r->kind);
+    digest_u64(&c, r->registered_proof);
+    digest_u64(&c, r->sector_size);
+    digest_u64(&c, r->sector_number);
+    digest_u64(&c, r->miner_id);
+    digest_u64(&c, r->partition_index);
+    digest_bytes(&c, &r->randomness);
+    digest_bytes(&c, &r->comm_r_old);
+    digest_bytes(&c, &r->comm_r_new);
+    digest_bytes(&c, &r->comm_d_new);
+    digest_bytes(&c, &r->vanilla_proof);
+    digest_u64(&c, r->n_vanilla_proofs);
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) digest_bytes(&c, &r->vanilla_proofs[i]);
+    czk_sha256_final(&c, out);
 }
 
 czk_status czk__svc_payload_decode(svc_payload *out, const czk_svc_request *r)

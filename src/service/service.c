@@ -45,10 +45,19 @@ static double ms_between(double a, double b) { return b > a ? (b - a) * 1e3 : 0;
 
 /* ---- jobs ---------------------------------------------------------------------------- */
 
+/* The job with job id `id`. */
 static svc_job *find_locked(czk_service *s, const char *id)
 {
     for (svc_job *j = s->jobs; j; j = j->next)
         if (!strcmp(j->id, id)) return j;
+    return NULL;
+}
+
+/* The job of the same request: request_id and content digest equal. */
+static svc_job *find_request_locked(czk_service *s, const char *request_id, const uint8_t digest[32])
+{
+    for (svc_job *j = s->jobs; j; j = j->next)
+        if (!strcmp(j->request_id, request_id) && !memcmp(j->digest, digest, 32)) return j;
     return NULL;
 }
 
@@ -471,6 +480,7 @@ czk_status czk_service_create(czk_service **out, const czk_service_opts *opts)
     eo.synth_threads = s->o.threads;
     eo.prove_threads = s->o.threads;
     eo.batch = s->o.batch;
+    eo.queue_depth = s->o.queue_depth;
     eo.batch_timeout_s = s->o.batch_timeout_s;
     eo.memory_budget = s->o.memory_budget;
     eo.lc = CZK_LC_DEFAULT;
@@ -572,8 +582,8 @@ void czk_service_destroy(czk_service *s)
 static czk_status check_request_id(const char *id)
 {
     size_t n = id ? strlen(id) : 0;
-    if (n >= CZK_SVC_ID_MAX)
-        return czk_error(CZK_ERR_INVALID_ARG, "request_id: %zu bytes, at most %d", n, CZK_SVC_ID_MAX - 1);
+    if (n > CZK_SVC_REQUEST_ID_MAX)
+        return czk_error(CZK_ERR_INVALID_ARG, "request_id: %zu bytes, at most %d", n, CZK_SVC_REQUEST_ID_MAX);
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
             return czk_error(CZK_ERR_INVALID_ARG, "request_id: control character 0x%02x at byte %zu",
@@ -602,11 +612,12 @@ static uint32_t queue_position_locked(const czk_service *s, const svc_job *j)
     return n;
 }
 
-/* An existing job a request_id attaches to: one not finished, or completed
- * (its result); a failed or cancelled one is replaced by a new job. */
-static int attach_locked(czk_service *s, const char *id, czk_svc_submitted *out)
+/* The existing job of the same request (id and content) to attach to: one
+ * not finished, or completed (its result); a failed or cancelled one is
+ * replaced by a new job. */
+static int attach_locked(czk_service *s, const char *request_id, const uint8_t digest[32], czk_svc_submitted *out)
 {
-    svc_job *j = find_locked(s, id);
+    svc_job *j = find_request_locked(s, request_id, digest);
     if (!j) return 0;
     if (j->state == SVC_DONE && j->outcome != CZK_SVC_COMPLETED) {
         unlink_locked(s, j);
@@ -618,18 +629,35 @@ static int attach_locked(czk_service *s, const char *id, czk_svc_submitted *out)
     return 1;
 }
 
+/* A job id no job in the table holds: the request_id itself, else the
+ * request_id, "~" and 16 hex digits of the digest (another request under
+ * the same id), else that with "-2", "-3" ... (an id chosen by a client to
+ * look like ours). */
+static void job_id_locked(czk_service *s, char out[CZK_SVC_ID_MAX], const char *request_id, const uint8_t digest[32])
+{
+    snprintf(out, CZK_SVC_ID_MAX, "%s", request_id);
+    if (!find_locked(s, out)) return;
+    char base[CZK_SVC_REQUEST_ID_MAX + 1 + 16 + 1];
+    snprintf(base, sizeof base, "%s~%02x%02x%02x%02x%02x%02x%02x%02x", request_id, digest[0], digest[1], digest[2],
+             digest[3], digest[4], digest[5], digest[6], digest[7]);
+    snprintf(out, CZK_SVC_ID_MAX, "%s", base);
+    for (unsigned k = 2; find_locked(s, out); k++) snprintf(out, CZK_SVC_ID_MAX, "%s-%u", base, k);
+}
+
 czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_submitted *out)
 {
     memset(out, 0, sizeof *out);
     if (!s || !r) return czk_error(CZK_ERR_INVALID_ARG, "submit: service and request are required");
     CZK_TRY(check_request_id(r->request_id));
     int named = r->request_id && *r->request_id;
+    uint8_t digest[32];
+    czk__svc_request_digest(digest, r);
     pthread_mutex_lock(&s->mu);
     if (s->stopping) {
         pthread_mutex_unlock(&s->mu);
         return czk_error(CZK_ERR_UNAVAILABLE, "the service is shutting down");
     }
-    int attached = named && attach_locked(s, r->request_id, out);
+    int attached = named && attach_locked(s, r->request_id, digest, out);
     pthread_mutex_unlock(&s->mu);
     if (attached) return CZK_OK;
 
@@ -644,8 +672,8 @@ czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_
     j->svc = s;
     j->priority = r->priority >= CZK_SVC_LOW && r->priority <= CZK_SVC_CRITICAL ? (int)r->priority
                                                                               : (int)czk_svc_default_priority(r->kind);
-    if (named) snprintf(j->id, sizeof j->id, "%s", r->request_id);
-    else uuid4(j->id);
+    memcpy(j->digest, digest, sizeof digest);
+    if (named) snprintf(j->request_id, sizeof j->request_id, "%s", r->request_id);
     /* a job that cannot fit even alone: its parameter file plus one witness */
     if (j->pay.pk) {
         char path[1024];
@@ -665,13 +693,15 @@ czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_
         czk_error_clear();
     }
     pthread_mutex_lock(&s->mu);
-    if (s->stopping || (named && attach_locked(s, r->request_id, out))) {
+    if (s->stopping || (named && attach_locked(s, r->request_id, digest, out))) {
         int stopping = s->stopping;
         pthread_mutex_unlock(&s->mu);
         czk__svc_payload_free(&j->pay);
         free(j);
         return stopping ? czk_error(CZK_ERR_UNAVAILABLE, "the service is shutting down") : CZK_OK;
     }
+    if (named) job_id_locked(s, j->id, r->request_id, digest);
+    else uuid4(j->id);
     j->refs = 2; /* the table, the thread */
     j->in_table = 1;
     j->next = s->jobs;
@@ -692,6 +722,10 @@ czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_
     }
     snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
     out->queue_position = queue_position_locked(s, j);
+    if (named && strcmp(j->id, j->request_id))
+        czk__svc_log(s, CZK_LOG_INFO, j->id,
+                     "request_id '%s' names another request too (other content): this one is job '%s'",
+                     j->request_id, j->id);
     czk__svc_log(s, CZK_LOG_INFO, j->id, "queued: %s, priority %d, %u partition%s", j->pay.what, j->priority,
                  j->pay.partitions, j->pay.partitions == 1 ? "" : "s");
     pthread_mutex_unlock(&s->mu);

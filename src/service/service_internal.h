@@ -40,6 +40,13 @@ typedef struct svc_payload {
     char unsupported[256];    /* pk NULL: why */
 } svc_payload;
 
+/* SHA-256 of everything a request asks for: proof kind, registered proof,
+ * sector size and number, miner id, randomness, partition index, the three
+ * commitments and the payload bytes, each length-prefixed (priority and
+ * request_id are not part of it). Two requests with one request_id are the
+ * same request only when their digests are equal. */
+void czk__svc_request_digest(uint8_t out[32], const czk_svc_request *r);
+
 /* Decode and check r's payload (errors name the field and offset). */
 czk_status czk__svc_payload_decode(svc_payload *out, const czk_svc_request *r) CZK_WUR;
 void czk__svc_payload_free(svc_payload *p);
@@ -65,7 +72,9 @@ typedef struct svc_resident {
 
 typedef struct svc_job {
     struct czk_service *svc;
-    char id[CZK_SVC_ID_MAX];
+    char id[CZK_SVC_ID_MAX];  /* the job id: unique in the table */
+    char request_id[CZK_SVC_REQUEST_ID_MAX + 1]; /* as submitted; "" for an anonymous request */
+    uint8_t digest[32];       /* what the request asks for (czk__svc_request_digest) */
     svc_payload pay;
     int priority;             /* the wire's 1..4, after the kind's default */
     svc_state state;

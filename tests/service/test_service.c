@@ -21,6 +21,7 @@
 
 #include "czk/czk.h"
 #include "czk/post_kind.h"
+#include "czk/post_vanilla.h"
 #include "czk/snap_kind.h"
 #include "czk/service.h"
 
@@ -205,6 +206,106 @@ CZK_TEST(window_post_proves_and_verifies)
     CHECK_MSG(hot, "wpost-2k is resident after its jobs");
     czk_svc_status_clear(&st);
     czk_service_destroy(s);
+}
+
+/* Curio's WindowPoSt request_id: "wdpost-<miner>-<partition>-" and Go's %d
+ * of randomness[:8] ("[12 34 ...]"). */
+static void wdpost_id(char *out, size_t cap, uint64_t miner, const uint8_t randomness[32])
+{
+    int n = snprintf(out, cap, "wdpost-%llu-0-[", (unsigned long long)miner);
+    for (int i = 0; i < 8; i++) n += snprintf(out + n, cap - (size_t)n, "%s%u", i ? " " : "", randomness[i]);
+    snprintf(out + n, cap - (size_t)n, "]");
+}
+
+/* Another partition of the vector's deadline: its randomness and miner,
+ * other sectors (czk gen-post's generator), bincode per sector in enc. */
+static int other_partition(czk_post_json *m, uint8_t **enc, czk_svc_bytes parts[2], uint64_t seed)
+{
+    czk_post_vanilla v;
+    czk_post_gen_opts go = {g_meta.randomness, 1, MINER};
+    if (czk_post_gen_ex(&v, m, &g_meta.shape, 2, 2, seed, &go) != CZK_OK) return 0;
+    size_t nb = czk_post_sector_proof_bytes(&g_meta.shape.tree, g_meta.shape.sector_challenges), len = 0;
+    *enc = malloc(2 * nb);
+    int ok = *enc != NULL;
+    for (int i = 0; ok && i < 2; i++) {
+        ok = czk_post_sector_proof_encode(*enc + i * nb, nb, &len, &v.proofs[i], &g_meta.shape.tree) == CZK_OK;
+        parts[i].data = *enc + i * nb;
+        parts[i].len = len;
+    }
+    czk_post_gen_vanilla_free(&v);
+    return ok;
+}
+
+/* Curio proves every WindowPoSt partition of a deadline as a task of its
+ * own, with partition_index 0 and one request_id for all of them: two such
+ * requests submitted together are two jobs, each proof verifies against its
+ * own sectors and not the other's; a true retry attaches; after completion
+ * the same id with the first content gets the first result, and with new
+ * content (a redone request) a new proof, never a stale one. */
+CZK_TEST(one_request_id_two_partitions)
+{
+    prepare();
+    czk_post_json m2, m3;
+    uint8_t *enc2 = NULL, *enc3 = NULL;
+    czk_svc_bytes p2[2], p3[2];
+    REQUIRE(other_partition(&m2, &enc2, p2, 7));
+    REQUIRE(other_partition(&m3, &enc3, p3, 8));
+    char id[128];
+    wdpost_id(id, sizeof id, MINER, g_meta.randomness);
+    czk_service *s = make_service(600, 0);
+    czk_svc_request a = window_request(id, CZK_SVC_HIGH);
+    czk_svc_request b = a;
+    b.vanilla_proofs = p2;
+    b.n_vanilla_proofs = 2;
+    czk_svc_submitted sa, sb, again;
+    REQUIRE_OK(czk_service_submit(s, &a, &sa));
+    REQUIRE_OK(czk_service_submit(s, &b, &sb));
+    CHECK(!strcmp(sa.job_id, id));
+    CHECK_EQ_U64((uint64_t)sb.attached, 0);
+    CHECK_MSG(strncmp(sb.job_id, id, strlen(id)) == 0 && sb.job_id[strlen(id)] == '~' &&
+                  strlen(sb.job_id) == strlen(id) + 17,
+              "the second request's job id is the request_id, '~' and 16 hex digits: '%s'", sb.job_id);
+    /* a retry of each (another priority is the same request) attaches to its own job */
+    b.priority = CZK_SVC_NORMAL;
+    REQUIRE_OK(czk_service_submit(s, &b, &again));
+    CHECK(again.attached && !strcmp(again.job_id, sb.job_id));
+    REQUIRE_OK(czk_service_submit(s, &a, &again));
+    CHECK(again.attached && !strcmp(again.job_id, sa.job_id));
+    czk_svc_result ra, rb;
+    REQUIRE_OK(czk_service_await(s, sa.job_id, -1, &ra));
+    REQUIRE_OK(czk_service_await(s, sb.job_id, -1, &rb));
+    check_proof(&ra);
+    REQUIRE(rb.status == CZK_SVC_COMPLETED && rb.proof_len == CZK_GROTH16_PROOF_BYTES);
+    czk_groth16_proof pb;
+    REQUIRE_OK(czk_groth16_proof_decode(&pb, rb.proof));
+    CHECK_OK(czk_post_json_verify(&g_params.vk, &m2, &pb));
+    CHECK_MSG(czk_post_json_verify(&g_params.vk, &g_meta, &pb) != CZK_OK, "B's proof must not verify for A");
+    czk_error_clear();
+    CHECK(memcmp(ra.proof, rb.proof, CZK_GROTH16_PROOF_BYTES) != 0);
+    /* completed: the first content again is A's result */
+    REQUIRE_OK(czk_service_submit(s, &a, &again));
+    CHECK(again.attached && !strcmp(again.job_id, sa.job_id));
+    /* a redone request under the same id (new content) after both completed: a new proof of it */
+    czk_svc_request c = a;
+    c.vanilla_proofs = p3;
+    c.n_vanilla_proofs = 2;
+    czk_svc_submitted sc;
+    REQUIRE_OK(czk_service_submit(s, &c, &sc));
+    CHECK(!sc.attached && strcmp(sc.job_id, sa.job_id) && strcmp(sc.job_id, sb.job_id));
+    czk_svc_result rc;
+    REQUIRE_OK(czk_service_await(s, sc.job_id, -1, &rc));
+    REQUIRE(rc.status == CZK_SVC_COMPLETED);
+    czk_groth16_proof pc;
+    REQUIRE_OK(czk_groth16_proof_decode(&pc, rc.proof));
+    CHECK_OK(czk_post_json_verify(&g_params.vk, &m3, &pc));
+    czk_svc_result_clear(&ra);
+    czk_svc_result_clear(&rb);
+    czk_svc_result_clear(&rc);
+    czk_service_destroy(s);
+    free(enc2);
+    free(enc3);
+    czk_post_json_free(&m2);
+    czk_post_json_free(&m3);
 }
 
 CZK_TEST(await_timeout_unknown_and_retention)
