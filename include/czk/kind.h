@@ -1,8 +1,7 @@
 /* czk — proof kinds: what the engine needs to know about each kind of
  * Filecoin proof, and one call that proves any of them.
  *
- * A kind (PoRep today; WindowPoSt, WinningPoSt and SnapDeals are to come)
- * provides:
+ * A kind (PoRep, WindowPoSt, WinningPoSt, SnapDeals) provides:
  *   - its parameters' identity: the circuit id and the v28 file name
  *     filecoin-proofs gives its .params / .vk for a given job's data;
  *   - its shape: partitions and per-partition counts (the engine's memory
@@ -88,18 +87,18 @@ typedef struct czk_kind_job {
     /* Engine progress (tasks synthesized / proven of the job), or NULL. */
     czk_progress_fn progress;
     void *progress_ctx;
-    /* Instead of params: this .params file, streamed from disk section by
-     * section for each partition (czk_groth16_prove_stream), for parameters
-     * larger than memory. The partitions then run one after another, not
-     * through the engine: the witness only where the source can evaluate
-     * a, b, c later (PCE: one matrix at a time into the prover's vector),
-     * a * b = c checked, the streamed proof, verified with the file's
-     * verifying key unless engine.no_verify. */
+    /* Instead of params: this .params file, left on disk and streamed
+     * section by section by each prover pass, for parameters larger than
+     * memory (czk_groth16_params_open_streamed). The partitions go through
+     * the engine as with resident parameters (the synthesis of the next
+     * beside the proving of this one when the budget allows); with a source
+     * that can evaluate a, b, c later (PCE: one matrix at a time into the
+     * prover's vector) a task holds its witness alone. */
     const char *params_stream;
     czk_groth16_check stream_check;         /* set it (0 is FULL) */
     uint64_t stream_chunk_bytes;            /* 0: the prover's default (1 GiB) */
-    czk_groth16_read_info *stream_info;     /* the last partition's validation, or NULL */
-    czk_groth16_stream_stats *stream_stats; /* summed over the partitions, or NULL */
+    czk_groth16_read_info *stream_info;     /* .ran: the last partition's validation, or NULL */
+    czk_groth16_stream_stats *stream_stats; /* read_s, bytes_read summed over the partitions, or NULL */
 } czk_kind_job;
 
 /* Prove the job's partitions through one engine; proofs[i] is partition

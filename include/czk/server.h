@@ -45,6 +45,7 @@ typedef struct czk_serve_config {
                               increment (0..19); default 10 */
     double batch_wait_s;   /* [scheduler] max_batch_wait_ms / 1000 */
     czk_pce_mode pce;      /* [pipeline] pce (czk's): "on", "off", "auto"; default auto */
+    int stream_params;     /* [srs] stream_params (czk's): "auto" 0 (default), "always" 1, "never" -1 */
     czk_log_level log_level; /* [logging] level; default info */
     int log_json;          /* [logging] format = "json" (czk's) */
     char *tls_cert, *tls_key, *tls_client_ca; /* [daemon] tls_* (czk's): mutual TLS when all three are set */

@@ -25,8 +25,11 @@
  * running, or completed within the retention: its result); the same id with
  * other content is another job with a job id of its own.
  *
- * Residency: a parameter set (with its witness source: PCE matrices) stays
- * loaded after its jobs end, with a reference count of the jobs using it;
+ * Residency: a parameter set is read into memory when it fits the budget
+ * beside a partition's witness and prover scratch, else opened as streamed
+ * parameters (czk_groth16_params_open_streamed: the file stays on disk, each
+ * prover pass reads it through the page cache; GetStatus tier WARM). It
+ * (with its witness source: PCE matrices) stays loaded after its jobs end, with a reference count of the jobs using it;
  * it is dropped when idle longer than eviction_min_idle_s, when a load
  * needs its bytes under the memory budget (least recently used first), or
  * by czk_service_evict. Parameters in use are never dropped.
@@ -109,6 +112,11 @@ typedef struct czk_service_opts {
     int no_verify;               /* 1: return proofs unverified (tests, benchmarks only) */
     int params_check_set;        /* 1: validate parameter files with params_check; 0: pinned */
     czk_groth16_check params_check; /* FULL, PINNED (checksum sidecar, else FULL once), CURVE */
+    /* Parameters larger than the budget allows beside a partition stay on
+     * disk and each prover pass streams them (tier WARM):
+     * 0 auto (the default), 1 always stream, -1 never (such a job fails). */
+    int stream_params;
+    uint64_t stream_chunk_bytes; /* a streamed pass's chunk of points; 0: 1 GiB */
     czk_log_fn log;              /* NULL: no log */
     void *log_ctx;
     czk_log_level log_level;     /* lines above it are not passed to log */
@@ -183,7 +191,8 @@ typedef struct czk_svc_submitted {
  * Errors: CZK_ERR_INVALID_ARG (a bad kind, a request_id too
  * long or with control characters), CZK_ERR_FORMAT / CZK_ERR_NOT_CANONICAL
  * (a malformed payload: the message names the field and the offset),
- * CZK_ERR_NOMEM (a job that cannot fit the memory budget even alone),
+ * CZK_ERR_NOMEM (a job that cannot fit the memory budget even alone with its
+ * parameters streamed: the message says what budget would do),
  * CZK_ERR_UNAVAILABLE (shutting down). A kind czk has no circuit for is
  * accepted and fails as a job (FAILED, naming the kind). */
 czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_submitted *out) CZK_WUR;

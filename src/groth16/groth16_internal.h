@@ -120,6 +120,17 @@ void czk__params_writer_abort(czk__params_writer *w);
  * computed from the points must be discarded). PINNED without a usable
  * sidecar, and FULL, check every point's subgroup as it is read and finish
  * records the sidecar. Errors name the file, section, point and byte offset. */
+/* What czk_groth16_params_open_streamed keeps: the file, how each pass
+ * validates it, a pass's chunk. */
+struct czk_groth16_params_file {
+    char *path;
+    czk_groth16_check check;
+    uint64_t chunk_bytes;
+    uint64_t file_bytes;
+};
+/* The chunk bytes of streamed parameters p (0: the prover's default). */
+uint64_t czk__params_file_chunk(const czk_groth16_params *p);
+
 typedef struct czk__params_stream czk__params_stream;
 czk_status czk__params_stream_open(czk__params_stream **out, const char *path, czk_groth16_check check,
                                    int threads) CZK_WUR;

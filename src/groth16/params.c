@@ -231,6 +231,10 @@ czk_status czk_groth16_vk_write(const char *path, const czk_groth16_vk *vk)
 void czk_groth16_params_clear(czk_groth16_params *p)
 {
     czk_groth16_vk_clear(&p->vk);
+    if (p->file) {
+        free(p->file->path);
+        free(p->file);
+    }
     void (*release)(void *) = p->big_sections ? czk__big_free : free;
     release(p->h);
     release(p->l);

@@ -94,7 +94,7 @@ static czk_status par_check(czk_witness *w, int threads) { return czk__par_prove
 static czk_status par_get(czk_witness *w, czk_cs_assignment *out) { return czk__par_prover_get(w->pp, out); }
 
 static const czk_witness_ops par_ops = {"parallel", 1, par_bytes, par_create, par_synthesize, par_check,
-                                        par_get, wit_destroy, state_close, NULL, NULL};
+                                        par_get, wit_destroy, state_close, NULL, NULL, NULL};
 
 /* ---- PCE --------------------------------------------------------------------------------- */
 
@@ -191,8 +191,19 @@ static czk_status pce_get(czk_witness *w, czk_cs_assignment *out)
     return CZK_OK;
 }
 
-static const czk_witness_ops pce_ops = {"pce", 1, pce_bytes, pce_create, pce_synthesize, pce_check,
-                                        pce_get, wit_destroy, state_close, pce_synthesize_witness, pce_fill};
+/* After synthesize_witness: input and aux (the densities are the PCE's),
+ * the check's three windows of rows, and a margin for the plan's
+ * per-thread LC buffers. */
+static uint64_t pce_witness_only_bytes(const czk_witness_source *s, const czk_cs_sizes *z)
+{
+    (void)s;
+    return ((uint64_t)z->n_inputs + z->n_aux) * sizeof(czk_fr) + 3 * ((uint64_t)1 << 20) * sizeof(czk_fr) +
+           (uint64_t)czk_threads() * (8u << 20) + (1u << 20);
+}
+
+static const czk_witness_ops pce_ops = {"pce",         1,           pce_bytes,     pce_create,
+                                        pce_synthesize, pce_check,  pce_get,       wit_destroy,
+                                        state_close,   pce_synthesize_witness, pce_fill, pce_witness_only_bytes};
 
 /* ---- opening ------------------------------------------------------------------------------ */
 

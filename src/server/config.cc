@@ -332,6 +332,18 @@ czk_status set_pce(const loader &L, const std::string &key, const toml::node &v)
     return CZK_OK;
 }
 
+// [srs] stream_params: "auto" (parameters that do not fit the budget beside a
+// partition are streamed from disk), "always", "never".
+czk_status set_stream_params(const loader &L, const std::string &key, const toml::node &v)
+{
+    const auto *s = v.as_string();
+    if (s && ieq(s->get(), "auto")) L.c->stream_params = 0;
+    else if (s && ieq(s->get(), "always")) L.c->stream_params = 1;
+    else if (s && ieq(s->get(), "never")) L.c->stream_params = -1;
+    else return bad_value(L, key, v, "\"auto\", \"always\" or \"never\"");
+    return CZK_OK;
+}
+
 // cuzk's levels (Rust tracing's); "trace" is czk's debug.
 czk_status set_log_level(const loader &L, const std::string &key, const toml::node &v)
 {
@@ -432,6 +444,7 @@ const key_spec KEYS[] = {
     {"synthesis", "partition_workers", nullptr,
      "deprecated by cuzk too: the memory budget and [pipeline] synthesis_concurrency bound parallel partitions"},
     {"srs", "param_cache", path_key<&C::param_cache>, nullptr},
+    {"srs", "stream_params", set_stream_params, nullptr},
     {"srs", "preload", nullptr,
      "deprecated by cuzk too: parameters load when the first job needs them (or by the PreloadSRS call)"},
     {"logging", "level", set_log_level, nullptr},
@@ -685,6 +698,7 @@ extern "C" void czk_serve_config_service_opts(const czk_serve_config *c, czk_ser
     // max_batch_wait_ms = 0 means "do not wait"; the service reads <= 0 as its default
     out->batch_timeout_s = c->batch_wait_s > 0 ? c->batch_wait_s : 1e-6;
     out->pce = c->pce;
+    out->stream_params = c->stream_params;
     out->retention_s = c->retention_s;
     out->eviction_min_idle_s = c->eviction_min_idle_s;
     out->log_level = c->log_level;

@@ -65,8 +65,9 @@ czk_status czk_service_status(czk_service *s, czk_svc_status *out)
         if (!r->loaded) continue;
         czk_svc_srs *e = &out->srs[out->n_srs++];
         snprintf(e->circuit_id, sizeof e->circuit_id, "%s", r->circuit_id);
-        e->tier = CZK_SVC_HOT;
-        e->size_bytes = r->bytes;
+        /* streamed: served from the file through the page cache */
+        e->tier = r->streamed ? CZK_SVC_WARM : CZK_SVC_HOT;
+        e->size_bytes = r->streamed ? r->file_size : r->bytes;
         e->pce_bytes = r->src_bytes;
         e->ref_count = r->refs;
         e->idle_s = r->refs ? 0 : now - r->last_used;

@@ -128,7 +128,7 @@ static void resident_drop(czk_service *s, svc_resident *r)
         czk_witness_source_close(&r->src);
     }
     if (r->loaded) czk_groth16_params_clear(&r->params);
-    r->have_src = r->loaded = 0;
+    r->have_src = r->loaded = r->streamed = 0;
     r->bytes = r->src_bytes = 0;
 }
 
@@ -176,18 +176,72 @@ static svc_resident *resident_get_locked(czk_service *s, const char *path, const
     return r;
 }
 
-/* Load r's parameters (the caller set r->loading and holds a reference);
- * called without the lock. */
-static czk_status resident_load(czk_service *s, svc_resident *r)
+static uint64_t file_size(const char *path)
 {
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
+/* The file's size and mtime (ns); 0 when it cannot be stat'ed. */
+static int file_stamp(const char *path, uint64_t *size, int64_t *mtime_ns)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) return 0;
+    *size = (uint64_t)sb.st_size;
+    *mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+    return 1;
+}
+
+/* Bytes parameters with p's counts hold when read into memory. */
+static uint64_t resident_params_bytes(const czk_groth16_params *p)
+{
+    return sizeof *p + p->vk.n_ic * sizeof(czk_g1_affine) +
+           (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(czk_g1_affine) + p->n_b_g2 * sizeof(czk_g2_affine);
+}
+
+/* Load r's parameters (the caller set r->loading and holds a reference),
+ * called without the lock: read into memory when they fit the budget beside
+ * the other resident sets and `task` bytes (one partition's witness and
+ * prover scratch; 0: a preload, which keeps a quarter of the budget for
+ * them), else opened as streamed parameters (the file stays on disk and
+ * each prover pass reads it: the page cache is their WARM tier). */
+static czk_status resident_load(czk_service *s, svc_resident *r, uint64_t task)
+{
+    czk_groth16_check check = s->o.params_check_set ? s->o.params_check : CZK_GROTH16_CHECK_DEFAULT;
+    double t0 = czk_now();
+    czk_groth16_params head;
+    czk_status st = czk_groth16_params_open_streamed(&head, r->path, check, s->o.stream_chunk_bytes, s->o.threads);
+    if (st != CZK_OK) return czk_error_context(st, "parameters %s", r->path);
+    uint64_t need = resident_params_bytes(&head);
+    pthread_mutex_lock(&s->mu);
+    uint64_t others = 0;
+    for (const svc_resident *x = s->res; x; x = x->next)
+        if (x != r) others += x->bytes + x->src_bytes;
+    pthread_mutex_unlock(&s->mu);
+    uint64_t budget = s->o.memory_budget, room = budget > others ? budget - others : 0;
+    uint64_t keep = task ? task : budget / 4;
+    int stream = s->o.stream_params == 1 || (s->o.stream_params == 0 && need + keep > room);
+    if (stream) {
+        r->params = head;
+        r->streamed = 1;
+        czk__svc_log(s, CZK_LOG_INFO, NULL,
+                     "%s: parameters streamed from %s (%.1f GB; in memory they would take %.1f GB, the budget "
+                     "leaves %.1f GB beside a partition's %.1f GB): each prover pass reads them, %s",
+                     r->circuit_id, r->path, (double)file_size(r->path) / 1e9, (double)need / 1e9,
+                     (double)room / 1e9, (double)keep / 1e9,
+                     check == CZK_GROTH16_CHECK_PINNED ? "its checksum compared with the sidecar"
+                                                        : czk_groth16_check_name(check));
+        return CZK_OK;
+    }
+    czk_groth16_params_clear(&head);
     czk_groth16_read_info info;
     czk_groth16_read_opts ro;
     memset(&ro, 0, sizeof ro);
-    ro.check = s->o.params_check_set ? s->o.params_check : CZK_GROTH16_CHECK_DEFAULT;
+    ro.check = check;
     ro.threads = s->o.threads;
-    double t0 = czk_now();
-    czk_status st = czk_groth16_params_read_ex(&r->params, r->path, &ro, &info);
+    st = czk_groth16_params_read_ex(&r->params, r->path, &ro, &info);
     if (st != CZK_OK) return czk_error_context(st, "parameters %s", r->path);
+    r->streamed = 0;
     char desc[600];
     czk_groth16_read_info_describe(desc, sizeof desc, &info);
     czk__svc_log(s, CZK_LOG_INFO, NULL, "loaded %s from %s in %.2f s (%s)", r->circuit_id, r->path, czk_now() - t0,
@@ -195,16 +249,12 @@ static czk_status resident_load(czk_service *s, svc_resident *r)
     return CZK_OK;
 }
 
-static uint64_t file_size(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
-}
-
 /* Take a reference on the resident set at path with its parameters loaded
- * and (data != NULL) its witness source open, loading what is missing. */
+ * and (data != NULL) its witness source open, loading what is missing;
+ * task: one partition's bytes (0 for a preload). A set whose file changed
+ * since it was loaded (size or mtime) is loaded again once no job holds it. */
 static czk_status resident_acquire(czk_service *s, svc_resident **out, const char *path, const char *circuit_id,
-                                   const czk_proof_kind *pk, const void *data, svc_job *j)
+                                   const czk_proof_kind *pk, const void *data, svc_job *j, uint64_t task)
 {
     *out = NULL;
     pthread_mutex_lock(&s->mu);
@@ -212,6 +262,14 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
     if (!r) {
         pthread_mutex_unlock(&s->mu);
         return czk_error(CZK_ERR_NOMEM, "resident entry");
+    }
+    uint64_t fsz;
+    int64_t fmt;
+    if (r->loaded && !r->refs && !r->loading && file_stamp(path, &fsz, &fmt) &&
+        (fsz != r->file_size || fmt != r->file_mtime_ns)) {
+        czk__svc_log(s, CZK_LOG_WARN, NULL, "%s: %s changed since it was loaded (size %llu -> %llu): loading it again",
+                     r->circuit_id, path, (unsigned long long)r->file_size, (unsigned long long)fsz);
+        resident_drop(s, r);
     }
     r->refs++;
     czk_status st = CZK_OK;
@@ -225,13 +283,18 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
             if (j) j->loading_self = 1;
             make_room_locked(s, file_size(path), r);
             pthread_mutex_unlock(&s->mu);
-            st = resident_load(s, r);
+            uint64_t size0 = 0;
+            int64_t mtime0 = 0;
+            (void)file_stamp(path, &size0, &mtime0);
+            st = resident_load(s, r, task);
             pthread_mutex_lock(&s->mu);
             r->loading = 0;
             if (j) j->loading_self = 0;
             pthread_cond_broadcast(&s->cv);
             if (st != CZK_OK) break;
             r->loaded = 1;
+            r->file_size = size0;
+            r->file_mtime_ns = mtime0;
             r->bytes = czk_engine_params_bytes(&r->params);
             continue;
         }
@@ -326,7 +389,7 @@ static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap
         return CZK_SVC_FAILED;
     }
     svc_resident *r;
-    st = resident_acquire(s, &r, path, j->pay.circuit_id, pk, j->pay.data, j);
+    st = resident_acquire(s, &r, path, j->pay.circuit_id, pk, j->pay.data, j, j->task_bytes);
     if (st != CZK_OK) {
         snprintf(msg, cap, "%s", czk_last_error());
         return CZK_SVC_FAILED;
@@ -674,24 +737,28 @@ czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_
                                                                               : (int)czk_svc_default_priority(r->kind);
     memcpy(j->digest, digest, sizeof digest);
     if (named) snprintf(j->request_id, sizeof j->request_id, "%s", r->request_id);
-    /* a job that cannot fit even alone: its parameter file plus one witness */
-    if (j->pay.pk) {
-        char path[1024];
-        czk_cs_sizes z;
-        if (j->pay.pk->param_path(path, sizeof path, s->param_cache, j->pay.data, ".params") == CZK_OK &&
-            j->pay.pk->circuit->sizes(&z, j->pay.data, 0) == CZK_OK) {
-            uint64_t need = file_size(path) + czk_witness_cs_bytes(&z);
-            if (need > s->o.memory_budget) {
-                czk__svc_payload_free(&j->pay);
-                free(j);
-                return czk_error(CZK_ERR_NOMEM,
-                                 "the job needs at least %llu bytes (parameters + one partition's witness), more "
-                                 "than the memory budget of %llu bytes",
-                                 (unsigned long long)need, (unsigned long long)s->o.memory_budget);
-            }
+    /* a job that cannot fit even alone with its parameters streamed: one
+     * partition's witness (PCE: input and aux alone) and the streamed
+     * prover's vectors and chunk */
+    czk_cs_sizes z;
+    if (j->pay.pk && j->pay.pk->circuit->sizes(&z, j->pay.data, 0) == CZK_OK) {
+        uint64_t w = czk_witness_cs_bytes(&z), lean = ((uint64_t)z.n_inputs + z.n_aux) * sizeof(czk_fr);
+        uint64_t ps = czk_groth16_prove_stream_bytes(&z, s->o.stream_chunk_bytes, s->o.threads);
+        j->task_bytes = w + czk_groth16_prove_bytes(&z, NULL, s->o.threads, s->o.batch);
+        uint64_t need = (s->o.pce != CZK_PCE_MODE_OFF ? lean : w) + ps;
+        if (need > s->o.memory_budget) {
+            czk__svc_payload_free(&j->pay);
+            free(j);
+            return czk_error(CZK_ERR_NOMEM,
+                             "the job needs at least %.2f GB even with its parameters streamed from disk (one "
+                             "partition's witness %.2f GB, the streamed prover's vectors and chunk %.2f GB), more than "
+                             "the memory budget of %.2f GB: raise [memory] total_budget (--memory) to at least "
+                             "%llu bytes",
+                             (double)need / 1e9, (double)(need - ps) / 1e9, (double)ps / 1e9,
+                             (double)s->o.memory_budget / 1e9, (unsigned long long)need);
         }
-        czk_error_clear();
     }
+    czk_error_clear();
     pthread_mutex_lock(&s->mu);
     if (s->stopping || (named && attach_locked(s, r->request_id, digest, out))) {
         int stopping = s->stopping;
@@ -848,7 +915,7 @@ czk_status czk_service_preload(czk_service *s, const char *circuit_id, int *alre
     pthread_mutex_unlock(&s->mu);
     double t0 = czk_now();
     svc_resident *r;
-    CZK_TRY(resident_acquire(s, &r, path, c->id, NULL, NULL, NULL));
+    CZK_TRY(resident_acquire(s, &r, path, c->id, NULL, NULL, NULL, 0));
     resident_release(s, r);
     if (already) *already = was;
     if (ms) *ms = (uint64_t)ms_between(t0, czk_now());

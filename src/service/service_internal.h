@@ -61,6 +61,9 @@ typedef struct svc_resident {
     char path[1024];
     int loading;              /* a job thread is reading it (others wait on cv) */
     int loaded;
+    int streamed;             /* loaded as streamed parameters: the file stays on disk (tier WARM) */
+    uint64_t file_size;       /* the file when it was loaded: another size or mtime reloads it */
+    int64_t file_mtime_ns;
     czk_groth16_params params;
     czk_witness_source src;   /* opened by the first job (needs its data) */
     int have_src;
@@ -77,6 +80,7 @@ typedef struct svc_job {
     uint8_t digest[32];       /* what the request asks for (czk__svc_request_digest) */
     svc_payload pay;
     int priority;             /* the wire's 1..4, after the kind's default */
+    uint64_t task_bytes;      /* one partition's witness + resident prover scratch (residency decides with it) */
     svc_state state;
     czk_svc_outcome outcome;  /* DONE: COMPLETED, FAILED or CANCELLED */
     char error[1024];

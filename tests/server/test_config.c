@@ -537,6 +537,20 @@ CZK_TEST(cuzk_other_keys)
     for (int i = 0; i < 6; i++) CHECK_MSG(strstr(w.msg[i], want[i]), "warning %d: '%s'", i, w.msg[i]);
     CHECK_EQ_U64(c.queue_depth, 3);
     CHECK_EQ_U64(c.log_json, 1);
+    czk_serve_config_clear(&c);
+    /* czk's own [srs] stream_params */
+    static const struct { const char *v; int want; } modes[] = {{"\"auto\"", 0}, {"\"always\"", 1}, {"\"Never\"", -1}};
+    for (int i = 0; i < 3; i++) {
+        REQUIRE_OK(load_one(&c, "srs", "stream_params", modes[i].v));
+        CHECK_EQ_U64((uint64_t)(c.stream_params + 1), (uint64_t)(modes[i].want + 1));
+        czk_service_opts so0;
+        czk_serve_config_service_opts(&c, &so0);
+        CHECK_EQ_U64((uint64_t)(so0.stream_params + 1), (uint64_t)(modes[i].want + 1));
+        czk_serve_config_clear(&c);
+    }
+    CHECK_FAILS(CZK_ERR_FORMAT, "[srs]\nstream_params = \"sometimes\"\n", "srs.stream_params = \"sometimes\"",
+                "\"auto\", \"always\" or \"never\"");
+    REQUIRE_OK(load(&c, &w, "[pipeline]\nslot_size = 3\n"));
     czk_service_opts so;
     czk_serve_config_service_opts(&c, &so);
     CHECK_EQ_U64(so.queue_depth, 3);
@@ -583,6 +597,7 @@ CZK_TEST(serve_md_quotes_the_examples)
         "synthesis_concurrency", "pce", "enabled", "synthesis_lookahead", "max_parallel_synthesis", "param_cache",
         "level", "format", "devices", "gpu_threads", "gpu_workers_per_device", "sort_by_type", "slot_size",
         "max_gpu_queue_depth", "pinned_budget", "working_memory_budget", "partition_workers", "preload",
+        "stream_params",
     };
     char quoted[64];
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
