@@ -318,7 +318,9 @@ PYEOF
 # parameters now resident); a redone C1 under the same porep- id, which must
 # get a proof of its own (czk verify accepts it for its C1, verify_seal
 # refuses it for the first). SIGTERM then stops the daemon with exit 0.
-serve_porep() {
+# serve_start / serve_stop: czk serve on a unix socket with the oracle's
+# parameter files ($sock, $spid); serve_stop checks its exit status 0 on SIGTERM.
+serve_start() {
     sock="$T/serve/czk.sock"
     # --background-nice 0: beside other tests, a lowered prover would only be slower
     "$CZK" serve --listen "unix://$sock" --param-cache "$FILPARAMS" --params-check curve --memory 8GiB \
@@ -331,8 +333,20 @@ serve_porep() {
         sleep 0.1; i=$((i + 1))
     done
     if ! grep -q "czk serve: info: listening on" "$T/serve.log"; then
-        bad "czk serve did not start"; sed 's/^/    ! /' "$T/serve.log" | tail -8; return
+        bad "czk serve did not start"; sed 's/^/    ! /' "$T/serve.log" | tail -8; return 1
     fi
+}
+
+serve_stop() {
+    kill -TERM "$spid"
+    wait "$spid"
+    rc=$?
+    trap 'rm -rf "$T"' EXIT
+    if [ "$rc" -eq 0 ]; then ok "czk serve exits 0 on SIGTERM"; else bad "czk serve exited $rc"; sed 's/^/    ! /' "$T/serve.log" | tail -8; fi
+}
+
+serve_porep() {
+    serve_start || return
     miner=$(sed -n 's/.*"miner_id": *\([0-9]*\).*/\1/p' "$1/sector.json")
     sector=$(sed -n 's/.*"sector_id": *\([0-9]*\).*/\1/p' "$1/sector.json")
     go_c1 "$1/c1.json" "$T/c1-go.json" || bad "re-encoding the C1 as Go does"
@@ -359,11 +373,33 @@ serve_porep() {
         "$CZK" verify --param-cache "$FILPARAMS" --c1 "$T/c1-redo.json" --proof "$T/serve3.proof"
     expect_rc 1 "... which verify_seal refuses for the first C1 (not the stale proof)" \
         "$ORACLE" verify-seal "$1" "$T/serve3.proof"
-    kill -TERM "$spid"
-    wait "$spid"
-    rc=$?
-    trap 'rm -rf "$T"' EXIT
-    if [ "$rc" -eq 0 ]; then ok "czk serve exits 0 on SIGTERM"; else bad "czk serve exited $rc"; sed 's/^/    ! /' "$T/serve.log" | tail -8; fi
+    serve_stop
+}
+
+# serve_snap DIR SNAPDIR: the real update through czk serve as Curio sends
+# it (one bincode PartitionProof each, the three commitments) under
+# snap-<miner>-<sector>, and the same update as a ProofShare request
+# (ps-snap-<miner>-<sector>-<task>: another request, its own job);
+# verify_empty_sector_update_proof judges both proofs.
+serve_snap() {
+    serve_start || return
+    miner=$(sed -n 's/.*"miner_id": *\([0-9]*\).*/\1/p' "$1/sector.json")
+    sector=$(sed -n 's/.*"sector_id": *\([0-9]*\).*/\1/p' "$1/sector.json")
+    hexof() { python3 -c 'import json, sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())' "$2/snap.json" "$1"; }
+    upd=$(python3 -c 'import json, sys
+names = ["StackedDrg%sV1" % s for s in ("2KiB", "8MiB", "512MiB", "32GiB", "64GiB")]
+print(names.index(json.load(open(sys.argv[1]))["registered_update_proof"]))' "$2/snap.json")
+    n=0
+    for id in "snap-$miner-$sector" "ps-snap-$miner-$sector-78"; do
+        n=$((n + 1))
+        expect_rc 0 "czk client prove --kind snap (czk serve, $id)" "$CZK" client prove --addr "unix://$sock" \
+            --kind snap --registered-proof "$upd" --vanilla "$2/snap-partition-0.bin" --comm-r-old "$(hexof comm_r_old "$2")" \
+            --comm-r-new "$(hexof comm_r_new "$2")" --comm-d-new "$(hexof comm_d_new "$2")" --request-id "$id" \
+            --miner-id "$miner" --sector-number "$sector" -o "$T/serve-snap$n.proof" --deadline 1800
+        expect_rc 0 "verify_empty_sector_update_proof accepts the proof of czk serve ($id)" "$ORACLE" verify-snap \
+            --vanilla "$2" "$T/serve-snap$n.proof"
+    done
+    serve_stop
 }
 
 seal() { # seal SIZE DIR
@@ -585,6 +621,7 @@ porep)
                 --vanilla "$T/gensnap" "$T/gensnap.proof"
             expect_rc 1 "verify_empty_sector_update_proof rejects it for the real update's commitments" "$ORACLE" \
                 verify-snap --vanilla "$T/snap" "$T/gensnap.proof"
+            serve_snap "$D" "$T/snap"
         else
             bad "2KiB snap parameters ($sstem)"
         fi
