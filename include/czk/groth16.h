@@ -317,8 +317,8 @@ int czk_groth16_params_streamed(const czk_groth16_params *p);
 /* The file of streamed parameters (NULL for resident ones). */
 const char *czk_groth16_params_path(const czk_groth16_params *p);
 /* Bytes a streamed prover pass holds for a witness of sizes s: H's two
- * vectors of m scalars, one chunk (chunk_bytes, 0: 1 GiB) and the readers'
- * buffers. */
+ * vectors of m scalars and the NTT domain's twiddles, then one chunk
+ * (chunk_bytes, 0: 1 GiB) and the readers' buffers. */
 uint64_t czk_groth16_prove_stream_bytes(const czk_cs_sizes *s, uint64_t chunk_bytes, int threads);
 /* One proof with streamed parameters p (czk_groth16_prove_stream on p's
  * file with p's check and chunk; opts' own check and chunk_bytes are

@@ -395,10 +395,11 @@ uint64_t czk_groth16_prove_stream_bytes(const czk_cs_sizes *s, uint64_t chunk_by
     uint64_t m = 1;
     while (m < s->n_constraints) m <<= 1;
     if (!chunk_bytes) chunk_bytes = (uint64_t)1 << 30;
-    /* h and t of H (t is freed before the sections; h after the first),
-     * the chunk, each reader thread's block buffer, the block tables */
+    /* h and t of H (t is freed before the sections; h after the first)
+     * and the NTT domain's m - 1 twiddles during H, then the chunk, each
+     * reader thread's block buffer, the block tables */
     uint64_t blocks = (2 * m + (uint64_t)s->n_aux * 4 + (uint64_t)s->n_inputs * 2) / CZK__PARAMS_BLOCK_POINTS + 16;
-    return 2 * m * sizeof(czk_fr) + chunk_bytes + (uint64_t)threads * (4 + CZK__PARAMS_BLOCK_POINTS * 192ull) +
+    return 3 * m * sizeof(czk_fr) + chunk_bytes + (uint64_t)threads * (4 + CZK__PARAMS_BLOCK_POINTS * 192ull) +
            blocks * 96 + (1u << 20);
 }
 
