@@ -116,7 +116,7 @@ typedef struct czk_service_opts {
      * disk and each prover pass streams them (tier WARM):
      * 0 auto (the default), 1 always stream, -1 never (such a job fails). */
     int stream_params;
-    uint64_t stream_chunk_bytes; /* a streamed pass's chunk of points; 0: 1 GiB */
+    uint64_t stream_chunk_bytes; /* a streamed pass's chunk of points; 0: 256 MiB */
     czk_log_fn log;              /* NULL: no log */
     void *log_ctx;
     czk_log_level log_level;     /* lines above it are not passed to log */

@@ -533,6 +533,10 @@ czk_status czk_service_create(czk_service **out, const czk_service_opts *opts)
     if (s->o.eviction_min_idle_s <= 0) s->o.eviction_min_idle_s = 300;
     if (!s->o.memory_budget) s->o.memory_budget = czk_engine_default_budget();
     if (s->o.threads <= 0) s->o.threads = czk_threads();
+    /* a streamed pass's chunk: small enough that a 32GiB partition's
+     * witness, H's vectors and the PCE's largest matrix fit a 24 GiB box's
+     * budget beside it; per point, 2M-point MSMs cost about what 8M-point ones do */
+    if (!s->o.stream_chunk_bytes) s->o.stream_chunk_bytes = (uint64_t)256 << 20;
     s->param_cache = strdup(s->o.param_cache ? s->o.param_cache : czk_fc_param_cache_dir());
     s->o.param_cache = s->param_cache;
     s->o.log = opts ? opts->log : NULL;
