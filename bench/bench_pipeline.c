@@ -259,13 +259,8 @@ static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_wi
     size_t submitted = 0, waited = 0;
     while (st == CZK_OK && waited < njobs) {
         while (submitted < njobs && submitted - waited < conc && st == CZK_OK) {
-            czk_engine_job j = {0};
-            j.circuit = czk_kind_porep.circuit;
-            j.source = src;
-            j.data = &c1[submitted];
-            j.params = params;
-            j.n_partitions = (uint32_t)np;
-            j.name = "sector";
+            czk_engine_job j;
+            czk_kind_engine_job(&j, &czk_kind_porep, &c1[submitted], params, src, NULL, (uint32_t)np, 0, "sector");
             st = czk_engine_submit(e, &ids[submitted], &j);
             if (st == CZK_OK) submitted++;
         }

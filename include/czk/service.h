@@ -135,10 +135,7 @@ void czk_service_destroy(czk_service *s);
 /* ---- jobs --------------------------------------------------------------------- */
 
 /* A byte string borrowed from the caller for the duration of the call. */
-typedef struct czk_svc_bytes {
-    const uint8_t *data;
-    size_t len;
-} czk_svc_bytes;
+typedef czk_bytes czk_svc_bytes;
 
 /* SubmitProofRequest. Everything is copied or decoded during submit. */
 typedef struct czk_svc_request {
@@ -193,8 +190,7 @@ typedef struct czk_svc_submitted {
  * (a malformed payload: the message names the field and the offset),
  * CZK_ERR_NOMEM (a job that cannot fit the memory budget even alone with its
  * parameters streamed: the message says what budget would do),
- * CZK_ERR_UNAVAILABLE (shutting down). A kind czk has no circuit for is
- * accepted and fails as a job (FAILED, naming the kind). */
+ * CZK_ERR_UNAVAILABLE (shutting down). */
 czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_submitted *out) CZK_WUR;
 
 typedef struct czk_svc_result {

@@ -26,6 +26,41 @@ const czk_proof_kind *czk_proof_kind_find(const char *name)
     return NULL;
 }
 
+const czk_proof_kind *czk_proof_kind_of_wire(int wire_kind)
+{
+    for (size_t i = 0; czk_proof_kind_at(i); i++)
+        if (kinds[i]->wire_kind == wire_kind) return kinds[i];
+    return NULL;
+}
+
+czk_status czk_kind_circuit_id(char *out, size_t cap, const czk_proof_kind *k, uint64_t sector_size)
+{
+    static const struct { uint64_t size; const char *tag; } sizes[] = {
+        {2048, "2k"}, {8ull << 20, "8m"}, {512ull << 20, "512m"}, {32ull << 30, "32g"}, {64ull << 30, "64g"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (sizes[i].size == sector_size) {
+            snprintf(out, cap, "%s-%s", k->circuit_prefix, sizes[i].tag);
+            return CZK_OK;
+        }
+    return czk_error(CZK_ERR_INVALID_ARG, "%s: no circuit id for %llu-byte sectors", k->name,
+                     (unsigned long long)sector_size);
+}
+
+void czk_kind_engine_job(czk_engine_job *out, const czk_proof_kind *k, const void *data,
+                         const czk_groth16_params *params, const czk_witness_source *source,
+                         const uint32_t *partitions, uint32_t n, int priority, const char *name)
+{
+    memset(out, 0, sizeof *out);
+    out->circuit = k->circuit;
+    out->source = source;
+    out->data = data;
+    out->params = params;
+    out->partitions = partitions;
+    out->n_partitions = n;
+    out->priority = priority;
+    out->name = name;
+}
+
 czk_status czk_pce_mode_parse(czk_pce_mode *out, const char *s)
 {
     if (s && !strcmp(s, "off")) *out = CZK_PCE_MODE_OFF;
@@ -113,14 +148,7 @@ czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, cz
         return st;
     }
     czk_engine_job ej;
-    memset(&ej, 0, sizeof ej);
-    ej.circuit = k->circuit;
-    ej.source = &src;
-    ej.data = job->data;
-    ej.params = params;
-    ej.partitions = job->partitions;
-    ej.n_partitions = job->n;
-    ej.name = k->name;
+    czk_kind_engine_job(&ej, k, job->data, params, &src, job->partitions, job->n, 0, k->name);
     double t0 = czk_now();
     uint64_t id;
     st = czk_engine_submit(e, &id, &ej);

@@ -378,10 +378,6 @@ static void job_times(czk_service *s, svc_job *j, uint64_t eid)
 static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap)
 {
     const czk_proof_kind *pk = j->pay.pk;
-    if (!pk) {
-        snprintf(msg, cap, "%s", j->pay.unsupported);
-        return CZK_SVC_FAILED;
-    }
     char path[1024];
     czk_status st = pk->param_path(path, sizeof path, s->param_cache, j->pay.data, ".params");
     if (st != CZK_OK) {
@@ -413,14 +409,7 @@ static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap
         return CZK_SVC_FAILED;
     }
     czk_engine_job ej;
-    memset(&ej, 0, sizeof ej);
-    ej.circuit = pk->circuit;
-    ej.source = &r->src;
-    ej.data = j->pay.data;
-    ej.params = &r->params;
-    ej.n_partitions = np;
-    ej.priority = j->priority;
-    ej.name = j->id;
+    czk_kind_engine_job(&ej, pk, j->pay.data, &r->params, &r->src, NULL, np, j->priority, j->id);
     uint64_t eid = 0;
     st = czk_engine_submit(s->engine, &eid, &ej);
     czk_svc_outcome oc = CZK_SVC_COMPLETED;
@@ -745,7 +734,7 @@ czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_
      * partition's witness (PCE: input and aux alone) and the streamed
      * prover's vectors and chunk */
     czk_cs_sizes z;
-    if (j->pay.pk && j->pay.pk->circuit->sizes(&z, j->pay.data, 0) == CZK_OK) {
+    if (j->pay.pk->circuit->sizes(&z, j->pay.data, 0) == CZK_OK) {
         uint64_t w = czk_witness_cs_bytes(&z), lean = ((uint64_t)z.n_inputs + z.n_aux) * sizeof(czk_fr);
         uint64_t ps = czk_groth16_prove_stream_bytes(&z, s->o.stream_chunk_bytes, s->o.threads);
         j->task_bytes = w + czk_groth16_prove_bytes(&z, NULL, s->o.threads, s->o.batch);

@@ -19,25 +19,24 @@ typedef struct svc_circuit {
     const char *id;      /* "porep-32g" */
     czk_svc_kind kind;
     uint64_t sector_size;
+    const czk_proof_kind *pk;
 } svc_circuit;
 
-/* The circuit ids czk knows (svc_circuits()[i], n entries). */
+/* The circuit ids czk knows: every kind of the registry at every
+ * production sector size (svc_circuits()[i], n entries). */
 const svc_circuit *czk__svc_circuits(size_t *n);
 const svc_circuit *czk__svc_circuit_find(const char *id);
-/* The id of kind k at sector_size; NULL when there is none. */
-const char *czk__svc_circuit_id(czk_svc_kind k, uint64_t sector_size);
 /* The .params path of circuit c under dir. */
 czk_status czk__svc_circuit_path(char *out, size_t cap, const char *dir, const svc_circuit *c) CZK_WUR;
 
-/* A decoded request: what a job proves. */
+/* A decoded request: what a job proves (the kind's decode, czk/kind.h). */
 typedef struct svc_payload {
     czk_svc_kind kind;
-    const czk_proof_kind *pk; /* NULL: a kind czk has no circuit for (the job fails) */
-    void *data;               /* the kind's job data (czk_fc_c1 *, czk_post_vanilla *) */
+    const czk_proof_kind *pk;
+    void *data;               /* the kind's job data (czk_fc_c1 *, czk_post_vanilla *, czk_snap_vanilla *) */
     uint32_t partitions;
-    char circuit_id[32];      /* "" when unknown */
+    char circuit_id[32];      /* "" for a custom shape */
     char what[96];            /* "PoRep 32GiB sector 12", for logs */
-    char unsupported[256];    /* pk NULL: why */
 } svc_payload;
 
 /* SHA-256 of everything a request asks for: proof kind, registered proof,
