@@ -333,26 +333,30 @@ static void pooled_free(pooled_wit *pw)
  * only during its pass: so synthesis of the next partition may run beside
  * the proving of this one when witnesses + shared data + this reserve fit
  * the budget, and a prover never waits for memory. */
-/* Counts a task into the largest prove_bytes and number of tasks: [0] of
- * every task, [1] of the urgent lane's. */
-static void tally_prover(const czk_engine *e, const task *u, uint64_t mx[2], uint64_t n[2])
+/* Counts a task into the largest prove_bytes and number of tasks of its
+ * group: [0] resident parameters, [1] streamed ones (a pass proves one
+ * task), [2] the urgent lane's. */
+static void tally_prover(const czk_engine *e, const task *u, uint64_t mx[3], uint64_t n[3])
 {
-    if (u->prove_bytes > mx[0]) mx[0] = u->prove_bytes;
-    n[0]++;
+    int g = czk_groth16_params_streamed(u->job->spec.params);
+    if (u->prove_bytes > mx[g]) mx[g] = u->prove_bytes;
+    n[g]++;
     if (e->o.urgent_priority > 0 && u->job->spec.priority >= e->o.urgent_priority) {
-        if (u->prove_bytes > mx[1]) mx[1] = u->prove_bytes;
-        n[1]++;
+        if (u->prove_bytes > mx[2]) mx[2] = u->prove_bytes;
+        n[2]++;
     }
 }
 
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
 static uint64_t prover_reserve_locked(const czk_engine *e, const task *extra)
 {
-    uint64_t mx[2] = {0, 0}, n[2] = {0, 0};
+    uint64_t mx[3] = {0, 0, 0}, n[3] = {0, 0, 0};
     for (const task *u = e->live; u; u = u->live_next) tally_prover(e, u, mx, n);
     if (extra) tally_prover(e, extra, mx, n);
     /* an urgent task may be taken by a regular prover too: every task counts there */
-    uint64_t cap = (uint64_t)e->o.prove_workers * (uint64_t)e->o.batch, lane = (uint64_t)e->o.batch;
-    return mx[0] * (n[0] < cap ? n[0] : cap) + mx[1] * (n[1] < lane ? n[1] : lane);
+    uint64_t w = (uint64_t)e->o.prove_workers, b = (uint64_t)e->o.batch;
+    return mx[0] * min_u64(n[0], w * b) + mx[1] * min_u64(n[1], w) + mx[2] * min_u64(n[2], b);
 }
 
 /* Reserve the task's witness bytes, its shared resources' if not charged,
