@@ -164,9 +164,10 @@ czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const 
     char *js = NULL;
     if (st == CZK_OK) st = czk_post_json_dump(&js, m);
     const size_t blen = one * v->n, jlen = js ? strlen(js) : 0;
-    if (st == CZK_OK) {
+    if (st == CZK_OK) { /* the JSON, which completes the directory, is replaced last */
         const void *chunk = bin;
-        st = czk__write_atomic(bp, &chunk, &blen, 1);
+        const char *retire[1] = {jp};
+        st = czk__write_atomic_set(bp, &chunk, &blen, 1, retire, 1);
     }
     if (st == CZK_OK) {
         const void *chunks[2] = {js, "\n"};

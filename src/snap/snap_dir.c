@@ -79,7 +79,8 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
     const size_t one = czk_snap_partition_proof_bytes(s);
     uint8_t *bin = malloc(one);
     if (!bin) return czk_error(CZK_ERR_NOMEM, "snap dir: %zu bytes", one);
-    char path[4096];
+    char path[4096], json[4096];
+    snprintf(json, sizeof json, "%s/snap.json", dir);
     uint64_t total = 0;
     czk_status st = CZK_OK;
     uint32_t written = 0;
@@ -87,19 +88,19 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
         size_t len = 0;
         snprintf(path, sizeof path, "%s/snap-partition-%u.bin", dir, k);
         st = czk_snap_partition_encode(bin, one, &len, &v->parts[k], s);
-        if (st == CZK_OK) {
+        if (st == CZK_OK) { /* snap.json, which completes the directory, goes with the first and comes last */
             const void *chunk = bin;
-            st = czk__write_atomic(path, &chunk, &len, 1);
+            const char *retire[1] = {json};
+            st = czk__write_atomic_set(path, &chunk, &len, 1, retire, k == 0);
         }
         if (st == CZK_OK) total += len, written++;
     }
     char *js = NULL;
     if (st == CZK_OK) st = czk_snap_json_dump(&js, &m);
     if (st == CZK_OK) {
-        snprintf(path, sizeof path, "%s/snap.json", dir);
         const void *chunks[2] = {js, "\n"};
         const size_t lens[2] = {strlen(js), 1};
-        st = czk__write_atomic(path, chunks, lens, 2);
+        st = czk__write_atomic(json, chunks, lens, 2);
         total += lens[0] + 1;
     }
     if (st != CZK_OK) /* no partial directory: the partitions written go */
