@@ -173,7 +173,12 @@ czk_status czk__space_check(const char *path, uint64_t need)
     char dir[4096], base[4096];
     CZK_TRY(split_path(path, dir, base, sizeof dir));
     struct statvfs v;
-    if (need == 0 || statvfs(dir, &v) != 0) return CZK_OK; /* the writes themselves will say */
+    if (need == 0) return CZK_OK;
+    if (statvfs(dir, &v) != 0) { /* a missing directory is said now, not after the work */
+        if (errno == ENOENT || errno == ENOTDIR)
+            return czk_error(CZK_ERR_IO, "%s: cannot create: %s: %s", path, dir, strerror(errno));
+        return CZK_OK; /* the writes themselves will say */
+    }
     uint64_t avail = (uint64_t)v.f_bavail * (uint64_t)(v.f_frsize ? v.f_frsize : v.f_bsize);
     if (avail >= need) return CZK_OK;
     return czk_error(CZK_ERR_IO, "%s: not enough free space: %llu bytes (%.2f GB) needed, %llu bytes (%.2f GB) free in %s",

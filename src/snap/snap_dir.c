@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/fileio.h"
 #include "czk/czk.h"
@@ -64,12 +65,13 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
     char part[4096];
     if (snprintf(part, sizeof part, "%s", dir) >= (int)sizeof part)
         return czk_error(CZK_ERR_INVALID_ARG, "snap dir %s: path too long", dir);
+    int made = 0; /* this call made dir: a failure removes it again */
     for (char *q = part + 1;; q++) { /* mkdir -p */
         char c = *q;
         if (c != '/' && c != 0) continue;
         *q = 0;
-        if (mkdir(part, 0777) != 0 && errno != EEXIST)
-            return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+        made = mkdir(part, 0777) == 0;
+        if (!made && errno != EEXIST) return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
         *q = c;
         if (!c) break;
     }
@@ -108,6 +110,7 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
             snprintf(path, sizeof path, "%s/snap-partition-%u.bin", dir, k);
             remove(path);
         }
+    if (st != CZK_OK && made) rmdir(dir);
     free(bin);
     free(js);
     if (st == CZK_OK && bytes) *bytes = total;
