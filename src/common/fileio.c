@@ -305,13 +305,18 @@ static int cookie_seek(void *c, off64_t *pos, int whence)
     return 0;
 }
 
-FILE *czk__afile_stream(czk__afile *f)
+czk_status czk__afile_open_stream(czk__afile *f, FILE **stream, const char *path, uint64_t need)
 {
-    if (f->stream) return f->stream;
+    *stream = NULL;
+    CZK_TRY(czk__afile_open(f, path, need));
     cookie_io_functions_t io = {.read = NULL, .write = cookie_write, .seek = cookie_seek, .close = NULL};
     f->stream = fopencookie(f, "w", io);
-    if (!f->stream) czk_error(CZK_ERR_NOMEM, "%s: stream", f->path);
-    return f->stream;
+    if (!f->stream) {
+        czk__afile_abort(f);
+        return czk_error(CZK_ERR_NOMEM, "%s: stream", path);
+    }
+    *stream = f->stream;
+    return CZK_OK;
 }
 
 /* fsync of a directory: what makes a rename or an unlink in it durable. */

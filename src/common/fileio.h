@@ -33,10 +33,10 @@ czk_status czk__afile_open(czk__afile *f, const char *path, uint64_t need) CZK_W
 czk_status czk__afile_write(czk__afile *f, const void *p, size_t n) CZK_WUR;
 /* n bytes at offset off (a header patched once the counts are known). */
 czk_status czk__afile_pwrite(czk__afile *f, const void *p, size_t n, uint64_t off) CZK_WUR;
-/* A stdio stream over the temporary (for fprintf / json_dumpf writers);
- * owned by f (commit / abort close it); seeks move the file offset. NULL
- * with the error set when it cannot be made. */
-FILE *czk__afile_stream(czk__afile *f);
+/* czk__afile_open, and *stream = a stdio stream over the temporary (for
+ * fprintf / json_dumpf writers), owned by f (commit / abort close it);
+ * seeks move the file offset. On error nothing is left open. */
+czk_status czk__afile_open_stream(czk__afile *f, FILE **stream, const char *path, uint64_t need) CZK_WUR;
 /* Flush, fsync the file, remove each of retire[0..n_retire) (the members
  * of a multi-file output that complete it: a crash after this point leaves
  * the set visibly incomplete, never old and new members mixed), rename the

@@ -38,11 +38,17 @@ static int read_value(const char *path, uint64_t *v, int *is_max)
     return 1;
 }
 
-static uint64_t meminfo(const char *root, const char *key)
+/* root + rel, opened for reading */
+static FILE *open_at(const char *root, const char *rel)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/proc/meminfo", root);
-    FILE *f = fopen(path, "r");
+    snprintf(path, sizeof path, "%s%s", root, rel);
+    return fopen(path, "r");
+}
+
+static uint64_t meminfo(const char *root, const char *key)
+{
+    FILE *f = open_at(root, "/proc/meminfo");
     if (!f) return 0;
     char line[256];
     unsigned long long kb = 0;
@@ -84,9 +90,7 @@ static int has_token(const char *list, const char *tok)
  * memory controller, and the cgroup path that mount shows as its root. */
 static int find_mount(const char *root, int v2, char *mnt, size_t n, char *mroot, size_t rn)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/proc/self/mountinfo", root);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_at(root, "/proc/self/mountinfo");
     if (!f) return 0;
     char line[4096];
     int found = 0;
@@ -114,9 +118,7 @@ static int find_mount(const char *root, int v2, char *mnt, size_t n, char *mroot
  * hierarchy with the memory controller ("N:...,memory,...:PATH"). */
 static int cgroup_path(const char *root, int v2, char *out, size_t n)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/proc/self/cgroup", root);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_at(root, "/proc/self/cgroup");
     if (!f) return 0;
     char line[4096];
     int found = 0;

@@ -294,12 +294,7 @@ static czk_status sink_open(sink *s, const czk_r1cs_digest_opts *o)
     if (!s->outer || !sha_init(s->outer)) return czk_error(CZK_ERR_NOMEM, "r1cs digest: SHA-256 context");
     if (o && o->compare_path) CZK_TRY(open_ref(s, o->compare_path));
     if (o && o->dump_path) {
-        CZK_TRY(czk__afile_open(&s->dump_file, o->dump_path, 0));
-        s->dump = czk__afile_stream(&s->dump_file);
-        if (!s->dump) {
-            czk__afile_abort(&s->dump_file);
-            return czk_error(CZK_ERR_NOMEM, "%s: stream", o->dump_path);
-        }
+        CZK_TRY(czk__afile_open_stream(&s->dump_file, &s->dump, o->dump_path, 0));
         static const uint8_t zero[HDR];
         if (fwrite(zero, 1, HDR, s->dump) != HDR)
             return czk_error(CZK_ERR_IO, "%s: write: %s", o->dump_path, strerror(s->dump_file.err));

@@ -1321,12 +1321,8 @@ czk_status czk_engine_write_trace(const czk_engine *e, const char *path)
 {
     czk_engine *m = (czk_engine *)e;
     czk__afile af;
-    CZK_TRY(czk__afile_open(&af, path, 0));
-    FILE *f = czk__afile_stream(&af);
-    if (!f) {
-        czk__afile_abort(&af);
-        return czk_error(CZK_ERR_NOMEM, "%s: stream", path);
-    }
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
     pthread_mutex_lock(&m->mu);
     fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
     int first = 1;

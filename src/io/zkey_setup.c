@@ -168,12 +168,7 @@ czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1c
             }
     for (uint32_t s = 0; s <= npub; s++) czk_fr_add(&As[s], &As[s], &L[m + s]);
 
-    if ((st = czk__afile_open(&af, path, 0)) != CZK_OK) goto out;
-    f = czk__afile_stream(&af);
-    if (!f) {
-        st = czk_error(CZK_ERR_NOMEM, "%s: stream", path);
-        goto out;
-    }
+    if ((st = czk__afile_open_stream(&af, &f, path, 0)) != CZK_OK) goto out;
     wbuf b = {f, 0};
     wr(&b, "zkey", 4);
     wr32(&b, 1);

@@ -406,12 +406,8 @@ czk_status czk_perf_diff_write_svg(const char *path, const czk_perf_diff *d, con
         for (size_t i = 0; i < d->nrows && ns < 16; i++)
             if (!strcmp(d->rows[i].name, main_metrics[k]) && d->rows[i].na && d->rows[i].nb) sel[ns++] = &d->rows[i];
     czk__afile af;
-    CZK_TRY(czk__afile_open(&af, path, 0));
-    FILE *f = czk__afile_stream(&af);
-    if (!f) {
-        czk__afile_abort(&af);
-        return czk_error(CZK_ERR_NOMEM, "%s: SVG stream", path);
-    }
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
     const int W = 760, PH = 74, top = 46, left = 230, right = 20;
     int H = top + (int)ns * PH + 20;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);

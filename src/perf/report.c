@@ -196,9 +196,9 @@ czk_status czk_perf_report_write_json(FILE *f, const czk_perf_report *r)
 czk_status czk_perf_report_save(const char *path, const czk_perf_report *r)
 {
     czk__afile af;
-    CZK_TRY(czk__afile_open(&af, path, 0));
-    FILE *f = czk__afile_stream(&af);
-    czk_status s = f ? czk_perf_report_write_json(f, r) : czk_error(CZK_ERR_NOMEM, "%s: stream", path);
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
+    czk_status s = czk_perf_report_write_json(f, r);
     if (s != CZK_OK) {
         czk__afile_abort(&af);
         return czk_error_context(s, "%s", path);

@@ -110,8 +110,7 @@ no_temps "after prove again"
 
 # ---- czk serve ----
 SOCK="unix://$T/czk.sock"
-# shellcheck disable=SC2046
-RAND=$(printf '%02x' $(tr -d ' \n' <"$V/post-window.json" | sed 's/.*"randomness":\[\([0-9,]*\)\].*/\1/' | tr ',' ' '))
+RAND=$(window_randomness "$V")
 WP="--kind window-post --registered-proof 10 --miner-id 1007 --vanilla $V/vanilla-window.bin --randomness $RAND"
 # serve LOG [ARGS...]: start a daemon in the background ($srv), wait for
 # its "listening on" line; 1 if it did not come
@@ -121,15 +120,7 @@ serve() {
     : >"$log"
     "$CZK" serve --listen "$SOCK" --param-cache "$PC" --status-listen 127.0.0.1:0 "$@" >/dev/null 2>"$log" &
     srv=$!
-    i=0
-    while ! grep -q "czk serve: info: listening on" "$log" && [ $i -lt 300 ] && kill -0 "$srv" 2>/dev/null; do
-        sleep 0.05
-        i=$((i + 1))
-    done
-    grep -q "czk serve: info: listening on" "$log" && return 0
-    echo "FAIL: czk serve did not start"
-    sed 's/^/  serve: /' "$log" | tail -5
-    return 1
+    wait_listening "$log" "$srv"
 }
 stop() {
     kill "$1" 2>/dev/null
@@ -238,11 +229,7 @@ else
     sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" serve --listen "$3" --param-cache "$4" --status-listen 127.0.0.1:0' \
         sh "$CG" "$CZK" "$SOCK" "$PC" >/dev/null 2>"$T/s4.log" &
     srv=$!
-    i=0
-    while ! grep -q "czk serve: info: listening on" "$T/s4.log" && [ $i -lt 300 ] && kill -0 "$srv" 2>/dev/null; do
-        sleep 0.05
-        i=$((i + 1))
-    done
+    wait_listening "$T/s4.log" "$srv" || fail=$((fail + 1))
     port=$(sed -n 's/.*HTTP (\/status, \/metrics) listening on 127.0.0.1:\([0-9]*\)/\1/p' "$T/s4.log")
     st=$(curl -s "http://127.0.0.1:$port/status" 2>/dev/null || wget -qO- "http://127.0.0.1:$port/status" 2>/dev/null)
     case "$st" in

@@ -111,19 +111,13 @@ empty "$T/dump" "the r1cs dump"
 # czk serve with its cache directory on the full disk: the job proves
 # without caching its PCE; the client's -o on the full disk fails clearly
 SOCK="unix://$T/czk.sock"
-# shellcheck disable=SC2046
-RAND=$(printf '%02x' $(tr -d ' \n' <"$V/post-window.json" | sed 's/.*"randomness":\[\([0-9,]*\)\].*/\1/' | tr ',' ' '))
+RAND=$(window_randomness "$V")
 WP="--kind window-post --registered-proof 10 --miner-id 1007 --vanilla $V/vanilla-window.bin --randomness $RAND"
 : >"$T/serve.log"
 CZK_CACHE_DIR="$T/full/cache" "$CZK" serve --listen "$SOCK" --param-cache "$T/params" --pce on >/dev/null \
     2>"$T/serve.log" &
 srv=$!
-i=0
-while ! grep -q "czk serve: info: listening on" "$T/serve.log" && [ $i -lt 300 ] && kill -0 "$srv" 2>/dev/null; do
-    sleep 0.05
-    i=$((i + 1))
-done
-if grep -q "czk serve: info: listening on" "$T/serve.log"; then
+if wait_listening "$T/serve.log" "$srv"; then
     # shellcheck disable=SC2086
     expect 0 "a job with the cache disk full" -- client prove --addr "$SOCK" --deadline 120 $WP -o "$T/d.proof"
     expect 0 "its proof verifies" -- verify --post window --vanilla "$V" --param-cache "$T/params" --proof "$T/d.proof"
@@ -136,8 +130,6 @@ if grep -q "czk serve: info: listening on" "$T/serve.log"; then
     empty "$T/full/cache" "the daemon's cache"
 else
     fail=$((fail + 1))
-    echo "FAIL: czk serve did not start"
-    sed 's/^/  serve: /' "$T/serve.log" | tail -5
 fi
 kill "$srv" 2>/dev/null
 wait "$srv" 2>/dev/null

@@ -89,9 +89,8 @@ CZK_TEST(fileio_write_and_no_temp_left)
     CHECK_EQ_U64(temps_left(), 0);
     /* the stream interface, a header patched at offset 0 */
     czk__afile f;
-    REQUIRE_OK(czk__afile_open(&f, p, 10));
-    FILE *s = czk__afile_stream(&f);
-    REQUIRE(s);
+    FILE *s;
+    REQUIRE_OK(czk__afile_open_stream(&f, &s, p, 10));
     fprintf(s, "....%d", 1234);
     CHECK_OK(czk__afile_pwrite(&f, "HEAD", 4, 0));
     fprintf(s, "!");
