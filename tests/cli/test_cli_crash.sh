@@ -9,7 +9,7 @@
 # one in a cgroup made for it (v2 memory.max, else v1
 # memory.limit_in_bytes; skipped with one line where the test cannot make
 # one) reports that limit in GET /status. WindowPoSt 2KiB shapes throughout
-# (setup ~2 s, prove ~1.5 s). The full-disk cases are test_cli_enospc.sh.
+# (setup ~2 s, prove ~1.5 s; under ASan 1.3 s and 5 s). The full-disk cases are test_cli_enospc.sh.
 # Usage: test_cli_crash.sh /path/to/czk
 set -u
 CZK="$1"
@@ -88,23 +88,30 @@ expect 0 "pce build again" -- pce build $WIN --quiet
 no_temps "after pce build again"
 
 # ---- czk prove ----
-# shellcheck disable=SC2086
-CZK_FAULT=write:w.proof:100 expect 137 "prove killed writing the proof" -- $PROVE -o "$T/w.proof" --quiet
-expect_absent "$T/w.proof" "no proof from a killed prove"
-one_temp "$T" 100 "the killed prove's temporary"
+# (under ASan a prove takes 5 s: the kill after the proving is left to the
+# Release build; the kills before it run in both)
+if [ -z "${CZK_TEST_ASAN:-}" ]; then
+    # shellcheck disable=SC2086
+    CZK_FAULT=write:w.proof:100 expect 137 "prove killed writing the proof" -- $PROVE -o "$T/w.proof" --quiet
+    expect_absent "$T/w.proof" "no proof from a killed prove"
+    one_temp "$T" 100 "the killed prove's temporary"
+fi
 # the PCE cache written by a prove (--pce on, nothing cached)
 rm -f "$CZK_CACHE_DIR"/*.pce
 # shellcheck disable=SC2086
 CZK_FAULT=write:.pce:4096 expect 137 "prove killed writing the PCE cache" -- $PROVE --pce on -o "$T/w.proof" --quiet
-# the sidecar a full validation records
-rm -f "$P.czkcheck"
-# shellcheck disable=SC2086
-CZK_FAULT=write:.czkcheck:20 expect 137 "prove killed recording the sidecar" -- $PROVE -o "$T/w.proof" --quiet
+# the sidecar a full validation records (a full validation takes 4 s under
+# ASan, twice here: Release only)
+if [ -z "${CZK_TEST_ASAN:-}" ]; then
+    rm -f "$P.czkcheck"
+    # shellcheck disable=SC2086
+    CZK_FAULT=write:.czkcheck:20 expect 137 "prove killed recording the sidecar" -- $PROVE -o "$T/w.proof" --quiet
+fi
 # shellcheck disable=SC2086
 expect 0 "prove again" -- $PROVE --pce on -o "$T/w.proof" --json
 expect_out '"source":"pce"' "prove again built and used the PCE"
 expect_out '"verified":true' "prove again verified its proof"
-check "prove again recorded the sidecar" test -s "$P.czkcheck"
+check "prove again has the sidecar" test -s "$P.czkcheck"
 expect 0 "verify" -- verify --post window --vanilla "$V" --param-cache "$PC" --proof "$T/w.proof"
 no_temps "after prove again"
 

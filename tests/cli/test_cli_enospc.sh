@@ -96,10 +96,14 @@ empty "$T/full" "the generators (no half directory)"
 # shellcheck disable=SC2086
 expect 0 "setup" -- setup $WIN --seed 1 --param-cache "$T/params" --quiet
 PROVE="prove --post window --vanilla $V --param-cache $T/params"
-# shellcheck disable=SC2086
-expect 1 "prove on a full disk" -- $PROVE -o "$T/full/w.proof" --quiet
-nospace "$T/full/w.proof" "prove names the proof and the space"
-empty "$T/full" "prove"
+# (under ASan a prove takes 5 s: this one and the client's below are left
+# to the Release build)
+if [ -z "${CZK_TEST_ASAN:-}" ]; then
+    # shellcheck disable=SC2086
+    expect 1 "prove on a full disk" -- $PROVE -o "$T/full/w.proof" --quiet
+    nospace "$T/full/w.proof" "prove names the proof and the space"
+    empty "$T/full" "prove"
+fi
 
 # the R1CS dump (its size unknown until the end: 700 KB into 256 KiB):
 # ENOSPC mid-write, as the kernel says it
@@ -123,9 +127,11 @@ if wait_listening "$T/serve.log" "$srv"; then
     expect 0 "its proof verifies" -- verify --post window --vanilla "$V" --param-cache "$T/params" --proof "$T/d.proof"
     check "the daemon says why the PCE is not cached" \
         grep -q "could not cache the PCE: $T/full/cache/.*: not enough free space" "$T/serve.log"
-    # shellcheck disable=SC2086
-    expect 1 "client -o on a full disk" -- client prove --addr "$SOCK" --deadline 120 $WP -o "$T/full/d.proof"
-    nospace "$T/full/d.proof" "the client names the proof file and the space"
+    if [ -z "${CZK_TEST_ASAN:-}" ]; then
+        # shellcheck disable=SC2086
+        expect 1 "client -o on a full disk" -- client prove --addr "$SOCK" --deadline 120 $WP -o "$T/full/d.proof"
+        nospace "$T/full/d.proof" "the client names the proof file and the space"
+    fi
     empty "$T/full" "the daemon and the client"
     empty "$T/full/cache" "the daemon's cache"
 else
