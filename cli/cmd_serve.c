@@ -32,7 +32,9 @@ static const char usage[] =
     "--status-listen HOST:PORT: HTTP GET /status (JSON) and GET /metrics (Prometheus).\n"
     "--param-cache DIR: Filecoin's v28 parameter files (default $FIL_PROOFS_PARAMETER_CACHE,\n"
     "else /var/tmp/filecoin-proof-parameters). --memory SIZE: the memory budget (default:\n"
-    "MemTotal - 5GiB). --retention: seconds a finished result is kept (default 600).\n"
+    "MemTotal, or a smaller cgroup limit, less 5GiB). --retention: seconds a finished\n"
+    "result is kept (default 600). At start it removes the temporary files of writers\n"
+    "that died in the parameter cache and czk's cache directory (the log says how many).\n"
     "--params-check: how parameter files are validated when loaded (default pinned:\n"
     "the checksum sidecar, else a full check once). --stream-params: parameters that do\n"
     "not fit the memory budget beside a partition stay on disk and each prover pass\n"
@@ -201,6 +203,18 @@ static void logf_(serve_log *l, czk_log_level level, const char *fmt, ...)
 
 static void config_warning(void *ctx, const char *msg) { log_line(ctx, CZK_LOG_WARN, NULL, msg); }
 
+/* The temporary files of writers that died (a killed setup, PCE build or
+ * daemon) in dir, removed and counted in the log. */
+static void reclaim_temps(serve_log *log, const char *what, const char *dir)
+{
+    uint64_t files = 0, bytes = 0;
+    if (czk_reclaim_temps(dir, &files, &bytes) != CZK_OK)
+        logf_(log, CZK_LOG_WARN, "%s %s: %s", what, dir, czk_last_error());
+    else
+        logf_(log, CZK_LOG_INFO, "%s %s: reclaimed %llu dead writers' temporary files (%llu bytes)", what, dir,
+              (unsigned long long)files, (unsigned long long)bytes);
+}
+
 /* ---- the daemon ------------------------------------------------------------------- */
 
 typedef struct shutdown_arg {
@@ -305,6 +319,11 @@ static int run(int argc, char **argv)
         so.params_check_set = 1;
         so.params_check = a.check;
     }
+    reclaim_temps(&log, "parameter cache", so.param_cache ? so.param_cache : czk_fc_param_cache_dir());
+    char cache_dir[1024];
+    if (czk_cache_dir(cache_dir, sizeof cache_dir) == CZK_OK) reclaim_temps(&log, "cache directory", cache_dir);
+    czk_memory_info mem;
+    czk_memory_probe(&mem);
     czk_service *svc = NULL;
     czk_server *srv = NULL;
     czk_http *http = NULL;
@@ -333,8 +352,10 @@ static int run(int argc, char **argv)
         if (colon) *colon = 0;
         logf_(&log, CZK_LOG_INFO, "HTTP (/status, /metrics) listening on %s:%d", host, czk_http_port(http));
     }
-    logf_(&log, CZK_LOG_INFO, "listening on %s (memory budget %.1f GiB, %s, parameters in %s)",
-          czk_server_address(srv), (double)so.memory_budget / (1u << 30),
+    logf_(&log, CZK_LOG_INFO, "listening on %s (memory budget %.1f GiB%s of a %.1f GiB limit from %s, %s, "
+          "parameters in %s)",
+          czk_server_address(srv), (double)so.memory_budget / (1u << 30), cfg.memory_total ? " as set" : "",
+          (double)mem.limit / (1u << 30), mem.source,
           cfg.cancel_on_shutdown ? "SIGTERM cancels running jobs" : "SIGTERM lets running jobs finish",
           so.param_cache ? so.param_cache : czk_fc_param_cache_dir());
 

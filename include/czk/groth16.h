@@ -141,7 +141,8 @@ czk_status czk_groth16_params_read(czk_groth16_params *p, const char *path,
 void czk_groth16_read_info_describe(char *out, size_t n, const czk_groth16_read_info *info);
 /* The default sidecar path of a .params file: "<path>.czkcheck". */
 void czk_groth16_params_sidecar_path(char *out, size_t n, const char *path);
-/* Write atomically (temporary name, then rename). */
+/* Write atomically (a locked temporary beside path, fsync'ed, renamed; the
+ * free space checked first; src/common/README.md, "Files czk writes"). */
 czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *p) CZK_WUR;
 /* Write as above, then record the sidecar for the bytes written, so that the
  * first PINNED read skips the subgroup checks. Only for parameters whose
@@ -149,6 +150,11 @@ czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *
  * or read with FULL / PINNED validation. A later PINNED read still verifies
  * the checksum of what is on disk. */
 czk_status czk_groth16_params_write_pinned(const char *path, const czk_groth16_params *p) CZK_WUR;
+/* czk_groth16_params_write_pinned, then the verifying key to vk_path: an
+ * old vk is removed just before the new .params is renamed into place, so
+ * a crash leaves no new .params beside an old .vk. */
+czk_status czk_groth16_params_write_pair(const char *params_path, const char *vk_path,
+                                         const czk_groth16_params *p) CZK_WUR;
 void czk_groth16_params_clear(czk_groth16_params *p);
 
 czk_status czk_groth16_vk_read(czk_groth16_vk *vk, const char *path) CZK_WUR;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "czk/czk.h"
 #include "czk/engine.h"
 
@@ -151,9 +152,9 @@ uint64_t czk_engine_params_bytes(const czk_groth16_params *p)
 
 uint64_t czk_engine_default_budget(void)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psz <= 0) return 4ull << 30;
-    uint64_t phys = (uint64_t)pages * (uint64_t)psz;
+    czk_memory_info mi;
+    czk_memory_probe(&mi); /* MemTotal or a smaller cgroup limit */
+    uint64_t phys = mi.limit;
     uint64_t margin = phys / 8 > (1ull << 30) ? phys / 8 : (1ull << 30);
     return phys > 2 * margin ? phys - margin : phys / 2;
 }
@@ -1474,11 +1475,9 @@ static void emit_async(FILE *f, const char *name, size_t id, double s, double e2
 czk_status czk_engine_write_trace(const czk_engine *e, const char *path)
 {
     czk_engine *m = (czk_engine *)e;
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return czk_error(CZK_ERR_INVALID_ARG, "trace path too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: %s", tmp, strerror(errno));
+    czk__afile af;
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
     pthread_mutex_lock(&m->mu);
     fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
     int first = 1;
@@ -1512,14 +1511,5 @@ czk_status czk_engine_write_trace(const czk_engine *e, const char *path)
     }
     fprintf(f, "\n]}\n");
     pthread_mutex_unlock(&m->mu);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        remove(tmp);
-        return czk_error(CZK_ERR_IO, "%s: write failed", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        return czk_error(CZK_ERR_IO, "rename %s -> %s: %s", tmp, path, strerror(errno));
-    }
-    return CZK_OK;
+    return czk__afile_commit(&af, NULL, 0);
 }

@@ -623,17 +623,12 @@ czk_status load(czk_serve_config *c, const char *path, void (*warn)(void *, cons
     return CZK_OK;
 }
 
-// MemTotal of /proc/meminfo in bytes; 0 when it cannot be read.
+// What this process may use: MemTotal or a smaller cgroup limit.
 uint64_t mem_total()
 {
-    FILE *f = std::fopen("/proc/meminfo", "r");
-    if (!f) return 0;
-    char line[256];
-    unsigned long long kib = 0;
-    while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "MemTotal: %llu kB", &kib) == 1) break;
-    std::fclose(f);
-    return (uint64_t)kib * 1024;
+    czk_memory_info mi;
+    czk_memory_probe(&mi);
+    return mi.limit;
 }
 
 } // namespace
@@ -685,7 +680,7 @@ extern "C" void czk_serve_config_service_opts(const czk_serve_config *c, czk_ser
     out->param_cache = c->param_cache;
     if (c->memory_total) {
         out->memory_budget = c->memory_total;
-    } else { // "auto": MemTotal - safety_margin
+    } else { // "auto": MemTotal (or a smaller cgroup limit) - safety_margin
         uint64_t total = mem_total();
         out->memory_budget = total > c->safety_margin ? total - c->safety_margin : czk_engine_default_budget();
     }

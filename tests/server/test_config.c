@@ -432,7 +432,7 @@ CZK_TEST(service_opts_mapping)
     CHECK(o.log == NULL && o.log_ctx == NULL);
     czk_serve_config_clear(&c);
 
-    /* auto: MemTotal - safety_margin */
+    /* auto: MemTotal (or a smaller cgroup limit) - safety_margin */
     czk_serve_config_init(&c);
     unsigned long long kib = 0;
     FILE *f = fopen("/proc/meminfo", "r");
@@ -442,9 +442,13 @@ CZK_TEST(service_opts_mapping)
         if (sscanf(line, "MemTotal: %llu kB", &kib) == 1) break;
     fclose(f);
     REQUIRE(kib > 0);
+    czk_memory_info mi;
+    czk_memory_probe(&mi);
+    CHECK_EQ_U64(mi.mem_total, kib * 1024);
+    CHECK(mi.limit <= kib * 1024);
     c.safety_margin = 1ull << 20;
     czk_serve_config_service_opts(&c, &o);
-    CHECK_EQ_U64(o.memory_budget, kib * 1024 - (1ull << 20));
+    CHECK_EQ_U64(o.memory_budget, mi.limit - (1ull << 20));
     CHECK(o.param_cache == NULL);
     CHECK(o.pce == CZK_PCE_MODE_AUTO);
     /* a margin as large as the machine: the engine's default budget */
