@@ -250,6 +250,18 @@ else
     check "the budget ($budget) is within the cgroup's limit" test "${budget:-0}" -gt 0 -a "${budget:-0}" -lt $LIMIT
     check "the log names the cgroup limit" grep -q "limit from cgroup $KIND $(echo "$CG" | sed 's/[][\.*^$]/\\&/g')" "$T/s4.log"
     sed -n 's/.*\(memory budget.*limit from [^,]*\).*/  \1/p' "$T/s4.log"
+    # a job larger than the cgroup's budget (a 2KiB PoRep sector: its
+    # witness and streamed prover alone exceed 768 MiB) is refused while
+    # the daemon goes on proving what fits
+    "$CZK" gen-c1 --sector-size 2KiB --seed 3 --envelope -o "$T/c1.json" --quiet
+    expect 1 "a job above the cgroup's budget is refused" -- client prove --addr "$SOCK" --c1 "$T/c1.json" \
+        --deadline 60 -o "$T/big.proof"
+    expect_out "RESOURCE_EXHAUSTED" "with RESOURCE_EXHAUSTED"
+    expect_out "raise \[memory\] total_budget" "saying what budget would do"
+    # shellcheck disable=SC2086
+    expect 0 "a job within it, beside, completes" -- client prove --addr "$SOCK" --deadline 120 $WP -o "$T/cg.proof"
+    expect 0 "its proof verifies" -- verify --post window --vanilla "$V" --param-cache "$PC" --proof "$T/cg.proof"
+    check "the daemon in the cgroup still runs" kill -0 "$srv"
     stop "$srv"
     rmdir "$CG" 2>/dev/null
 fi
