@@ -8,6 +8,7 @@
 
 #include "czk/czk.h"
 #include "czk/kind.h"
+#include "kinds/request.h"
 #include "czk/post_kind.h"
 #include "czk/snap_kind.h"
 
@@ -44,6 +45,25 @@ czk_status czk_kind_circuit_id(char *out, size_t cap, const czk_proof_kind *k, u
         }
     return czk_error(CZK_ERR_INVALID_ARG, "%s: no circuit id for %llu-byte sectors", k->name,
                      (unsigned long long)sector_size);
+}
+
+czk_status czk__kind_proof_lists(const czk_kind_request *r, const uint8_t ***pp, size_t **lens)
+{
+    size_t n = r->n_proofs ? r->n_proofs : 1;
+    *pp = malloc(n * sizeof **pp);
+    *lens = malloc(n * sizeof **lens);
+    if (!*pp || !*lens) {
+        free((void *)*pp);
+        free(*lens);
+        *pp = NULL;
+        *lens = NULL;
+        return czk_error(CZK_ERR_NOMEM, "vanilla_proofs: %zu entries", r->n_proofs);
+    }
+    for (size_t i = 0; i < r->n_proofs; i++) {
+        (*pp)[i] = r->proofs[i].data;
+        (*lens)[i] = r->proofs[i].len;
+    }
+    return CZK_OK;
 }
 
 void czk_kind_engine_job(czk_engine_job *out, const czk_proof_kind *k, const void *data,

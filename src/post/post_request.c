@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "czk/czk.h"
+#include "kinds/request.h"
 #include "czk/filecoin.h"
 #include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
@@ -47,24 +48,20 @@ static czk_status decode(void **data, char what[96], const czk_kind_request *r, 
         return czk_error(CZK_ERR_INVALID_ARG, "vanilla_proofs: empty (one bincode sector proof per sector)");
     if (r->n_proofs > UINT32_MAX) return czk_error(CZK_ERR_INVALID_ARG, "vanilla_proofs: too many");
     uint32_t n = (uint32_t)r->n_proofs;
-    const uint8_t **pp = malloc(n * sizeof *pp);
-    size_t *lens = malloc(n * sizeof *lens);
+    const uint8_t **pp;
+    size_t *lens;
+    CZK_TRY(czk__kind_proof_lists(r, &pp, &lens));
     czk_post_vanilla *v = calloc(1, sizeof *v);
-    if (!pp || !lens || !v) {
-        free(pp);
+    if (!v) {
+        free((void *)pp);
         free(lens);
-        free(v);
         return czk_error(CZK_ERR_NOMEM, "vanilla_proofs");
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        pp[i] = r->proofs[i].data;
-        lens[i] = r->proofs[i].len;
     }
     uint8_t prover[32];
     czk_fc_prover_id(prover, r->miner_id);
     uint32_t part = want == CZK_POST_WINNING ? 0 : r->partition_index;
     czk_status st = czk_post_vanilla_read(v, &s, pp, lens, n, r->randomness.data, prover, part);
-    free(pp);
+    free((void *)pp);
     free(lens);
     if (st == CZK_OK) {
         st = czk_post_vanilla_check(v);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "czk/czk.h"
+#include "kinds/request.h"
 #include "czk/snap_kind.h"
 #include "snap/snap_internal.h"
 
@@ -32,22 +33,18 @@ czk_status czk__snap_decode(void **data, char what[96], const czk_kind_request *
                          "vanilla_proofs: %zu partition proofs, a %s update has %u (one bincode PartitionProof each)",
                          r->n_proofs, name, s.partitions);
     const uint32_t n = s.partitions;
-    const uint8_t **pp = malloc(n * sizeof *pp);
-    size_t *lens = malloc(n * sizeof *lens);
+    const uint8_t **pp;
+    size_t *lens;
+    CZK_TRY(czk__kind_proof_lists(r, &pp, &lens));
     czk_snap_vanilla *v = calloc(1, sizeof *v);
-    if (!pp || !lens || !v) {
-        free(pp);
+    if (!v) {
+        free((void *)pp);
         free(lens);
-        free(v);
         return czk_error(CZK_ERR_NOMEM, "vanilla_proofs");
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        pp[i] = r->proofs[i].data;
-        lens[i] = r->proofs[i].len;
     }
     czk_status st = czk_snap_vanilla_read(v, &s, pp, lens, n, r->comm_r_old.data, r->comm_d_new.data,
                                           r->comm_r_new.data);
-    free(pp);
+    free((void *)pp);
     free(lens);
     if (st == CZK_OK) {
         st = czk_snap_vanilla_check(v);
