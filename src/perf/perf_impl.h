@@ -19,5 +19,9 @@ void czk__perf_open_set(int fd[], int err[], int hidden_fd[], int *nhidden, cons
 void czk__perf_fill_value(czk_perf_value *v, const czk_perf_event *e, int fd, int err, double value, double enabled,
                           double running);
 int czk__perf_libpfm_loaded(void);
+/* A role's simulated value from pass totals (p2 may be NULL); 0 when the
+ * passes at hand cannot give it. `how` names callgrind's formula. */
+int czk__perf_sim_value(double *out, const char **how, czk_perf_role role, const czk_perf_cg_totals *p1,
+                        const czk_perf_cg_totals *p2);
 
 #endif

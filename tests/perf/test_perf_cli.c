@@ -101,7 +101,7 @@ CZK_TEST(diff_external_commands)
 {
     char svg[512], cmd[2048];
     snprintf(svg, sizeof svg, "%s/ext.svg", czk_test_tmpdir());
-    snprintf(cmd, sizeof cmd, "'%s' diff -n 4 --warmup 0 --backend none --json --svg '%s' --a true --b 'sleep 0.05'",
+    snprintf(cmd, sizeof cmd, "'%s' diff -n 4 --warmup 0 --backend none --json - --svg '%s' --a true --b 'sleep 0.05'",
              czk_test_cli(), svg);
     int st;
     char *out = perf_run_capture(cmd, &st);
@@ -138,7 +138,7 @@ CZK_TEST(diff_external_software_events)
     /* software events opened on the child with enable_on_exec, read after it exits */
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "'%s' diff -n 4 --warmup 0 --backend hw --counters page-faults,cpu-migrations,task-clock --json "
+             "'%s' diff -n 4 --warmup 0 --backend hw --counters page-faults,cpu-migrations,task-clock --json - "
              "--a \"'%s' bench planted --case same -n 1024 -i 1 --quiet\" --b \"'%s' bench planted --case same -n 200000 -i 1 --quiet\"",
              czk_test_cli(), czk_test_cli(), czk_test_cli());
     int st;
@@ -175,7 +175,7 @@ CZK_TEST(diff_external_simulated)
     }
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "'%s' diff -n 2 --warmup 0 --sim-runs 1 --backend sim --counters instructions --json "
+             "'%s' diff -n 2 --warmup 0 --backend sim --counters instructions --json - "
              "--a \"'%s' bench planted --case instr -n 2048 -i 1 --quiet\" "
              "--b \"'%s' bench planted --case instr --variant b -n 2048 -i 1 --quiet\"",
              czk_test_cli(), czk_test_cli(), czk_test_cli());
@@ -190,7 +190,10 @@ CZK_TEST(diff_external_simulated)
         json_t *ins = perf_diff_metric(doc, "instructions");
         REQUIRE(ins);
         CHECK(!strcmp(perf_json_str(ins, "source", NULL), "simulated"));
-        CHECK_EQ_U64(json_array_size(json_object_get(ins, "a_samples")), 1);
+        /* deterministic: simulated twice, the counts repeat, one exact value stands for both runs */
+        CHECK(json_is_true(json_object_get(ins, "exact")));
+        CHECK_EQ_U64(json_array_size(json_object_get(ins, "a_samples")), 2);
+        CHECK(strstr(perf_json_str(ins, "how", NULL), "callgrind") != NULL);
         /* whole process (start-up included), B does 8 more rounds x 2048 values */
         double a = json_number_value(json_object_get(ins, "a_median")), b = json_number_value(json_object_get(ins, "b_median"));
         CHECK_MSG(b - a > 2048 * 8 * 3, "instructions A %.0f B %.0f", a, b);
