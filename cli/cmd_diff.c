@@ -440,7 +440,7 @@ static int run(int argc, char **argv)
                 status = czk_cli_fail("diff", czk_error(CZK_ERR_IO, "%s: %s", rdir, strerror(errno)), "run folder");
                 break;
             }
-            czk_perf_child c = {s[k].argv, s[k].czk_bench, i < 0 ? NULL : spec, i < 0 ? -1 : (int)i, rdir, log, 0, NULL};
+            czk_perf_child c = {s[k].argv, s[k].czk_bench, i < 0 ? NULL : spec, i < 0 ? -1 : (int)i, rdir, log, 0, NULL, 0};
             double per = done_runs ? (czk_now() - t_start) / (double)done_runs : -1;
             char stage[48];
             snprintf(stage, sizeof stage, "%s run (side %c)", i < 0 ? "warm-up" : "native", "AB"[k]);
@@ -464,13 +464,31 @@ static int run(int argc, char **argv)
     }
     if (status == CZK_EXIT_OK && simulate) {
         for (int k = 0; k < 2; k++) {
-            s[k].sim = (czk_perf_child){s[k].argv, s[k].czk_bench, spec, -1, s[k].dir, NULL, s[k].n && s[k].r[0].regions == 0, o.region};
+            s[k].sim = (czk_perf_child){s[k].argv, s[k].czk_bench, spec, -1, s[k].dir, NULL, s[k].n && s[k].r[0].regions == 0, o.region, 0};
         }
         czk_status st = simulate_sides(s, &set, o.sim_runs, jobs, &pr);
         if (st != CZK_OK) {
             czk_perf_progress_end(&pr);
             fprintf(stderr, "czk diff: simulation: %s\n", czk_last_error());
             status = CZK_EXIT_FAIL;
+        }
+    }
+    if (status == CZK_EXIT_OK && spec && !simulate && o.backend != CZK_PERF_BACKEND_NONE && czk_perf_hw_available()) {
+        /* where, with a PMU: one sampled run per side (whole process) */
+        for (int k = 0; k < 2 && status == CZK_EXIT_OK; k++) {
+            char rdir[700], log[760];
+            snprintf(rdir, sizeof rdir, "%s/sampled-01", s[k].dir);
+            snprintf(log, sizeof log, "%s/log.txt", rdir);
+            mkdir(rdir, 0700);
+            czk_perf_child c = {s[k].argv, s[k].czk_bench, spec, -1, rdir, log, 0, o.region, 0};
+            czk_perf_progress_step(&pr, "sampled run", (size_t)k + 1, 2, -1, 1);
+            czk_status st = czk_perf_child_sample(&s[k].prof[0], &set, &c);
+            if (st == CZK_OK) s[k].nprof = 1;
+            else fprintf(stderr, "czk diff: side %c: no where tables: %s\n", "AB"[k], czk_last_error());
+        }
+        if (!s[0].nprof || !s[1].nprof) {
+            for (int k = 0; k < 2; k++)
+                if (s[k].nprof) czk_perf_profile_clear(&s[k].prof[0]), s[k].nprof = 0;
         }
     }
     czk_perf_progress_end(&pr);

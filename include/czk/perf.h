@@ -298,6 +298,57 @@ int czk_perf_valgrind_available(void);
 void czk_perf_sim_apply(czk_perf_report *r, const czk_perf_eventset *set, const czk_perf_cg_totals *p1,
                         const czk_perf_cg_totals *p2, const czk_perf_geometry *g);
 
+/* ---- sampling backend: ELF symbols, perf records ----------------------------- */
+
+/* Function symbols of one ELF file (.symtab, else .dynsym), sorted by
+ * address, names demangled (C++ and Rust, libiberty) where built with it. */
+typedef struct czk_perf_sym {
+    uint64_t addr, size; /* link-time virtual address; size 0 extends to the next symbol */
+    char *name;
+} czk_perf_sym;
+
+typedef struct czk_perf_symtab {
+    char path[512];
+    size_t n;
+    czk_perf_sym *sym;
+    size_t nload;
+    struct { uint64_t off, vaddr, filesz; } load[16]; /* PT_LOAD segments */
+} czk_perf_symtab;
+
+/* A bad or truncated ELF file is CZK_ERR_FORMAT naming the file and what. */
+czk_status czk_perf_symtab_load(czk_perf_symtab *t, const char *path) CZK_WUR;
+void czk_perf_symtab_clear(czk_perf_symtab *t);
+/* The function containing vaddr, or NULL. */
+const czk_perf_sym *czk_perf_symtab_lookup(const czk_perf_symtab *t, uint64_t vaddr);
+/* File offset -> link-time virtual address through the PT_LOAD segments; 0 if none. */
+int czk_perf_symtab_vaddr(const czk_perf_symtab *t, uint64_t off, uint64_t *vaddr);
+/* The address range of the first function matching `pattern` (fnmatch
+ * wildcards, on the demangled name without its Rust hash): --region. */
+int czk_perf_symtab_range(const czk_perf_symtab *t, const char *pattern, uint64_t *lo, uint64_t *hi);
+/* Demangled C++ / Rust (legacy and v0) name, malloc'd; NULL when `sym` is not
+ * mangled or no demangler is built in. */
+char *czk_perf_demangle(const char *sym);
+int czk_perf_demangler_available(void);
+
+/* Samples -> per-function profile. Feed it the records of a perf ring buffer
+ * (PERF_RECORD_MMAP2 and PERF_RECORD_SAMPLE with sample_type IDENTIFIER | IP |
+ * TID | PERIOD); each sample adds its period to the function of its IP in the
+ * column of its event (matched by id). With a region (a function of the main
+ * program), only samples inside that function's address range count. */
+typedef struct czk_perf_sampler czk_perf_sampler;
+czk_status czk_perf_sampler_create(czk_perf_sampler **s, size_t nev, const char *const *names, const uint64_t *ids,
+                                   const char *region) CZK_WUR;
+void czk_perf_sampler_destroy(czk_perf_sampler *s);
+/* One record (header included); unknown record types are skipped. */
+void czk_perf_sampler_record(czk_perf_sampler *s, const void *rec, size_t len);
+/* Copy the records out of a perf mmap ring (the metadata page then 2^k data
+ * pages) into the sampler and advance data_tail; handles records that wrap. */
+size_t czk_perf_sampler_drain(czk_perf_sampler *s, void *ring, size_t data_size);
+/* Resolve every sample's address to a function (ELF symbols of the mapped
+ * files) and fill `out`; samples, lost and unresolved counts for the report. */
+czk_status czk_perf_sampler_profile(czk_perf_sampler *s, czk_perf_profile *out, uint64_t *samples, uint64_t *lost,
+                                    uint64_t *unresolved) CZK_WUR;
+
 /* ---- child processes (czk diff, simulated passes of czk bench) -------------- */
 
 typedef struct czk_perf_child {
@@ -311,6 +362,7 @@ typedef struct czk_perf_child {
     const char *log;    /* the child's stdout and stderr are appended here (NULL: discarded) */
     int sim_whole;      /* czk bench child marks no region: simulate from its start */
     const char *region; /* simulated: count only inside this function and its callees */
+    int show_output;    /* native run: the child keeps our stdout and stderr (log ignored) */
 } czk_perf_child;
 
 /* Run the command once natively. A czk bench child reports its own region;
@@ -323,6 +375,11 @@ czk_status czk_perf_child_run(czk_perf_report *r, const czk_perf_child *c) CZK_W
  * the set's events per function. */
 czk_status czk_perf_child_simulate(czk_perf_report *r, czk_perf_profile *prof, const czk_perf_eventset *set,
                                    const czk_perf_child *c) CZK_WUR;
+
+/* Run the command (whole process) with sampling counters on `set`'s hardware events (the
+ * periods: 1 sample per 1,000,003 instructions or cycles, per 10,007 other
+ * events) and build its profile. Needs a PMU: CZK_ERR_UNSUPPORTED otherwise. */
+czk_status czk_perf_child_sample(czk_perf_profile *out, const czk_perf_eventset *set, const czk_perf_child *c) CZK_WUR;
 
 /* One callgrind pass of a child as a job of its own, so that several can run
  * at once (simulated counts do not depend on timing). */

@@ -7,7 +7,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,7 +34,7 @@ static const char *cmd_name(char *const *argv, char buf[160])
 
 /* fork + exec with the child held until `go` is written (so counters can be
  * attached first); returns pid or -1. */
-static pid_t spawn_held(char *const *argv, const char *log, int *go_fd)
+static pid_t spawn_held(char *const *argv, const char *log, int show, int *go_fd)
 {
     int p[2];
     if (pipe2(p, O_CLOEXEC)) return -1;
@@ -43,7 +47,7 @@ static pid_t spawn_held(char *const *argv, const char *log, int *go_fd)
         close(p[1]);
         char c;
         if (read(p[0], &c, 1) != 1) _exit(126);
-        int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        int fd = show ? -1 : open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (fd >= 0) dup2(fd, 1), dup2(fd, 2);
         if (nul >= 0) dup2(nul, 0);
@@ -126,7 +130,7 @@ czk_status czk_perf_child_run(czk_perf_report *r, const czk_perf_child *c)
     memset(&set, 0, sizeof set);
     if (c->spec && !c->czk_bench) CZK_TRY(czk_perf_eventset_parse(&set, c->spec, czk_perf_cpu_this()));
     int go;
-    pid_t pid = spawn_held(argv, c->log, &go);
+    pid_t pid = spawn_held(argv, c->log, c->show_output, &go);
     if (pid < 0) return czk_error(CZK_ERR_IO, "fork: %s", strerror(errno));
     int fd[CZK_PERF_MAX_EVENTS], err[CZK_PERF_MAX_EVENTS], hidden[CZK_PERF_MAX_EVENTS], nhidden = 0;
     if (!c->czk_bench) czk__perf_open_set(fd, err, hidden, &nhidden, &set, c->group, pid, 1);
@@ -199,7 +203,7 @@ czk_status czk_perf_sim_start(czk_perf_sim_job *j, const czk_perf_child *c, int 
     CZK_TRY(bench_argv(argv, store, c, vn, vargv, report, pass));
     cmd_name(c->argv, j->desc);
     czk_perf_profile_init(&j->raw, CZK_PERF_CG_NCOL, czk_perf_cg_columns);
-    pid_t pid = spawn_held(argv, log, &j->go_fd);
+    pid_t pid = spawn_held(argv, log, 0, &j->go_fd);
     if (pid < 0) return czk_error(CZK_ERR_IO, "fork: %s", strerror(errno));
     j->pid = (int)pid;
     j->t0 = czk_now();
@@ -317,4 +321,114 @@ czk_status czk_perf_child_simulate(czk_perf_report *r, czk_perf_profile *prof, c
     for (int k = 0; k < 2; k++)
         if (have[k]) czk_perf_sim_job_clear(&job[k]);
     return s;
+}
+
+/* Sampling period per event: about a thousand samples a second at a few GHz
+ * for instructions and cycles, and enough samples of the rarer events. */
+static uint64_t sample_period(czk_perf_role r)
+{
+    return r == CZK_PERF_ROLE_INSTRUCTIONS || r == CZK_PERF_ROLE_CYCLES || r == CZK_PERF_ROLE_RETIRED_OPS ||
+                   r == CZK_PERF_ROLE_DISPATCHED_OPS || r == CZK_PERF_ROLE_TD_FRONTEND || r == CZK_PERF_ROLE_TD_BACKEND
+               ? 1000003
+               : 10007;
+}
+
+#define SAMPLE_EVENTS 4
+#define RING_PAGES 512 /* data pages (2 MiB): drained every 10 ms */
+
+czk_status czk_perf_child_sample(czk_perf_profile *out, const czk_perf_eventset *set, const czk_perf_child *c)
+{
+    memset(out, 0, sizeof *out);
+    if (!czk_perf_hw_available()) return czk_error(CZK_ERR_UNSUPPORTED, "sampling needs hardware counters (no PMU here)");
+    int fd[SAMPLE_EVENTS];
+    const char *names[SAMPLE_EVENTS];
+    uint64_t ids[SAMPLE_EVENTS], period[SAMPLE_EVENTS];
+    size_t nev = 0;
+    char report[1024], store[4][64];
+    snprintf(report, sizeof report, "%s/report.json", c->tmpdir);
+    char *argv[MAX_ARGS];
+    czk_perf_child whole = *c;
+    whole.czk_bench = 0; /* sampled from outside: the whole process */
+    CZK_TRY(bench_argv(argv, store, &whole, 0, NULL, report, 0));
+    int go;
+    pid_t pid = spawn_held(argv, c->log, 0, &go);
+    if (pid < 0) return czk_error(CZK_ERR_IO, "fork: %s", strerror(errno));
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), data = RING_PAGES * page;
+    void *ring = MAP_FAILED;
+    czk_status st = CZK_OK;
+    for (size_t i = 0; i < set->n && nev < SAMPLE_EVENTS; i++) {
+        const czk_perf_event *e = &set->ev[i];
+        if (!e->has_hw || e->type == PERF_TYPE_SOFTWARE) continue;
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof a);
+        a.size = sizeof a;
+        a.type = e->type;
+        a.config = e->config;
+        a.config1 = e->config1;
+        a.sample_period = sample_period(e->role);
+        a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+        a.disabled = 1;
+        a.enable_on_exec = 1;
+        a.inherit = 1;
+        a.exclude_kernel = e->exclude_kernel ? 1 : 0;
+        a.exclude_hv = 1;
+        if (!nev) a.mmap = a.mmap2 = a.comm = a.task = 1;
+        int f = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (f < 0) continue; /* this event cannot sample here: the others still can */
+        if (!nev) {
+            ring = mmap(NULL, page + data, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+            if (ring == MAP_FAILED) {
+                close(f);
+                st = czk_error(CZK_ERR_IO, "sampling: mmap of the ring buffer: %s", strerror(errno));
+                break;
+            }
+        } else if (ioctl(f, PERF_EVENT_IOC_SET_OUTPUT, fd[0])) {
+            close(f);
+            continue;
+        }
+        if (ioctl(f, PERF_EVENT_IOC_ID, &ids[nev])) {
+            close(f);
+            continue;
+        }
+        names[nev] = e->name;
+        period[nev] = a.sample_period;
+        fd[nev++] = f;
+    }
+    if (st == CZK_OK && !nev) st = czk_error(CZK_ERR_UNSUPPORTED, "sampling: no event of the set can sample here");
+    czk_perf_sampler *smp = NULL;
+    if (st == CZK_OK) st = czk_perf_sampler_create(&smp, nev, names, ids, c->region);
+    if (st != CZK_OK) {
+        close(go);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    } else {
+        char ch = 1;
+        if (write(go, &ch, 1) != 1) st = czk_error(CZK_ERR_IO, "could not start child process");
+        close(go);
+        int wst = 0;
+        for (;;) {
+            czk_perf_sampler_drain(smp, ring, data);
+            pid_t w = waitpid(pid, &wst, WNOHANG);
+            if (w == pid || (w < 0 && errno != EINTR)) break;
+            struct timespec ts = {0, 10 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        czk_perf_sampler_drain(smp, ring, data);
+        char nb[160];
+        if (st == CZK_OK && (!WIFEXITED(wst) || WEXITSTATUS(wst)))
+            st = czk_error(CZK_ERR_IO, "'%s' (sampled run) failed%s%s", cmd_name(argv, nb), c->log ? "; its output is in " : "",
+                           c->log ? c->log : "");
+        uint64_t ns, lost, unres;
+        if (st == CZK_OK) st = czk_perf_sampler_profile(smp, out, &ns, &lost, &unres);
+        if (st == CZK_OK)
+            snprintf(out->source, sizeof out->source, "sampled (perf_event_open): %llu samples, %llu lost, %llu unresolved",
+                     (unsigned long long)ns, (unsigned long long)lost, (unsigned long long)unres);
+        for (size_t i = 0; i < nev && st == CZK_OK; i++)
+            snprintf(out->how[i], sizeof out->how[i], "samples x period (1 per %llu events)",
+                     (unsigned long long)period[i]);
+    }
+    czk_perf_sampler_destroy(smp);
+    if (ring != MAP_FAILED) munmap(ring, page + data);
+    for (size_t i = 0; i < nev; i++) close(fd[i]);
+    return st;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <linux/perf_event.h>
+#include <unistd.h>
 
 #include "czk/perf.h"
 #include "perf/perf_impl.h"
@@ -713,4 +714,142 @@ CZK_TEST(perf_sim_repeat)
     CHECK(czk_perf_cg_repeat(&sp, &x, 1, &y, 2) && !czk_perf_cg_repeat(&sp, &x, 1, &y, 1));
     y.have_branch = 0;
     CHECK(!czk_perf_cg_repeat(&sp, &x, 1, &y, 2));
+}
+
+/* The mapping of this executable's code, from /proc/self/maps. */
+static int self_text_map(uint64_t *start, uint64_t *len, uint64_t *pgoff, char path[512], uint64_t addr)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return 0;
+    char line[1024];
+    int ok = 0;
+    while (!ok && fgets(line, sizeof line, f)) {
+        unsigned long long a, b, off;
+        char perm[8], file[512] = "";
+        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511s", &a, &b, perm, &off, file) < 4) continue;
+        if (addr >= a && addr < b && perm[2] == 'x') {
+            *start = a, *len = b - a, *pgoff = off;
+            snprintf(path, 512, "%s", file);
+            ok = 1;
+        }
+    }
+    fclose(f);
+    return ok;
+}
+
+static size_t put_mmap2(unsigned char *buf, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff, const char *file)
+{
+    size_t flen = strlen(file) + 1, size = sizeof(struct perf_event_header) + 64 + ((flen + 7) & ~(size_t)7);
+    memset(buf, 0, size);
+    struct perf_event_header h = {PERF_RECORD_MMAP2, 0, (uint16_t)size};
+    memcpy(buf, &h, sizeof h);
+    unsigned char *p = buf + sizeof h;
+    uint32_t prot = 4; /* PROT_EXEC */
+    memcpy(p, &pid, 4), memcpy(p + 4, &pid, 4), memcpy(p + 8, &start, 8), memcpy(p + 16, &len, 8);
+    memcpy(p + 24, &pgoff, 8), memcpy(p + 56, &prot, 4);
+    memcpy(p + 64, file, flen);
+    return size;
+}
+
+static size_t put_sample(unsigned char *buf, uint64_t id, uint64_t ip, uint32_t pid, uint64_t period)
+{
+    struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, 8 + 32};
+    memcpy(buf, &h, sizeof h);
+    memcpy(buf + 8, &id, 8), memcpy(buf + 16, &ip, 8), memcpy(buf + 24, &pid, 4), memcpy(buf + 28, &pid, 4);
+    memcpy(buf + 32, &period, 8);
+    return 40;
+}
+
+/* ELF symbols of a real binary (this test program), address resolution
+ * through a mapping's file offset, and synthetic samples through a ring
+ * buffer whose records wrap around its end: what the sampling backend does
+ * on a machine with a PMU, short of the counters themselves. */
+CZK_TEST(perf_sampling_symbols)
+{
+    uint64_t start, len, pgoff;
+    char path[512];
+    uint64_t f1 = (uint64_t)(uintptr_t)&czk_perf_median, f2 = (uint64_t)(uintptr_t)&czk_perf_mann_whitney;
+    REQUIRE(self_text_map(&start, &len, &pgoff, path, f1));
+    czk_perf_symtab t;
+    REQUIRE_OK(czk_perf_symtab_load(&t, path));
+    CHECK(t.n > 1000 && t.nload >= 2);
+    uint64_t va;
+    REQUIRE(czk_perf_symtab_vaddr(&t, f1 - start + pgoff, &va));
+    const czk_perf_sym *s = czk_perf_symtab_lookup(&t, va);
+    CHECK(s && !strcmp(s->name, "czk_perf_median"));
+    REQUIRE(czk_perf_symtab_vaddr(&t, f2 - start + pgoff + 5, &va));
+    s = czk_perf_symtab_lookup(&t, va);
+    CHECK(s && !strcmp(s->name, "czk_perf_mann_whitney"));
+    uint64_t lo, hi;
+    CHECK(czk_perf_symtab_range(&t, "czk_perf_medi?n", &lo, &hi) && hi > lo);
+    if (czk_perf_demangler_available()) { /* the gRPC server in this binary is C++ */
+        size_t cxx = 0;
+        for (size_t i = 0; i < t.n; i++) cxx += strstr(t.sym[i].name, "::") != NULL;
+        CHECK_MSG(cxx > 20, "%zu demangled C++ names", cxx);
+    }
+    czk_perf_symtab_clear(&t);
+    CHECK(czk_perf_symtab_load(&t, "/proc/self/status") == CZK_ERR_FORMAT); /* not ELF */
+    /* samples in a ring buffer: page + 4 KiB of data, the records wrap its end */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), data = 4096;
+    unsigned char *ring = aligned_alloc(page, page + data);
+    REQUIRE(ring);
+    memset(ring, 0, page + data);
+    struct perf_event_mmap_page *pg = (void *)ring;
+    unsigned char stream[8192];
+    size_t n = 0;
+    n += put_mmap2(stream + n, 42, start, len, pgoff, path);
+    uint64_t ids[2] = {1001, 1002};
+    for (int i = 0; i < 40; i++) n += put_sample(stream + n, ids[i % 2], i % 4 < 3 ? f1 + 3 : f2 + 1, 42, 100 + (uint64_t)i % 2);
+    n += put_sample(stream + n, 999, f1, 42, 5); /* an id the sampler does not know */
+    uint64_t tail = 3000; /* start near the end of the data area */
+    for (size_t i = 0; i < n; i++) ring[page + (tail + i) % data] = stream[i];
+    pg->data_tail = tail;
+    pg->data_head = tail + n;
+    static const char *const names[] = {"instructions", "branch-misses"};
+    czk_perf_sampler *smp;
+    REQUIRE_OK(czk_perf_sampler_create(&smp, 2, names, ids, NULL));
+    CHECK(czk_perf_sampler_drain(smp, ring, data) == 42);
+    CHECK(pg->data_tail == tail + n);
+    czk_perf_profile p;
+    uint64_t ns, lost, unres;
+    REQUIRE_OK(czk_perf_sampler_profile(smp, &p, &ns, &lost, &unres));
+    CHECK(ns == 40 && lost == 1 && unres == 0);
+    const czk_perf_fn *fm = czk_perf_profile_find(&p, "czk_perf_median"), *fw = czk_perf_profile_find(&p, "czk_perf_mann_whitney");
+    REQUIRE(fm && fw);
+    /* i % 4 in {0, 2}: median, instructions (period 100); i % 4 == 1: median, branch-misses
+     * (period 101); i % 4 == 3: mann_whitney, branch-misses */
+    CHECK(fm->v[0] == 20 * 100 && fm->v[1] == 10 * 101);
+    CHECK(fw->v[0] == 0 && fw->v[1] == 10 * 101);
+    CHECK(!strcmp(fm->object, strrchr(path, '/') + 1));
+    czk_perf_profile_clear(&p);
+    czk_perf_sampler_destroy(smp);
+    /* --region: only samples inside the function's address range */
+    REQUIRE_OK(czk_perf_sampler_create(&smp, 2, names, ids, "czk_perf_mann_whitney"));
+    pg->data_tail = tail;
+    czk_perf_sampler_drain(smp, ring, data);
+    REQUIRE_OK(czk_perf_sampler_profile(smp, &p, &ns, &lost, &unres));
+    CHECK(p.n == 1 && czk_perf_profile_find(&p, "czk_perf_mann_whitney"));
+    czk_perf_profile_clear(&p);
+    czk_perf_sampler_destroy(smp);
+    free(ring);
+}
+
+CZK_TEST(perf_demangle)
+{
+    if (!czk_perf_demangler_available()) {
+        printf("  (skipped: built without libiberty)\n");
+        return;
+    }
+    static const struct { const char *in, *out; } v[] = {
+        {"_ZNSt6vectorIiSaIiEE9push_backERKi", "std::vector<int, std::allocator<int> >::push_back(int const&)"},
+        {"_ZN4core3fmt9Formatter3pad17h1f2e3d4c5b6a7988E", "core::fmt::Formatter::pad"}, /* Rust legacy, hash dropped */
+        {"_RNvCs1234_7mycrate3foo", "mycrate::foo"},                                     /* Rust v0 */
+        {"_RINvNtC3std3mem8align_ofjEC3foo", "std::mem::align_of::<usize>"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char *d = czk_perf_demangle(v[i].in);
+        CHECK_MSG(d && !strcmp(d, v[i].out), "%s -> %s", v[i].in, d ? d : "(null)");
+        free(d);
+    }
+    CHECK(czk_perf_demangle("main") == NULL);
 }
