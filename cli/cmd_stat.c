@@ -93,24 +93,6 @@ static void mean_se(double *mean, double *se_pct, const double *v, size_t n)
     *se_pct = n > 1 && *mean != 0 ? 100.0 * sqrt(q / (double)(n - 1) / (double)n) / fabs(*mean) : NAN;
 }
 
-static const char *grouped(char b[48], double v)
-{
-    if (!isfinite(v) || fabs(v) >= 1e18) {
-        snprintf(b, 48, "%.4g", v);
-        return b;
-    }
-    char t[40];
-    snprintf(t, sizeof t, "%.0f", fabs(v));
-    size_t len = strlen(t), o = 0;
-    if (v < 0) b[o++] = '-';
-    for (size_t i = 0; i < len; i++) {
-        b[o++] = t[i];
-        if ((len - i - 1) % 3 == 0 && i + 1 < len) b[o++] = ',';
-    }
-    b[o] = 0;
-    return b;
-}
-
 static const czk_perf_value *role_val(const czk_perf_report *r, czk_perf_role role)
 {
     return czk_perf_report_find(r, role);
@@ -359,7 +341,7 @@ static int run(int argc, char **argv)
         if (n > 1) fprintf(tf, " (%zu runs)", n);
         fprintf(tf, ":\n\n");
         for (size_t i = 0; i < nf; i++) {
-            char b[48], se[24] = "";
+            char b[40], se[24] = "";
             if (isfinite(f[i].se_pct)) snprintf(se, sizeof se, "( +- %5.2f%% )", f[i].se_pct);
             if (!f[i].available)
                 fprintf(tf, " %18s      %-44s %-38s %-14s %s: %s\n", "<not counted>", f[i].name, "", "", f[i].label, f[i].how);
@@ -367,7 +349,7 @@ static int run(int argc, char **argv)
                 fprintf(tf, " %18.2f msec %-44s %s%-36s %-14s %s: %s\n", f[i].mean * 1e3, f[i].name, f[i].comment[0] ? "# " : "  ",
                         f[i].comment, se, f[i].label, f[i].how);
             else
-                fprintf(tf, " %18s      %-44s %s%-36s %-14s %s: %s\n", grouped(b, f[i].mean), f[i].name,
+                fprintf(tf, " %18s      %-44s %s%-36s %-14s %s: %s\n", czk_perf_fmt_count(b, f[i].mean), f[i].name,
                         f[i].comment[0] ? "# " : "  ", f[i].comment, se, f[i].label, f[i].how);
         }
         fprintf(tf, "\n %18.6f", el);

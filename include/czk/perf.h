@@ -180,6 +180,8 @@ typedef struct czk_perf_metric {
 #define CZK_PERF_MAX_METRICS 24
 size_t czk_perf_derive(czk_perf_metric out[CZK_PERF_MAX_METRICS], const czk_perf_report *r);
 
+/* v rounded, with thousands separators ("1,234,567"); %.4g beyond 1e18. */
+const char *czk_perf_fmt_count(char buf[40], double v);
 /* Text table of raw values and derived metrics. */
 void czk_perf_report_print(FILE *f, const czk_perf_report *r);
 /* JSON (one object) of the report; also read back by czk_perf_report_read. */

@@ -6,6 +6,10 @@
 
 #include "czk/perf.h"
 
+struct perf_event_attr;
+/* The attributes every czk event shares: type, config, inherit, user only
+ * unless e->exclude_kernel is 0, no hypervisor. */
+void czk__perf_attr(struct perf_event_attr *a, const czk_perf_event *e);
 /* perf_event_open of one event (inherit, user-only unless e->exclude_kernel
  * is 0); returns the fd or -1 with *err = errno. */
 int czk__perf_open(const czk_perf_event *e, pid_t pid, int group_fd, int enable_on_exec, int *err);

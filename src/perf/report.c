@@ -103,7 +103,7 @@ size_t czk_perf_derive(czk_perf_metric out[CZK_PERF_MAX_METRICS], const czk_perf
     return n;
 }
 
-static const char *group_digits(char buf[40], double v)
+const char *czk_perf_fmt_count(char buf[40], double v)
 {
     if (!isfinite(v) || fabs(v) >= 1e18) {
         snprintf(buf, 40, "%.4g", v);
@@ -131,15 +131,15 @@ void czk_perf_report_print(FILE *f, const czk_perf_report *r)
     fprintf(f, "  %-46s %18.6f s\n", "time in region", r->seconds);
     if (r->regions) fprintf(f, "  %-46s %18u\n", "marked regions", r->regions);
     fprintf(f, "  %-46s %18.6f s   software\n", "task-clock", r->task_clock_s);
-    fprintf(f, "  %-46s %18s     software\n", "page-faults", group_digits(b, r->page_faults));
-    fprintf(f, "  %-46s %18s     software\n", "context-switches", group_digits(b, r->ctx_switches));
+    fprintf(f, "  %-46s %18s     software\n", "page-faults", czk_perf_fmt_count(b, r->page_faults));
+    fprintf(f, "  %-46s %18s     software\n", "context-switches", czk_perf_fmt_count(b, r->ctx_switches));
     fprintf(f, "  %-46s %15.1f MiB   getrusage (process)\n", "max RSS", r->max_rss / 1048576.0);
     for (size_t i = 0; i < r->n; i++) {
         const czk_perf_value *v = &r->v[i];
         if (v->source == CZK_PERF_UNAVAILABLE)
             fprintf(f, "  %-46s %18s     unavailable: %s\n", v->name, "-", v->note);
         else
-            fprintf(f, "  %-46s %18s     %s%s%s%s\n", v->name, group_digits(b, v->value), czk_perf_source_str(v->source),
+            fprintf(f, "  %-46s %18s     %s%s%s%s\n", v->name, czk_perf_fmt_count(b, v->value), czk_perf_source_str(v->source),
                     v->multiplexed ? " (multiplexed, scaled)" : "", v->note[0] ? ": " : "", v->note);
     }
     czk_perf_metric m[CZK_PERF_MAX_METRICS];

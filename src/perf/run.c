@@ -360,18 +360,11 @@ czk_status czk_perf_child_sample(czk_perf_profile *out, const czk_perf_eventset 
         const czk_perf_event *e = &set->ev[i];
         if (!e->has_hw || e->type == PERF_TYPE_SOFTWARE) continue;
         struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = e->type;
-        a.config = e->config;
-        a.config1 = e->config1;
+        czk__perf_attr(&a, e);
         a.sample_period = sample_period(e->role);
         a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
         a.disabled = 1;
         a.enable_on_exec = 1;
-        a.inherit = 1;
-        a.exclude_kernel = e->exclude_kernel ? 1 : 0;
-        a.exclude_hv = 1;
         if (!nev) a.mmap = a.mmap2 = a.comm = a.task = 1;
         int f = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
         if (f < 0) continue; /* this event cannot sample here: the others still can */
