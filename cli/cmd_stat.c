@@ -261,6 +261,13 @@ static int run(int argc, char **argv)
             status = CZK_EXIT_FAIL;
         }
     }
+    if (o.backend == CZK_PERF_BACKEND_SIM) /* simulate everything simulatable, counted or not */
+        for (long long i = 0; i < o.repeat && status == CZK_EXIT_OK; i++)
+            for (size_t e = 0; e < r[i].n; e++)
+                if (r[i].v[e].source == CZK_PERF_COUNTED && set.ev[e].sim_pass) {
+                    r[i].v[e].source = CZK_PERF_UNAVAILABLE;
+                    snprintf(r[i].v[e].note, sizeof r[i].v[e].note, "--backend sim");
+                }
     int simulate_it = 0;
     for (size_t i = 0; spec && i < set.n && status == CZK_EXIT_OK; i++)
         if (r[0].v[i].source == CZK_PERF_UNAVAILABLE && set.ev[i].sim_pass) simulate_it = 1;
