@@ -53,6 +53,20 @@ void czk_perf_progress_end(czk_perf_progress *p)
     p->drawn = 0;
 }
 
+/* What is left of the running passes and the queued ones, jobs at a time;
+ * scale: measured / estimated seconds of the passes done so far. */
+static double eta(const czk_perf_sim_task *t, size_t n, double scale, int jobs)
+{
+    double left = 0, now = czk_now();
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].done) continue;
+        double e = t[i].est_s * scale;
+        if (t[i].started) e -= now - t[i].job.t0;
+        left += e > 0 ? e : 0;
+    }
+    return left / jobs;
+}
+
 czk_status czk_perf_sim_run_all(czk_perf_sim_task *t, size_t n, int jobs, const czk_perf_geometry *g,
                                 czk_perf_progress *pr, const char *stage)
 {
@@ -68,7 +82,7 @@ czk_status czk_perf_sim_run_all(czk_perf_sim_task *t, size_t n, int jobs, const 
             t[next].started = 1;
             if (st == CZK_OK) running++;
             next++;
-            czk_perf_progress_step(pr, stage, done + 1, n, -1, 1);
+            czk_perf_progress_step(pr, stage, done + 1, n, eta(t, n, ratio_n ? ratio_sum / (double)ratio_n : 1.0, jobs), 1);
         }
         if (st != CZK_OK) break;
         struct timespec ts = {0, 100 * 1000 * 1000};
@@ -84,15 +98,7 @@ czk_status czk_perf_sim_run_all(czk_perf_sim_task *t, size_t n, int jobs, const 
                 if (t[i].est_s > 0) ratio_sum += t[i].job.seconds / t[i].est_s, ratio_n++;
             }
         }
-        /* ETA: what is left of the running passes and the queued ones, jobs at a time */
-        double scale = ratio_n ? ratio_sum / (double)ratio_n : 1.0, left = 0, now = czk_now();
-        for (size_t i = 0; i < n; i++) {
-            if (t[i].done) continue;
-            double e = t[i].est_s * scale;
-            if (t[i].started) e -= now - t[i].job.t0;
-            left += e > 0 ? e : 0;
-        }
-        czk_perf_progress_step(pr, stage, done < n ? done + 1 : n, n, left / jobs, 0);
+        czk_perf_progress_step(pr, stage, done < n ? done + 1 : n, n, eta(t, n, ratio_n ? ratio_sum / (double)ratio_n : 1.0, jobs), 0);
     }
     if (st != CZK_OK)
         for (size_t i = 0; i < next; i++)

@@ -57,7 +57,7 @@ static czk_status where_one(czk_perf_where *w, const czk_perf_diff_row *row, con
     snprintf(w->how, sizeof w->how, "%s", a[0].how[ca[0]]);
     w->differs = row->differs;
     const char *cols[2 * MAX_SIDE];
-    char cn[2 * MAX_SIDE][8];
+    char cn[2 * MAX_SIDE][24];
     for (size_t i = 0; i < na + nb; i++) snprintf(cn[i], sizeof cn[i], "%zu", i), cols[i] = cn[i];
     czk_perf_profile u;
     czk_perf_profile_init(&u, na + nb, cols);
