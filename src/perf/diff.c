@@ -266,7 +266,7 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
     d->measured_cycles = d->model_cycles = d->unexplained_cycles = NAN;
     int time_like = !strcmp(time->name, "time") || !strcmp(time->name, "task-clock");
     if (have[K_CYCLES] && !region) d->measured_cycles = rr[K_CYCLES].b_med - rr[K_CYCLES].a_med;
-    else if (time_like && isfinite(d->ghz)) d->measured_cycles = (time->b_med - time->a_med) * d->ghz * 1e9;
+    else if (time_like && isfinite(d->ghz) && !region) d->measured_cycles = (time->b_med - time->a_med) * d->ghz * 1e9;
     snprintf(d->unobserved, sizeof d->unobserved, "%s",
              simulated ? "what callgrind does not simulate: overlap between misses (memory-level parallelism), "
                          "store-to-load forwarding and memory dependences, dependency chains and execution ports, "

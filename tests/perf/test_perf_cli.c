@@ -175,7 +175,7 @@ CZK_TEST(diff_external_simulated)
     }
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "'%s' diff -n 2 --warmup 0 --backend sim --counters instructions --json - "
+             "'%s' diff -n 2 --warmup 0 --backend sim --counters instructions --region 'instr_?' --json - "
              "--a \"'%s' bench planted --case instr -n 2048 -i 1 --quiet\" "
              "--b \"'%s' bench planted --case instr --variant b -n 2048 -i 1 --quiet\"",
              czk_test_cli(), czk_test_cli(), czk_test_cli());
@@ -194,9 +194,15 @@ CZK_TEST(diff_external_simulated)
         CHECK(json_is_true(json_object_get(ins, "exact")));
         CHECK_EQ_U64(json_array_size(json_object_get(ins, "a_samples")), 2);
         CHECK(strstr(perf_json_str(ins, "how", NULL), "callgrind") != NULL);
-        /* whole process (start-up included), B does 8 more rounds x 2048 values */
+        /* --region: only instr_a / instr_b (the whole process runs under callgrind, collection
+         * is toggled there): B does 8 more rounds x 2048 values, 2 passes */
         double a = json_number_value(json_object_get(ins, "a_median")), b = json_number_value(json_object_get(ins, "b_median"));
-        CHECK_MSG(b - a > 2048 * 8 * 3, "instructions A %.0f B %.0f", a, b);
+        CHECK_MSG(b - a > 2048 * 8 * 3 * 2 && a < 1e6, "instructions A %.0f B %.0f", a, b);
+        json_t *w = json_array_get(json_object_get(json_object_get(doc, "where"), "metrics"), 0);
+        json_t *f0 = json_array_get(json_object_get(w, "functions"), 0), *f1 = json_array_get(json_object_get(w, "functions"), 1);
+        CHECK(!strcmp(perf_json_str(f0, "function", NULL), "instr_b") && !strcmp(perf_json_str(f1, "function", NULL), "instr_a"));
+        CHECK_EQ_U64(json_array_size(json_object_get(w, "functions")), 2); /* nothing else was collected */
+        CHECK(json_is_null(json_object_get(json_object_get(json_object_get(doc, "diagnosis"), "why"), "measured_cycles")));
         json_decref(doc);
     }
     free(out);
