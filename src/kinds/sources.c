@@ -270,3 +270,22 @@ czk_status czk__source_pce_open(czk_witness_source *out, const czk__kind_plan *p
     if (info.mapped_bytes > info.bytes) out->shared_bytes = info.max_matrix_bytes + (1u << 20);
     return CZK_OK;
 }
+
+czk_status czk__source_open(czk_witness_source *out, const czk__kind_sources *k, const void *shape,
+                            const czk_source_opts *o)
+{
+    memset(out, 0, sizeof *out);
+    czk_source_opts def;
+    if (!o) {
+        memset(&def, 0, sizeof def);
+        def.lc = CZK_LC_DEFAULT;
+        o = &def;
+    }
+    int pce = o->pce == CZK_PCE_MODE_ON || (o->pce == CZK_PCE_MODE_AUTO && k->pce_cached(shape));
+    if (!pce && !o->parallel) return czk_witness_source_cs(out, k->synth, o->lc);
+    if (!pce) return czk__source_par_open(out, k->plan, shape, o->lc);
+    czk_pce *p;
+    czk_status r = k->pce_get(&p, shape, o->progress, o->progress_ctx);
+    if (r != CZK_OK) return czk_error_context(r, "PCE of %s", k->what);
+    return czk__source_pce_open(out, k->plan, shape, p);
+}

@@ -61,23 +61,19 @@ static const czk__kind_plan porep_par_plan = {"porep", porep_plan, sizeof(porep_
 
 /* ---- opening a source ----------------------------------------------------------------- */
 
+static int porep_pce_cached(const void *shape) { return czk_pce_porep_is_cached(shape); }
+
+static czk_status porep_pce_get(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
+{
+    return czk_pce_porep_get(out, shape, progress, ctx, NULL);
+}
+
 static czk_status porep_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
 {
     const czk_fc_c1 *c1 = data;
-    czk_source_opts def;
-    if (!o) {
-        memset(&def, 0, sizeof def);
-        def.lc = CZK_LC_DEFAULT;
-        o = &def;
-    }
-    memset(out, 0, sizeof *out);
-    int pce = o->pce == CZK_PCE_MODE_ON || (o->pce == CZK_PCE_MODE_AUTO && czk_pce_porep_is_cached(&c1->shape));
-    if (!pce && !o->parallel) return czk_witness_source_cs(out, porep_synth, o->lc);
-    if (!pce) return czk__source_par_open(out, &porep_par_plan, &c1->shape, o->lc);
-    czk_pce *p;
-    czk_status r = czk_pce_porep_get(&p, &c1->shape, o->progress, o->progress_ctx, NULL);
-    if (r != CZK_OK) return czk_error_context(r, "PCE of %s", czk_fc_proof_name(c1->shape.proof));
-    return czk__source_pce_open(out, &porep_par_plan, &c1->shape, p);
+    const czk__kind_sources k = {&porep_par_plan, porep_synth, porep_pce_cached, porep_pce_get,
+                                 czk_fc_proof_name(c1->shape.proof)};
+    return czk__source_open(out, &k, &c1->shape, o);
 }
 
 const czk_proof_kind czk_kind_porep = {

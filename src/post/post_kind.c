@@ -118,6 +118,13 @@ static czk_status post_param_path(char *out, size_t cap, const char *dir, const 
     return czk_post_param_path(out, cap, dir, &v->shape, ext);
 }
 
+static int post_pce_cached(const void *shape) { return czk_pce_post_is_cached(shape); }
+
+static czk_status post_pce_get(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
+{
+    return czk_pce_post_get(out, shape, progress, ctx, NULL);
+}
+
 static czk_status open_source(czk_witness_source *out, const void *data, const czk_source_opts *o,
                               czk_post_kind want)
 {
@@ -126,19 +133,9 @@ static czk_status open_source(czk_witness_source *out, const void *data, const c
     if (v->shape.kind != want)
         return czk_error(CZK_ERR_INVALID_ARG, "%s job: the vanilla proof is a %s proof", czk_post_kind_name(want),
                          czk_post_kind_name(v->shape.kind));
-    czk_source_opts def;
-    if (!o) {
-        memset(&def, 0, sizeof def);
-        def.lc = CZK_LC_DEFAULT;
-        o = &def;
-    }
-    int pce = o->pce == CZK_PCE_MODE_ON || (o->pce == CZK_PCE_MODE_AUTO && czk_pce_post_is_cached(&v->shape));
-    if (!pce && !o->parallel) return czk_witness_source_cs(out, post_synth, o->lc);
-    if (!pce) return czk__source_par_open(out, &czk__post_plan, &v->shape, o->lc);
-    czk_pce *p;
-    czk_status r = czk_pce_post_get(&p, &v->shape, o->progress, o->progress_ctx, NULL);
-    if (r != CZK_OK) return czk_error_context(r, "PCE of the %s circuit", czk_post_kind_name(want));
-    return czk__source_pce_open(out, &czk__post_plan, &v->shape, p);
+    const czk__kind_sources k = {&czk__post_plan, post_synth, post_pce_cached, post_pce_get,
+                                 want == CZK_POST_WINNING ? "the WinningPoSt circuit" : "the WindowPoSt circuit"};
+    return czk__source_open(out, &k, &v->shape, o);
 }
 
 static czk_status window_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)

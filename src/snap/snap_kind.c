@@ -60,26 +60,21 @@ static czk_status snap_param_path(char *out, size_t cap, const char *dir, const 
     return czk_snap_param_path(out, cap, dir, &((const czk_snap_vanilla *)data)->shape, ext);
 }
 
+static int snap_pce_cached(const void *shape) { return czk_pce_snap_is_cached(shape); }
+
+static czk_status snap_pce_get(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
+{
+    return czk_pce_snap_get(out, shape, progress, ctx, NULL);
+}
+
 /* Full synthesis (one partition per synthesis worker), the parallel
  * prover (--parallel: a partition's challenges on every thread) or PCE
  * (--pce on, or auto when the shape's matrices are cached). */
 static czk_status snap_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
 {
-    const czk_snap_vanilla *v = data;
-    memset(out, 0, sizeof *out);
-    czk_source_opts def;
-    if (!o) {
-        memset(&def, 0, sizeof def);
-        def.lc = CZK_LC_DEFAULT;
-        o = &def;
-    }
-    int pce = o->pce == CZK_PCE_MODE_ON || (o->pce == CZK_PCE_MODE_AUTO && czk_pce_snap_is_cached(&v->shape));
-    if (!pce && !o->parallel) return czk_witness_source_cs(out, snap_synth, o->lc);
-    if (!pce) return czk__source_par_open(out, &czk__snap_plan, &v->shape, o->lc);
-    czk_pce *p;
-    czk_status r = czk_pce_snap_get(&p, &v->shape, o->progress, o->progress_ctx, NULL);
-    if (r != CZK_OK) return czk_error_context(r, "PCE of the SnapDeals circuit");
-    return czk__source_pce_open(out, &czk__snap_plan, &v->shape, p);
+    const czk__kind_sources k = {&czk__snap_plan, snap_synth, snap_pce_cached, snap_pce_get,
+                                 "the SnapDeals circuit"};
+    return czk__source_open(out, &k, &((const czk_snap_vanilla *)data)->shape, o);
 }
 
 const czk_proof_kind czk_kind_snap = {
