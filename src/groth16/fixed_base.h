@@ -2,18 +2,18 @@
  * base G, the work of the Groth16 setup (setup.c). Internal to czk.
  *
  * A table holds d 2^(c w) G for every c-bit window w and digit
- * 0 < d <= 2^(c-1); a point is the sum of +-one entry per non-zero signed
- * digit (fixed-base
- * windowing, Brickell, Gordon, McCurley and Wilson, "Fast exponentiation
- * with precomputation", EUROCRYPT 1992; the "fixed-base windowing" of
- * Menezes, van Oorschot and Vanstone, Handbook of Applied Cryptography,
- * §14.6.3). The sums run in affine coordinates in batches that share one
- * inversion (Montgomery's trick). See fixed_base.c.
+ * 0 < d <= 2^(c-1); a point is the sum of + or - one entry per non-zero
+ * signed digit (fixed-base windowing: Brickell, Gordon, McCurley and Wilson,
+ * "Fast exponentiation with precomputation", EUROCRYPT 1992; Menezes, van
+ * Oorschot and Vanstone, Handbook of Applied Cryptography, §14.6.3). The
+ * sums run in affine coordinates in batches that share one inversion
+ * (Montgomery's trick). See fixed_base.c.
  */
 #ifndef CZK_GROTH16_FIXED_BASE_H
 #define CZK_GROTH16_FIXED_BASE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "czk/ec.h"
 #include "czk/field.h"
@@ -54,5 +54,17 @@ czk_status czk__fb_g1_mul(czk_g1_affine *out, const czk_fr *k, size_t n, const c
                           const czk__fb_progress *pg) CZK_WUR;
 czk_status czk__fb_g2_mul(czk_g2_affine *out, const czk_fr *k, size_t n, const czk__fb_table *tb, int threads,
                           const czk__fb_progress *pg) CZK_WUR;
+
+/* Module-internal: one chunk of n points with AVX-512 IFMA
+ * (fixed_base_ifma.c), given the signed digits dig[w * stride + i] (zero for
+ * i in [n, 8 ceil(n / 8))) and flip[i] (the point is negated) of fb_recode;
+ * scratch: *_scratch(n) bytes, 64-byte aligned. Only when
+ * czk__field_use_ifma is set. */
+size_t czk__fb_g1_chunk_ifma_scratch(size_t n);
+size_t czk__fb_g2_chunk_ifma_scratch(size_t n);
+void czk__fb_g1_chunk_ifma(czk_g1_affine *out, const int32_t *dig, size_t stride, const uint8_t *flip, size_t n,
+                           const czk__fb_table *tb, void *scratch);
+void czk__fb_g2_chunk_ifma(czk_g2_affine *out, const int32_t *dig, size_t stride, const uint8_t *flip, size_t n,
+                           const czk__fb_table *tb, void *scratch);
 
 #endif

@@ -4,6 +4,7 @@
  *   FB_TABLE FB_MUL          the names of the table builder and the batch
  *   FB_BATCH_IFMA            the 8-lane kernel of ec/ec_batch.h
  *   FB_IFMA_SCRATCH(n)       its scratch bytes for n additions
+ *   FB_CHUNK_IFMA FB_CHUNK_IFMA_SCRATCH   the 8-lane chunk (fixed_base_ifma.c)
  * The algorithm is in fixed_base.c's comment. */
 
 typedef struct G_LOCAL(xy) {
@@ -20,12 +21,13 @@ typedef struct G_LOCAL(fbs) {
     uint8_t *neg;           /* 1: the batch subtracts *src[j] */
     FE *den, *pre;          /* the scalar path's denominators and prefix products */
     void *vscr;             /* the 8-lane kernel's scratch */
+    void *vchunk;           /* the 8-lane chunk's scratch */
 } G_LOCAL(fbs);
 
 static void G_LOCAL(fbs_free)(G_LOCAL(fbs) *s)
 {
     free(s->dig), free(s->flip), free(s->run), free(s->acc), free(s->dst), free(s->src), free(s->neg), free(s->den),
-        free(s->pre), free(s->vscr);
+        free(s->pre), free(s->vscr), free(s->vchunk);
     memset(s, 0, sizeof *s);
 }
 
@@ -42,7 +44,10 @@ static int G_LOCAL(fbs_alloc)(G_LOCAL(fbs) *s, unsigned nwin)
     s->den = malloc(FB_CHUNK * sizeof(FE));
     s->pre = malloc(FB_CHUNK * sizeof(FE));
     s->vscr = aligned_alloc(64, FB_IFMA_SCRATCH(FB_CHUNK));
-    if (s->dig && s->flip && s->run && s->acc && s->dst && s->src && s->neg && s->den && s->pre && s->vscr) return 1;
+    s->vchunk = aligned_alloc(64, (FB_CHUNK_IFMA_SCRATCH(FB_CHUNK) + 63) & ~(size_t)63);
+    if (s->dig && s->flip && s->run && s->acc && s->dst && s->src && s->neg && s->den && s->pre && s->vscr &&
+        s->vchunk)
+        return 1;
     G_LOCAL(fbs_free)(s);
     return 0;
 }
@@ -86,9 +91,10 @@ static inline void G_LOCAL(fb_prefetch)(const G_LOCAL(xy) *e)
     __builtin_prefetch(p + sizeof *e - 1);
 }
 
-/* out[i] = k[i] G for n <= FB_CHUNK points. Window w's additions form one
- * batch; while its list is made, window w + 1's entries are prefetched, so
- * that they arrive during the batch. */
+/* out[i] = k[i] G for n <= FB_CHUNK points: with the IFMA kernels, the
+ * 8-lane chunk; else window w's additions form one batch, and while its
+ * list is made, window w + 1's entries are prefetched, so that they arrive
+ * during the batch. */
 static void G_LOCAL(fb_chunk)(AFF *out, const czk_fr *k, size_t n, const czk__fb_table *tb, G_LOCAL(fbs) *s)
 {
     const unsigned nwin = tb->nwin;
@@ -98,6 +104,12 @@ static void G_LOCAL(fb_chunk)(AFF *out, const czk_fr *k, size_t n, const czk__fb
         s->run[i] = 0;
         int32_t d = s->dig[i];
         if (d) G_LOCAL(fb_prefetch)(&t[(d < 0 ? -d : d) - 1]);
+    }
+    if (czk__field_use_ifma) {
+        for (size_t i = n; i % 8; i++) /* the last group's empty lanes */
+            for (unsigned w = 0; w < nwin; w++) s->dig[(size_t)w * FB_CHUNK + i] = 0;
+        FB_CHUNK_IFMA(out, s->dig, FB_CHUNK, s->flip, n, tb, s->vchunk);
+        return;
     }
     for (unsigned w = 0; w < nwin; w++) {
         const G_LOCAL(xy) *row = t + (size_t)w * tb->per, *next = row + tb->per;
