@@ -19,7 +19,9 @@
  * own power of omega or tau; the three column evaluations run side by side.
  */
 #include <omp.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,12 +145,13 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     czk_rng_clear(&rng);
 
     czk_status st = CZK_OK;
-    czk_fr *lag = malloc(m * sizeof(czk_fr));
-    czk_fr *scr = malloc(m * sizeof(czk_fr));
-    czk_fr *u = calloc(n_cols, sizeof(czk_fr));
-    czk_fr *v = calloc(n_cols, sizeof(czk_fr));
-    czk_fr *w = calloc(n_cols, sizeof(czk_fr));
-    czk_fr *k = malloc((n_cols > m ? n_cols : m) * sizeof(czk_fr));
+    /* big buffers: 2 MiB pages, one fault each instead of 512 */
+    czk_fr *lag = czk__big_alloc(m * sizeof(czk_fr));
+    czk_fr *scr = czk__big_alloc(m * sizeof(czk_fr));
+    czk_fr *u = czk__big_alloc(n_cols * sizeof(czk_fr));
+    czk_fr *v = czk__big_alloc(n_cols * sizeof(czk_fr));
+    czk_fr *w = czk__big_alloc(n_cols * sizeof(czk_fr));
+    czk_fr *k = czk__big_alloc((n_cols > m ? n_cols : m) * sizeof(czk_fr));
     czk__fb_table t1 = {0};
     czk__fb_table t2 = {0};
     if (!lag || !scr || !u || !v || !w || !k) {
@@ -181,6 +184,10 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
 #pragma omp section
         eval_columns(w, C, lag);
     }
+    /* the Lagrange weights are spent: their memory goes back before the tables */
+    czk__big_free(lag);
+    czk__big_free(scr);
+    lag = scr = NULL;
     if (opts && opts->progress) opts->progress(opts->progress_ctx, "QAP evaluation", 1.0);
 
     size_t na = 0, nb = 0;
@@ -281,12 +288,12 @@ out:
     memset(&beta, 0, sizeof beta);
     memset(&gamma, 0, sizeof gamma);
     memset(&delta, 0, sizeof delta);
-    free(lag);
-    free(scr);
-    free(u);
-    free(v);
-    free(w);
-    free(k);
+    czk__big_free(lag);
+    czk__big_free(scr);
+    czk__big_free(u);
+    czk__big_free(v);
+    czk__big_free(w);
+    czk__big_free(k);
     czk__fb_table_free(&t1);
     czk__fb_table_free(&t2);
     if (st != CZK_OK) czk_groth16_params_clear(out);
@@ -332,13 +339,108 @@ static size_t stream_chunk = (size_t)1 << 20;
 void czk__groth16_setup_stream_chunk(size_t n);
 void czk__groth16_setup_stream_chunk(size_t n) { stream_chunk = n ? n : (size_t)1 << 20; }
 
+/* The section writer on a thread of its own, one chunk behind the
+ * computation: chunk i is encoded, hashed and written (the writer's SHA-256
+ * and write(2) are serial) while chunk i + 1 is computed on all threads.
+ * Without the thread (pthread_create failed) the chunks are written in
+ * place. */
+typedef struct bg_writer {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int started, has_job, quit;
+    czk__params_writer *w;
+    const void *pts; /* the job: n points, G2 if g2 */
+    size_t n;
+    int g2;
+    czk_status st; /* the first failure, its message in msg */
+    char msg[512];
+} bg_writer;
+
+static void *bg_main(void *arg)
+{
+    bg_writer *b = arg;
+    pthread_mutex_lock(&b->mu);
+    for (;;) {
+        while (!b->has_job && !b->quit) pthread_cond_wait(&b->cv, &b->mu);
+        if (!b->has_job) break;
+        pthread_mutex_unlock(&b->mu);
+        czk_status st = b->g2 ? czk__params_writer_g2(b->w, b->pts, b->n) : czk__params_writer_g1(b->w, b->pts, b->n);
+        pthread_mutex_lock(&b->mu);
+        if (st != CZK_OK && b->st == CZK_OK) {
+            b->st = st;
+            snprintf(b->msg, sizeof b->msg, "%s", czk_last_error());
+        }
+        b->has_job = 0;
+        pthread_cond_broadcast(&b->cv);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+static void bg_start(bg_writer *b, czk__params_writer *w)
+{
+    memset(b, 0, sizeof *b);
+    b->w = w;
+    if (pthread_mutex_init(&b->mu, NULL) != 0) return;
+    if (pthread_cond_init(&b->cv, NULL) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        return;
+    }
+    if (pthread_create(&b->th, NULL, bg_main, b) == 0) {
+        b->started = 1;
+    } else {
+        pthread_cond_destroy(&b->cv);
+        pthread_mutex_destroy(&b->mu);
+    }
+}
+
+/* Wait until the pending chunk is written; the writer's failure, if any,
+ * with its message raised again on this thread. */
+static czk_status bg_wait(bg_writer *b)
+{
+    if (!b->started) return CZK_OK;
+    pthread_mutex_lock(&b->mu);
+    while (b->has_job) pthread_cond_wait(&b->cv, &b->mu);
+    czk_status st = b->st;
+    pthread_mutex_unlock(&b->mu);
+    return st == CZK_OK ? CZK_OK : czk_error(st, "%s", b->msg);
+}
+
+/* Hand over n points (they must stay untouched until the next bg_put or bg_wait returns). */
+static czk_status bg_put(bg_writer *b, const void *pts, size_t n, int g2)
+{
+    if (!b->started) return g2 ? czk__params_writer_g2(b->w, pts, n) : czk__params_writer_g1(b->w, pts, n);
+    CZK_TRY(bg_wait(b));
+    pthread_mutex_lock(&b->mu);
+    b->pts = pts, b->n = n, b->g2 = g2, b->has_job = 1;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    return CZK_OK;
+}
+
+/* Finish the pending chunk and end the thread. */
+static void bg_stop(bg_writer *b)
+{
+    if (!b->started) return;
+    pthread_mutex_lock(&b->mu);
+    b->quit = 1;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    pthread_join(b->th, NULL);
+    pthread_cond_destroy(&b->cv);
+    pthread_mutex_destroy(&b->mu);
+    b->started = 0;
+}
+
 typedef struct stream_ctx {
     czk__params_writer *w;
+    bg_writer *bg;
     const czk__fb_table *t1;
     const czk__fb_table *t2;
-    czk_g1_affine *p1;
-    czk_g2_affine *p2;
-    czk_fr *k; /* one chunk's scalars */
+    void *buf[2]; /* chunks of points, G1 or G2: one computed while the other is written */
+    int cur;
+    czk_fr *k;    /* one chunk's scalars */
     int threads;
     const czk_groth16_setup_opts *opts;
 } stream_ctx;
@@ -354,17 +456,18 @@ typedef void (*scalars_fn)(void *ctx, czk_fr *k, size_t first, size_t count);
 static czk_status stream_section(stream_ctx *c, int sec, const char *stage, size_t n, int g2, scalars_fn next,
                                  void *nctx)
 {
+    CZK_TRY(bg_wait(c->bg)); /* the last section's points are all written */
     CZK_TRY(czk__params_writer_section(c->w, sec, n));
     for (size_t first = 0; first < n; first += stream_chunk) {
         size_t cnt = n - first < stream_chunk ? n - first : stream_chunk;
+        void *buf = c->buf[c->cur];
         next(nctx, c->k, first, cnt);
-        if (g2) {
-            CZK_TRY(g2_batch(c->p2, c->k, cnt, c->t2, c->threads, NULL, stage));
-            CZK_TRY(czk__params_writer_g2(c->w, c->p2, cnt));
-        } else {
-            CZK_TRY(g1_batch(c->p1, c->k, cnt, c->t1, c->threads, NULL, stage));
-            CZK_TRY(czk__params_writer_g1(c->w, c->p1, cnt));
-        }
+        if (g2)
+            CZK_TRY(g2_batch(buf, c->k, cnt, c->t2, c->threads, NULL, stage));
+        else
+            CZK_TRY(g1_batch(buf, c->k, cnt, c->t1, c->threads, NULL, stage));
+        CZK_TRY(bg_put(c->bg, buf, cnt, g2));
+        c->cur ^= 1;
         stream_progress(c, stage, first + cnt, n);
     }
     if (!n) stream_progress(c, stage, 0, 0);
@@ -473,11 +576,12 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     /* one column vector and chunks: the Lagrange values of a chunk of rows
      * are made when a pass over the matrices reaches it */
     czk_fr *acc = czk__big_alloc(n_cols * sizeof(czk_fr));
-    czk_fr *lag = malloc(chunk * sizeof(czk_fr));
-    czk_fr *k = malloc(chunk * sizeof(czk_fr)), *scr = malloc(chunk * sizeof(czk_fr)),
-           *scr2 = malloc(chunk * sizeof(czk_fr)), *base = malloc(chunk * sizeof(czk_fr));
-    czk_g1_affine *p1 = czk__big_alloc(chunk * sizeof(czk_g1_affine));
-    czk_g2_affine *p2 = czk__big_alloc(chunk * sizeof(czk_g2_affine));
+    czk_fr *lag = czk__big_alloc(chunk * sizeof(czk_fr));
+    czk_fr *k = czk__big_alloc(chunk * sizeof(czk_fr)), *scr = czk__big_alloc(chunk * sizeof(czk_fr)),
+           *scr2 = czk__big_alloc(chunk * sizeof(czk_fr)), *base = czk__big_alloc(chunk * sizeof(czk_fr));
+    void *p1 = czk__big_alloc(chunk * sizeof(czk_g2_affine)), *p2 = czk__big_alloc(chunk * sizeof(czk_g2_affine));
+    bg_writer bg;
+    memset(&bg, 0, sizeof bg);
     czk__fb_table t1 = {0};
     czk__fb_table t2 = {0};
     lag_ctx L;
@@ -550,7 +654,8 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     }
     st = czk__params_writer_open(&w, params_path, &vk);
     if (st != CZK_OK) goto out;
-    stream_ctx sx = {w, &t1, &t2, p1, p2, k, threads, opts};
+    bg_start(&bg, w);
+    stream_ctx sx = {w, &bg, &t1, &t2, {p1, p2}, 0, k, threads, opts};
     h_scalars hs;
     czk_fr_mul(&hs.x, &zt, &delta_inv);
     hs.tau = tau;
@@ -581,12 +686,15 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     sel_scalars bs = {acc, sel, 0};
     if (st == CZK_OK) st = stream_section(&sx, 3, "b_g1", cnt, 0, next_sel, &bs);
     if (st == CZK_OK) st = stream_section(&sx, 4, "b_g2", cnt, 1, next_sel, &bs);
+    if (st == CZK_OK) st = bg_wait(&bg);
+    bg_stop(&bg);
     if (st == CZK_OK) {
         st = czk__params_writer_commit(w);
         w = NULL;
     }
     if (st == CZK_OK) st = czk_groth16_vk_write(vk_path, &vk);
 out:
+    bg_stop(&bg);
     czk__params_writer_abort(w);
     memset(&tau, 0, sizeof tau);
     memset(&alpha, 0, sizeof alpha);
@@ -595,14 +703,14 @@ out:
     memset(&delta, 0, sizeof delta);
     memset(&L, 0, sizeof L);
     czk__big_free(sel);
-    free(lag);
+    czk__big_free(lag);
     czk__big_free(acc);
     czk__big_free(p1);
     czk__big_free(p2);
-    free(k);
-    free(scr);
-    free(scr2);
-    free(base);
+    czk__big_free(k);
+    czk__big_free(scr);
+    czk__big_free(scr2);
+    czk__big_free(base);
     czk__fb_table_free(&t1);
     czk__fb_table_free(&t2);
     czk_groth16_vk_clear(&vk);
