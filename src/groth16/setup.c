@@ -69,7 +69,7 @@ static void random_nonzero(czk_fr *r, czk_rng *rng)
     while (czk_fr_is_zero(r));
 }
 
-/* Rows per thread block of the element-wise passes below. */
+/* Elements per thread block of powers(). */
 #define PAR_BLOCK ((size_t)1 << 14)
 
 /* k[i] = x tau^(first + i) for i < n, on `threads` threads (each block
@@ -92,26 +92,41 @@ static void powers(czk_fr *k, size_t n, size_t first, const czk_fr *x, const czk
 /* out[j] = zm w^(j0 + j) / (tau - w^(j0 + j)) for j < cnt: the Lagrange
  * basis of the size-m domain at tau, L_j(tau) = Z(tau)/m w^j / (tau - w^j)
  * (zm = Z(tau)/m). tau - w^j != 0 because Z(tau) != 0. One batch inversion
- * per thread block (Montgomery's trick); scr and scr2 hold cnt elements. */
-static void lagrange(czk_fr *out, size_t j0, size_t cnt, const czk_fr *tau, const czk_fr *omega, const czk_fr *zm,
-                     czk_fr *scr, czk_fr *scr2, int threads)
+ * per block of LAG_BLOCK (Montgomery's trick), in the thread's own scratch. */
+#define LAG_BLOCK ((size_t)1 << 13)
+
+static czk_status lagrange(czk_fr *out, size_t j0, size_t cnt, const czk_fr *tau, const czk_fr *omega,
+                           const czk_fr *zm, int threads)
 {
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t lo = 0; lo < cnt; lo += PAR_BLOCK) {
-        size_t hi = lo + PAR_BLOCK < cnt ? lo + PAR_BLOCK : cnt;
-        czk_fr wj;
-        czk_fr_pow_u64(&wj, omega, (uint64_t)(j0 + lo));
-        for (size_t j = lo; j < hi; j++) {
-            czk_fr_sub(&scr[j], tau, &wj);
-            out[j] = wj;
-            czk_fr_mul(&wj, &wj, omega);
+    int nomem = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        czk_fr *d = malloc(2 * LAG_BLOCK * sizeof(czk_fr)), *t = d + LAG_BLOCK;
+        if (!d) {
+#pragma omp atomic write
+            nomem = 1;
         }
-        czk_fr_batch_inv(scr + lo, scr + lo, hi - lo, scr2 + lo);
-        for (size_t j = lo; j < hi; j++) {
-            czk_fr_mul(&out[j], &out[j], &scr[j]);
-            czk_fr_mul(&out[j], &out[j], zm);
+#pragma omp for schedule(static)
+        for (size_t lo = 0; lo < cnt; lo += LAG_BLOCK) {
+            if (!d) continue;
+            size_t len = cnt - lo < LAG_BLOCK ? cnt - lo : LAG_BLOCK;
+            czk_fr wj;
+            czk_fr_pow_u64(&wj, omega, (uint64_t)(j0 + lo));
+            for (size_t j = 0; j < len; j++) {
+                czk_fr_sub(&d[j], tau, &wj);
+                out[lo + j] = wj;
+                czk_fr_mul(&wj, &wj, omega);
+            }
+            czk_fr_batch_inv(d, d, len, t);
+            for (size_t j = 0; j < len; j++) {
+                czk_fr_mul(&out[lo + j], &out[lo + j], &d[j]);
+                czk_fr_mul(&out[lo + j], &out[lo + j], zm);
+            }
         }
+        free(d);
     }
+    if (nomem) return czk_error(CZK_ERR_NOMEM, "setup: Lagrange weights: scratch for %d threads", threads);
+    return CZK_OK;
 }
 
 czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const czk_csr *B,
@@ -147,14 +162,13 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     czk_status st = CZK_OK;
     /* big buffers: 2 MiB pages, one fault each instead of 512 */
     czk_fr *lag = czk__big_alloc(m * sizeof(czk_fr));
-    czk_fr *scr = czk__big_alloc(m * sizeof(czk_fr));
     czk_fr *u = czk__big_alloc(n_cols * sizeof(czk_fr));
     czk_fr *v = czk__big_alloc(n_cols * sizeof(czk_fr));
     czk_fr *w = czk__big_alloc(n_cols * sizeof(czk_fr));
     czk_fr *k = czk__big_alloc((n_cols > m ? n_cols : m) * sizeof(czk_fr));
     czk__fb_table t1 = {0};
     czk__fb_table t2 = {0};
-    if (!lag || !scr || !u || !v || !w || !k) {
+    if (!lag || !u || !v || !w || !k) {
         st = czk_error(CZK_ERR_NOMEM, "setup: evaluation vectors for %zu constraints, %zu variables", n_rows, n_cols);
         goto out;
     }
@@ -173,7 +187,8 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     czk_fr_inv(&minv, &minv);
     czk_fr zm;
     czk_fr_mul(&zm, &zt, &minv);
-    lagrange(lag, 0, m, &tau, &omega, &zm, scr, k, threads);
+    st = lagrange(lag, 0, m, &tau, &omega, &zm, threads);
+    if (st != CZK_OK) goto out;
     /* the three matrices on their own threads */
 #pragma omp parallel sections num_threads(threads < 3 ? threads : 3)
     {
@@ -186,8 +201,7 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     }
     /* the Lagrange weights are spent: their memory goes back before the tables */
     czk__big_free(lag);
-    czk__big_free(scr);
-    lag = scr = NULL;
+    lag = NULL;
     if (opts && opts->progress) opts->progress(opts->progress_ctx, "QAP evaluation", 1.0);
 
     size_t na = 0, nb = 0;
@@ -289,7 +303,6 @@ out:
     memset(&gamma, 0, sizeof gamma);
     memset(&delta, 0, sizeof delta);
     czk__big_free(lag);
-    czk__big_free(scr);
     czk__big_free(u);
     czk__big_free(v);
     czk__big_free(w);
@@ -518,7 +531,7 @@ static czk_status select_nonzero(uint32_t **sel, size_t *count, const czk_fr *v,
  * L_j(tau) = Z(tau)/m * w^j / (tau - w^j) for j in [j0, j0 + cnt). */
 typedef struct lag_ctx {
     czk_fr tau, omega, zm;
-    czk_fr *scr, *scr2, *base;
+    czk_fr *base;
 } lag_ctx;
 
 /* acc += sum over the matrices ms[0..nm) of f[i] M_i^T L, one chunk of rows
@@ -528,7 +541,7 @@ static czk_status columns_pass(const czk_groth16_setup_circuit *c, const lag_ctx
 {
     for (size_t j0 = 0; j0 < c->n_rows; j0 += chunk) {
         size_t cnt = c->n_rows - j0 < chunk ? c->n_rows - j0 : chunk;
-        lagrange(L->base, j0, cnt, &L->tau, &L->omega, &L->zm, L->scr, L->scr2, threads);
+        CZK_TRY(lagrange(L->base, j0, cnt, &L->tau, &L->omega, &L->zm, threads));
         for (int i = 0; i < nm; i++) {
             const czk_fr *fi = &f[i];
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -577,8 +590,7 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
      * are made when a pass over the matrices reaches it */
     czk_fr *acc = czk__big_alloc(n_cols * sizeof(czk_fr));
     czk_fr *lag = czk__big_alloc(chunk * sizeof(czk_fr));
-    czk_fr *k = czk__big_alloc(chunk * sizeof(czk_fr)), *scr = czk__big_alloc(chunk * sizeof(czk_fr)),
-           *scr2 = czk__big_alloc(chunk * sizeof(czk_fr)), *base = czk__big_alloc(chunk * sizeof(czk_fr));
+    czk_fr *k = czk__big_alloc(chunk * sizeof(czk_fr)), *base = czk__big_alloc(chunk * sizeof(czk_fr));
     void *p1 = czk__big_alloc(chunk * sizeof(czk_g2_affine)), *p2 = czk__big_alloc(chunk * sizeof(czk_g2_affine));
     bg_writer bg;
     memset(&bg, 0, sizeof bg);
@@ -586,7 +598,7 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     czk__fb_table t2 = {0};
     lag_ctx L;
     memset(&L, 0, sizeof L);
-    if (!lag || !acc || !k || !scr || !scr2 || !base || !p1 || !p2) {
+    if (!lag || !acc || !k || !base || !p1 || !p2) {
         st = czk_error(CZK_ERR_NOMEM, "setup: %zu variables (%.1f GiB)", n_cols, (double)n_cols * 32.0 / 1073741824.0);
         goto out;
     }
@@ -603,8 +615,6 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     czk_fr_inv(&minv, &minv);
     czk_fr_mul(&L.zm, &zt, &minv);
     L.tau = tau;
-    L.scr = scr;
-    L.scr2 = scr2;
     L.base = base;
 
     /* acc = beta u + alpha v + w */
@@ -708,8 +718,6 @@ out:
     czk__big_free(p1);
     czk__big_free(p2);
     czk__big_free(k);
-    czk__big_free(scr);
-    czk__big_free(scr2);
     czk__big_free(base);
     czk__fb_table_free(&t1);
     czk__fb_table_free(&t2);
