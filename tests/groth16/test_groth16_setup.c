@@ -90,16 +90,18 @@ static void edge_scalars(czk_fr *k, unsigned c)
         czk_##grp##_jac_from_affine(&gj, &g);                                                                \
         const size_t step = asan ? 29 : 1;                                                                   \
         for (size_t i = 0; i < n; i++) czk_fr_random(&k[i], czk_test_rng());                                 \
+        int refs = 0; /* the uniform scalars' references made */                                             \
         for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {                                        \
             unsigned c = widths[w] ? widths[w] : 16;                                                         \
             if (asan && c > 8) continue;                                                                     \
             edge_scalars(k, c);                                                                              \
             for (size_t i = 0; i < n; i += (i < N_EDGE ? 1 : step)) {                                        \
-                if (w && i >= N_EDGE) break; /* the uniform ones: once */                                   \
+                if (refs && i >= N_EDGE) break; /* the uniform ones: once */                                \
                 JAC r;                                                                                       \
                 czk_##grp##_mul_var(&r, &gj, &k[i]);                                                         \
                 czk_##grp##_jac_to_affine(&ref[i], &r);                                                      \
             }                                                                                                \
+            refs = 1;                                                                                        \
             memset(p, 0xa5, n * sizeof *p);                                                                  \
             REQUIRE_OK(czk_groth16_fixed_##grp##_var(p, k, n, widths[w], 2));                                \
             size_t bad = 0, first = n;                                                                       \
