@@ -141,8 +141,8 @@ int czk_bench_counters_run(czk_bench_fn fn, int argc, char **argv, const czk_ben
         cargv[n] = NULL;
         char log[64];
         snprintf(log, sizeof log, "%s/log", tmp);
-        czk_perf_child c = {cargv, 1, o->spec, -1, tmp, log, r.regions == 0};
-        czk_status s = czk_perf_child_simulate(&r, &set, &c);
+        czk_perf_child c = {cargv, 1, o->spec, -1, tmp, log, r.regions == 0, NULL, 0};
+        czk_status s = czk_perf_child_simulate(&r, NULL, &set, &c);
         if (s != CZK_OK) {
             fprintf(stderr, "czk bench %s: simulated counters failed (reported as unavailable): %s\n", bench,
                     czk_last_error());

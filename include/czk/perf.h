@@ -151,6 +151,12 @@ typedef struct czk_perf_report {
     int hw_available;      /* the CPU exposes hardware counters to us */
     char backend[64];      /* e.g. "perf_event_open", "callgrind (simulated)", "mixed" */
     char sim_geometry[160];/* cache geometry passed to callgrind, "" if not simulated */
+    int sim_exact;         /* the simulated values repeated exactly in a second simulation
+                              (so they are the same for every run of this side) */
+    int sim_runs;          /* simulations behind the simulated values (0: none) */
+    double sim_spread;     /* sim_exact: the largest relative deviation between the two (0: identical) */
+    char region_fn[96];    /* counters restricted to this function and its callees
+                              (--region); time still covers the whole run. "" = none */
     size_t n;
     czk_perf_value v[CZK_PERF_MAX_EVENTS];
 } czk_perf_report;
@@ -168,10 +174,14 @@ typedef struct czk_perf_metric {
     char unit[16];
     double value;
     czk_perf_source source;
+    char how[80];      /* what it divides, when its inputs come from different sources
+                          (e.g. "native time / simulated instructions"), else "" */
 } czk_perf_metric;
 #define CZK_PERF_MAX_METRICS 24
 size_t czk_perf_derive(czk_perf_metric out[CZK_PERF_MAX_METRICS], const czk_perf_report *r);
 
+/* v rounded, with thousands separators ("1,234,567"); %.4g beyond 1e18. */
+const char *czk_perf_fmt_count(char buf[40], double v);
 /* Text table of raw values and derived metrics. */
 void czk_perf_report_print(FILE *f, const czk_perf_report *r);
 /* JSON (one object) of the report; also read back by czk_perf_report_read. */
@@ -222,17 +232,124 @@ typedef struct czk_perf_cg_totals {
 czk_status czk_perf_cg_parse(czk_perf_cg_totals *t, const char *path, int accumulate) CZK_WUR;
 czk_status czk_perf_cg_parse_text(czk_perf_cg_totals *t, const char *text, const char *what, int accumulate) CZK_WUR;
 
+/* ---- per-function profiles ------------------------------------------------- */
+
+/* One function's values, one per column of its profile. */
+typedef struct czk_perf_fn {
+    char *name;   /* matching key: demangled, Rust hash and callgrind recursion suffixes dropped */
+    char *object; /* basename of the ELF object the code is in ("" unknown) */
+    double *v;
+} czk_perf_fn;
+
+/* Values per function: either raw callgrind events (columns "Ir", "Dr", ...,
+ * "Bim" as in czk_perf_cg_columns) or the events of a counter set (columns
+ * named like the set's events). Self cost: what the function's own
+ * instructions did, callees excluded; inlined code belongs to the function it
+ * was inlined into (both callgrind and sampling see only machine code). */
+typedef struct czk_perf_profile {
+    size_t nev;
+    char ev[CZK_PERF_MAX_EVENTS][96];
+    char how[CZK_PERF_MAX_EVENTS][112]; /* per column: simulator formula / sampling period */
+    char source[128];                   /* e.g. "callgrind self cost per function" */
+    int have_cache, have_branch;        /* raw callgrind: the cache / branch simulation ran */
+    size_t n, cap;
+    czk_perf_fn *fn;
+    size_t *index, index_cap; /* open addressing on name: fn index + 1, 0 = empty */
+} czk_perf_profile;
+
+/* The raw callgrind columns, in czk_perf_cg_totals order. */
+#define CZK_PERF_CG_NCOL 13
+extern const char *const czk_perf_cg_columns[CZK_PERF_CG_NCOL];
+
+void czk_perf_profile_init(czk_perf_profile *p, size_t nev, const char *const *names);
+void czk_perf_profile_clear(czk_perf_profile *p);
+/* Add v (nev values) to function `name` (created on first use; `name` is
+ * normalised with czk_perf_fn_normalize first). */
+czk_status czk_perf_profile_add(czk_perf_profile *p, const char *name, const char *object, const double *v) CZK_WUR;
+const czk_perf_fn *czk_perf_profile_find(const czk_perf_profile *p, const char *name);
+int czk_perf_profile_column(const czk_perf_profile *p, const char *event);
+/* Matching key of a symbol: drops a Rust legacy hash ("::h" + 16 hex digits),
+ * callgrind's recursion depth ("'2") and a trailing ".cold"/".part.N"-style
+ * compiler clone suffix is kept (it is a different piece of code). */
+void czk_perf_fn_normalize(char *out, size_t cap, const char *name);
+
+/* Parse one callgrind.out file (any number of parts, name and position
+ * compression, calls= lines whose following cost line is a callee's
+ * inclusive cost and is therefore not self cost). Totals accumulate into t;
+ * per-function self costs into raw (may be NULL), whose columns must be
+ * czk_perf_cg_columns. */
+czk_status czk_perf_cg_parse_profile(czk_perf_cg_totals *t, czk_perf_profile *raw, const char *path) CZK_WUR;
+czk_status czk_perf_cg_parse_profile_text(czk_perf_cg_totals *t, czk_perf_profile *raw, const char *text,
+                                          const char *what) CZK_WUR;
+/* The events of `set` per function from raw pass-1 (and pass-2, may be NULL)
+ * profiles, with the same formulas as czk_perf_sim_apply. */
+czk_status czk_perf_profile_from_sim(czk_perf_profile *out, const czk_perf_eventset *set, const czk_perf_profile *raw1,
+                                     const czk_perf_profile *raw2) CZK_WUR;
+
 /* Which passes `set` needs (bit 0: pass 1, bit 1: pass 2). */
 unsigned czk_perf_sim_passes(const czk_perf_eventset *set);
 /* The valgrind argv prefix for a pass (NULL-terminated, in static storage
- * of `buf`); `whole` = instrument from the start (external commands). */
-size_t czk_perf_sim_argv(char *argv[16], char buf[1024], int pass, const czk_perf_geometry *g,
-                         const char *outfile, int whole);
+ * of `buf`); `whole` = instrument from the start (external commands);
+ * `region` != NULL: collect only inside that function and its callees
+ * (callgrind --toggle-collect, with its * and ? wildcards). */
+size_t czk_perf_sim_argv(char *argv[20], char buf[1536], int pass, const czk_perf_geometry *g,
+                         const char *outfile, int whole, const char *region);
 int czk_perf_valgrind_available(void);
 /* Fill every simulatable, not-counted event of `r` (in `set`'s order) from
  * the pass totals (p2 may be NULL when pass 2 was not run). */
 void czk_perf_sim_apply(czk_perf_report *r, const czk_perf_eventset *set, const czk_perf_cg_totals *p1,
                         const czk_perf_cg_totals *p2, const czk_perf_geometry *g);
+
+/* ---- sampling backend: ELF symbols, perf records ----------------------------- */
+
+/* Function symbols of one ELF file (.symtab, else .dynsym), sorted by
+ * address, names demangled (C++ and Rust, libiberty) where built with it. */
+typedef struct czk_perf_sym {
+    uint64_t addr, size; /* link-time virtual address; size 0 extends to the next symbol */
+    char *name;
+} czk_perf_sym;
+
+typedef struct czk_perf_symtab {
+    char path[512];
+    size_t n;
+    czk_perf_sym *sym;
+    size_t nload;
+    struct { uint64_t off, vaddr, filesz; } load[16]; /* PT_LOAD segments */
+} czk_perf_symtab;
+
+/* A bad or truncated ELF file is CZK_ERR_FORMAT naming the file and what. */
+czk_status czk_perf_symtab_load(czk_perf_symtab *t, const char *path) CZK_WUR;
+void czk_perf_symtab_clear(czk_perf_symtab *t);
+/* The function containing vaddr, or NULL. */
+const czk_perf_sym *czk_perf_symtab_lookup(const czk_perf_symtab *t, uint64_t vaddr);
+/* File offset -> link-time virtual address through the PT_LOAD segments; 0 if none. */
+int czk_perf_symtab_vaddr(const czk_perf_symtab *t, uint64_t off, uint64_t *vaddr);
+/* The address range of the first function matching `pattern` (fnmatch
+ * wildcards, on the demangled name without its Rust hash): --region. */
+int czk_perf_symtab_range(const czk_perf_symtab *t, const char *pattern, uint64_t *lo, uint64_t *hi);
+/* Demangled C++ / Rust (legacy and v0) name, malloc'd; NULL when `sym` is not
+ * mangled or no demangler is built in. */
+char *czk_perf_demangle(const char *sym);
+int czk_perf_demangler_available(void);
+
+/* Samples -> per-function profile. Feed it the records of a perf ring buffer
+ * (PERF_RECORD_MMAP2 and PERF_RECORD_SAMPLE with sample_type IDENTIFIER | IP |
+ * TID | PERIOD); each sample adds its period to the function of its IP in the
+ * column of its event (matched by id). With a region (a function of the main
+ * program), only samples inside that function's address range count. */
+typedef struct czk_perf_sampler czk_perf_sampler;
+czk_status czk_perf_sampler_create(czk_perf_sampler **s, size_t nev, const char *const *names, const uint64_t *ids,
+                                   const char *region) CZK_WUR;
+void czk_perf_sampler_destroy(czk_perf_sampler *s);
+/* One record (header included); unknown record types are skipped. */
+void czk_perf_sampler_record(czk_perf_sampler *s, const void *rec, size_t len);
+/* Copy the records out of a perf mmap ring (the metadata page then 2^k data
+ * pages) into the sampler and advance data_tail; handles records that wrap. */
+size_t czk_perf_sampler_drain(czk_perf_sampler *s, void *ring, size_t data_size);
+/* Resolve every sample's address to a function (ELF symbols of the mapped
+ * files) and fill `out`; samples, lost and unresolved counts for the report. */
+czk_status czk_perf_sampler_profile(czk_perf_sampler *s, czk_perf_profile *out, uint64_t *samples, uint64_t *lost,
+                                    uint64_t *unresolved) CZK_WUR;
 
 /* ---- child processes (czk diff, simulated passes of czk bench) -------------- */
 
@@ -246,6 +363,8 @@ typedef struct czk_perf_child {
     const char *tmpdir; /* existing scratch directory */
     const char *log;    /* the child's stdout and stderr are appended here (NULL: discarded) */
     int sim_whole;      /* czk bench child marks no region: simulate from its start */
+    const char *region; /* simulated: count only inside this function and its callees */
+    int show_output;    /* native run: the child keeps our stdout and stderr (log ignored) */
 } czk_perf_child;
 
 /* Run the command once natively. A czk bench child reports its own region;
@@ -254,8 +373,68 @@ typedef struct czk_perf_child {
  * exit is an error naming the command and status. */
 czk_status czk_perf_child_run(czk_perf_report *r, const czk_perf_child *c) CZK_WUR;
 /* Re-run the command under callgrind for the passes `set` needs and fill the
- * simulatable events of r that were not counted. */
-czk_status czk_perf_child_simulate(czk_perf_report *r, const czk_perf_eventset *set, const czk_perf_child *c) CZK_WUR;
+ * simulatable events of r that were not counted. prof (may be NULL) receives
+ * the set's events per function. */
+czk_status czk_perf_child_simulate(czk_perf_report *r, czk_perf_profile *prof, const czk_perf_eventset *set,
+                                   const czk_perf_child *c) CZK_WUR;
+
+/* Run the command (whole process) with sampling counters on `set`'s hardware events (the
+ * periods: 1 sample per 1,000,003 instructions or cycles, per 10,007 other
+ * events) and build its profile. Needs a PMU: CZK_ERR_UNSUPPORTED otherwise. */
+czk_status czk_perf_child_sample(czk_perf_profile *out, const czk_perf_eventset *set, const czk_perf_child *c) CZK_WUR;
+
+/* One callgrind pass of a child as a job of its own, so that several can run
+ * at once (simulated counts do not depend on timing). */
+typedef struct czk_perf_sim_job {
+    int pass;
+    char dir[1024];       /* the job's folder: callgrind output, report, log.txt */
+    int pid, go_fd;
+    double t0, seconds;
+    czk_perf_cg_totals tot;
+    czk_perf_profile raw; /* per-function self costs, czk_perf_cg_columns */
+    char desc[160];
+} czk_perf_sim_job;
+/* Start pass `pass` of c under valgrind with its files in `dir` (created). */
+czk_status czk_perf_sim_start(czk_perf_sim_job *j, const czk_perf_child *c, int pass, const char *dir,
+                              const czk_perf_geometry *g) CZK_WUR;
+/* Non-blocking: *done = 1 once the job has exited and its output is parsed
+ * (j->tot, j->raw). A failed run is an error naming the pass and the log. */
+czk_status czk_perf_sim_poll(czk_perf_sim_job *j, int *done) CZK_WUR;
+void czk_perf_sim_kill(czk_perf_sim_job *j);
+void czk_perf_sim_job_clear(czk_perf_sim_job *j);
+/* Progress of long measurements on stderr: a redrawn line on a terminal,
+ * else one line per step once the work has taken a few seconds (so that a
+ * redirected run is not silent); nothing when quiet. */
+typedef struct czk_perf_progress {
+    int mode;            /* 0 off, 1 terminal, 2 lines */
+    double start, last;
+    char who[32];        /* "czk diff" */
+    int drawn;
+} czk_perf_progress;
+void czk_perf_progress_init(czk_perf_progress *p, const char *who, int quiet);
+/* stage, k of n, and an estimate of the seconds left (< 0: unknown). */
+void czk_perf_progress_step(czk_perf_progress *p, const char *stage, size_t k, size_t n, double eta_s, int force);
+void czk_perf_progress_end(czk_perf_progress *p);
+
+/* A batch of simulation passes run `jobs` at a time. est_s: expected
+ * seconds of each (for the ETA; refined as passes finish). */
+typedef struct czk_perf_sim_task {
+    const czk_perf_child *c;
+    int pass;
+    char dir[1024];
+    double est_s;
+    czk_perf_sim_job job;
+    int started, done;
+} czk_perf_sim_task;
+czk_status czk_perf_sim_run_all(czk_perf_sim_task *t, size_t n, int jobs, const czk_perf_geometry *g,
+                                czk_perf_progress *pr, const char *stage) CZK_WUR;
+
+/* Whether two simulations repeat: every shared event agrees within
+ * CZK_PERF_SIM_REPEAT (relative) + 2 counts, ten times below the 1% that
+ * `czk diff` calls a difference (a whole process's start-up may vary by a few
+ * dozen instructions). *spread: the largest relative deviation. */
+#define CZK_PERF_SIM_REPEAT 1e-3
+int czk_perf_cg_repeat(double *spread, const czk_perf_cg_totals *x, int xpass, const czk_perf_cg_totals *y, int ypass);
 
 /* ---- A/B comparison (czk diff) ----------------------------------------------- */
 
@@ -271,6 +450,10 @@ typedef struct czk_perf_diff_row {
     char name[96];
     char unit[16];
     char source[16];     /* "measured", "software", "counted", "simulated" */
+    char how[112];       /* for simulated rows the simulator's formula ("callgrind Bcm+Bim"),
+                            for derived rows what they divide; "" */
+    int exact;           /* simulated counts that repeated exactly: one value per side,
+                            compared without statistics (p = NAN) */
     size_t na, nb;
     double *a, *b;       /* samples (owned by the diff) */
     double a_med, b_med;
@@ -290,6 +473,32 @@ typedef struct czk_perf_diff_cause {
     int significant;     /* the underlying metric's verdict is "differs" */
 } czk_perf_diff_cause;
 
+/* Where a metric's difference is: its value per function on each side,
+ * ranked by |B - A| (like `perf diff`). */
+typedef struct czk_perf_where_row {
+    char *name;
+    char object[48];
+    double a, b, delta;
+    double share;        /* 100 * delta / (B total - A total); NAN when the totals are equal */
+} czk_perf_where_row;
+
+typedef struct czk_perf_where {
+    char metric[96];
+    char how[112];
+    int differs;         /* the metric's own verdict */
+    double a_total, b_total; /* sums over every function */
+    size_t nfn;          /* functions with a value on either side */
+    size_t n;            /* rows: the top by |delta| */
+    czk_perf_where_row *rows;
+    double rest_a, rest_b; /* the remaining functions together */
+} czk_perf_where;
+
+/* Function-name unification before matching A's functions with B's
+ * (variants compiled under different names: czk's --lc builds). */
+typedef struct czk_perf_rename {
+    char from[64], to[64];
+} czk_perf_rename;
+
 typedef struct czk_perf_diff {
     size_t nrows;
     czk_perf_diff_row rows[CZK_PERF_DIFF_MAX_ROWS];
@@ -301,7 +510,19 @@ typedef struct czk_perf_diff {
     size_t ncauses;
     czk_perf_diff_cause causes[CZK_PERF_DIFF_MAX_CAUSES];
     double time_ratio, instr_ratio, tpi_ratio; /* NAN when not available */
-    char explain[1024];
+    /* why: the counter model's estimate next to the measured change, in cycles */
+    double ghz;          /* clock used to turn time into cycles (NAN: none) */
+    char ghz_src[64];
+    double cpi_a;        /* A's cycles per instruction used for the instruction term */
+    char cpi_src[96];
+    double measured_cycles, model_cycles, unexplained_cycles; /* NAN when not available */
+    char unobserved[400]; /* what the backend cannot see */
+    char explain[4096];
+    /* where (czk_perf_diff_where) */
+    size_t nwhere;
+    czk_perf_where *where;
+    char where_source[160];
+    char where_note[256];
 } czk_perf_diff;
 
 /* Compare the runs of A and B: one row per metric with samples on both sides
@@ -313,7 +534,18 @@ typedef struct czk_perf_diff {
 czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, size_t na, const czk_perf_report *b,
                                  size_t nb, uint64_t seed, const char *primary) CZK_WUR;
 void czk_perf_diff_free(czk_perf_diff *d);
+/* Attribute every metric that per-function profiles cover to functions: A's
+ * profiles a[0..na) against B's (the median per function when a side has
+ * several), `top` rows each, names unified by `ren` first. */
+czk_status czk_perf_diff_where(czk_perf_diff *d, const czk_perf_profile *a, size_t na, const czk_perf_profile *b,
+                               size_t nb, size_t top, const czk_perf_rename *ren, size_t nren) CZK_WUR;
+/* The metric table, the where tables of the metrics that differ (all of
+ * them with `all_where`), and the explanation. */
 void czk_perf_diff_print(FILE *f, const czk_perf_diff *d);
+void czk_perf_diff_print_where(FILE *f, const czk_perf_diff *d, int all_where);
+/* Clock rate to turn time into cycles: CZK_PERF_GHZ, else the highest "cpu
+ * MHz" of /proc/cpuinfo; src says which. NAN when unknown. */
+double czk_perf_cpu_ghz(char *src, size_t cap);
 /* JSON with every raw sample; `a_cmd`, `b_cmd` describe the commands, `order` the run order ("ABBA..."). */
 czk_status czk_perf_diff_write_json(FILE *f, const czk_perf_diff *d, const char *a_cmd, const char *b_cmd,
                                     const char *order, const czk_perf_report *a, size_t na,

@@ -8,45 +8,70 @@
 
 #include <jansson.h>
 
+#include "common/fileio.h"
 #include "czk/perf.h"
 
 #define RESAMPLES 2000
 
 typedef struct kv {
-    const char *name, *unit, *source;
+    const char *name, *unit, *source, *how;
     double value;
+    int exact;
 } kv;
 
 /* The metrics of one report, in a fixed order. */
 static size_t metrics_of(kv *out, size_t cap, const czk_perf_report *r, czk_perf_metric *dm)
 {
     size_t n = 0;
-#define PUT(nm, un, src, v)                                                             \
+#define PUT(nm, un, src, hw, v, ex)                                                      \
     do {                                                                                \
-        if (n < cap) out[n++] = (kv){nm, un, src, v};                                   \
+        if (n < cap) out[n++] = (kv){nm, un, src, hw, v, ex};                           \
     } while (0)
-    PUT("time", "s", "measured", r->seconds);
-    PUT("task-clock", "s", "software", r->task_clock_s);
-    PUT("page-faults", "", "software", r->page_faults);
-    PUT("context-switches", "", "software", r->ctx_switches);
-    PUT("max RSS", "MiB", "software", r->max_rss / 1048576.0);
+    PUT("time", "s", "measured", r->region_fn[0] ? "whole run (counters: --region)" : "", r->seconds, 0);
+    PUT("task-clock", "s", "software", "", r->task_clock_s, 0);
+    PUT("page-faults", "", "software", "", r->page_faults, 0);
+    PUT("context-switches", "", "software", "", r->ctx_switches, 0);
+    PUT("max RSS", "MiB", "software", "getrusage", r->max_rss / 1048576.0, 0);
     size_t fixed = n;
     for (size_t i = 0; i < r->n; i++) {
         int dup = 0; /* a software event named like a fixed row is measured there already */
         for (size_t k = 0; k < fixed; k++) dup |= !strcmp(out[k].name, r->v[i].name);
-        if (!dup && r->v[i].source != CZK_PERF_UNAVAILABLE)
-            PUT(r->v[i].name, "", czk_perf_source_str(r->v[i].source), r->v[i].value);
+        const czk_perf_value *v = &r->v[i];
+        if (!dup && v->source != CZK_PERF_UNAVAILABLE)
+            PUT(v->name, "", czk_perf_source_str(v->source), v->source == CZK_PERF_COUNTED ? "" : v->note, v->value,
+                v->source == CZK_PERF_SIMULATED && r->sim_exact);
     }
     size_t nd = czk_perf_derive(dm, r);
-    for (size_t i = 0; i < nd; i++) PUT(dm[i].name, dm[i].unit, czk_perf_source_str(dm[i].source), dm[i].value);
+    for (size_t i = 0; i < nd; i++)
+        PUT(dm[i].name, dm[i].unit, czk_perf_source_str(dm[i].source), dm[i].how, dm[i].value,
+            dm[i].source == CZK_PERF_SIMULATED && r->sim_exact);
 #undef PUT
     return n;
+}
+
+/* Deterministic counts (a simulation that repeated exactly) are compared as
+ * they are: the delta is exact, and "differs" means outside +-1%. */
+static void exact_row(czk_perf_diff_row *row)
+{
+    row->u = row->p = NAN;
+    row->delta_pct = row->ci_lo = row->ci_hi = NAN;
+    if (row->a_med == 0) {
+        row->delta_pct = row->b_med == 0 ? 0 : NAN;
+        row->differs = row->b_med != 0;
+        return;
+    }
+    row->delta_pct = row->ci_lo = row->ci_hi = 100.0 * (row->b_med / row->a_med - 1.0);
+    row->differs = fabs(row->delta_pct) > 1.0;
 }
 
 static void stat_row(czk_perf_diff_row *row, uint64_t seed)
 {
     row->a_med = czk_perf_median(row->a, row->na);
     row->b_med = czk_perf_median(row->b, row->nb);
+    if (row->exact) {
+        exact_row(row);
+        return;
+    }
     row->delta_pct = row->ci_lo = row->ci_hi = NAN;
     row->p = czk_perf_mann_whitney(&row->u, row->a, row->na, row->b, row->nb);
     row->differs = 0;
@@ -75,12 +100,19 @@ void czk_perf_diff_free(czk_perf_diff *d)
 {
     for (size_t i = 0; i < d->nrows; i++) free(d->rows[i].a), free(d->rows[i].b);
     d->nrows = 0;
+    for (size_t i = 0; i < d->nwhere; i++) {
+        for (size_t k = 0; k < d->where[i].n; k++) free(d->where[i].rows[k].name);
+        free(d->where[i].rows);
+    }
+    free(d->where);
+    d->where = NULL;
+    d->nwhere = 0;
 }
 
 /* Role samples used by the cost model; returns 0 when unavailable in r. */
 typedef enum { K_INSTR, K_CYCLES, K_MISP, K_L2HIT, K_L2MISS, K_DRAM, K_N } kind;
 
-static int role_value(double *v, const czk_perf_report *r, kind k)
+static int role_value(double *v, const czk_perf_report *r, kind k, const czk_perf_value **src)
 {
     const czk_perf_value *x, *y;
     switch (k) {
@@ -98,6 +130,7 @@ static int role_value(double *v, const czk_perf_report *r, kind k)
         y = czk_perf_report_find(r, CZK_PERF_ROLE_L2_DC_HIT);
         if (x && y) {
             *v = x->value - y->value;
+            *src = x;
             return 1;
         }
         x = czk_perf_report_find(r, CZK_PERF_ROLE_CACHE_MISSES);
@@ -108,6 +141,7 @@ static int role_value(double *v, const czk_perf_report *r, kind k)
     }
     if (!x) return 0;
     *v = x->value;
+    *src = x;
     return 1;
 }
 
@@ -119,11 +153,14 @@ static int role_row(czk_perf_diff_row *row, const czk_perf_report *a, size_t na,
     row->b = malloc((nb + 1) * sizeof *row->b);
     if (!row->a || !row->b) return 0;
     double v;
+    const czk_perf_value *x;
+    int exact = 1;
     for (size_t i = 0; i < na; i++)
-        if (role_value(&v, &a[i], k)) row->a[row->na++] = v;
+        if (role_value(&v, &a[i], k, &x)) row->a[row->na++] = v, exact &= x->source == CZK_PERF_SIMULATED && a[i].sim_exact;
     for (size_t i = 0; i < nb; i++)
-        if (role_value(&v, &b[i], k)) row->b[row->nb++] = v;
+        if (role_value(&v, &b[i], k, &x)) row->b[row->nb++] = v, exact &= x->source == CZK_PERF_SIMULATED && b[i].sim_exact;
     if (!row->na || !row->nb) return 0;
+    row->exact = exact;
     stat_row(row, seed + (uint64_t)k);
     return 1;
 }
@@ -160,6 +197,8 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
                     snprintf(row->name, sizeof row->name, "%s", m[j].name);
                     snprintf(row->unit, sizeof row->unit, "%s", m[j].unit);
                     snprintf(row->source, sizeof row->source, "%s", m[j].source);
+                    snprintf(row->how, sizeof row->how, "%s", m[j].how ? m[j].how : "");
+                    row->exact = 1;
                     row->a = malloc(na * sizeof *row->a);
                     row->b = malloc(nb * sizeof *row->b);
                     if (!row->a || !row->b) {
@@ -168,6 +207,7 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
                     }
                 }
                 czk_perf_diff_row *row = &d->rows[r];
+                row->exact &= m[j].exact;
                 if (side) {
                     if (row->nb < nb) row->b[row->nb++] = m[j].value;
                 } else if (row->na < na) {
@@ -199,8 +239,43 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
         d->instr_ratio = rr[K_INSTR].b_med / rr[K_INSTR].a_med;
         d->tpi_ratio = d->time_ratio / d->instr_ratio;
     }
+    /* The instruction term: extra instructions at A's cycles per instruction
+     * (counted cycles; else A's CPU time x the clock rate, when the counters
+     * and the clock cover the same region; else IPC 4 assumed). */
+    d->ghz = czk_perf_cpu_ghz(d->ghz_src, sizeof d->ghz_src);
+    const czk_perf_diff_row *tc = NULL;
+    int simulated = 0, region = a[0].region_fn[0] != 0;
+    for (size_t r = 0; r < d->nrows; r++) {
+        if (!strcmp(d->rows[r].name, "task-clock") && d->rows[r].na && d->rows[r].a_med > 0) tc = &d->rows[r];
+        simulated |= !strcmp(d->rows[r].source, "simulated");
+    }
     double cpi = CZK_PERF_COST_INSTR;
-    if (have[K_CYCLES] && have[K_INSTR] && rr[K_INSTR].a_med > 0) cpi = rr[K_CYCLES].a_med / rr[K_INSTR].a_med;
+    snprintf(d->cpi_src, sizeof d->cpi_src, "assumed (IPC 4; no cycle count)");
+    if (have[K_CYCLES] && have[K_INSTR] && rr[K_INSTR].a_med > 0) {
+        cpi = rr[K_CYCLES].a_med / rr[K_INSTR].a_med;
+        snprintf(d->cpi_src, sizeof d->cpi_src, "A's counted cycles / instructions");
+    } else if (have[K_INSTR] && rr[K_INSTR].a_med > 0 && isfinite(d->ghz) && !region) {
+        const czk_perf_diff_row *t = tc ? tc : time;
+        if (t->a_med > 0) {
+            cpi = t->a_med * d->ghz * 1e9 / rr[K_INSTR].a_med;
+            snprintf(d->cpi_src, sizeof d->cpi_src, "A's %.16s x %.2f GHz / %s instructions", t->name, d->ghz,
+                     simulated ? "simulated" : "counted");
+        }
+    }
+    d->cpi_a = cpi;
+    /* the measured change in cycles */
+    d->measured_cycles = d->model_cycles = d->unexplained_cycles = NAN;
+    int time_like = !strcmp(time->name, "time") || !strcmp(time->name, "task-clock");
+    if (have[K_CYCLES] && !region) d->measured_cycles = rr[K_CYCLES].b_med - rr[K_CYCLES].a_med;
+    else if (time_like && isfinite(d->ghz) && !region) d->measured_cycles = (time->b_med - time->a_med) * d->ghz * 1e9;
+    snprintf(d->unobserved, sizeof d->unobserved, "%s",
+             simulated ? "what callgrind does not simulate: overlap between misses (memory-level parallelism), "
+                         "store-to-load forwarding and memory dependences, dependency chains and execution ports, "
+                         "the width of moved values (larger copies), instruction fetch and decode, hardware "
+                         "prefetching, TLB misses, the clock rate, other load on the machine"
+                       : "what the counted events do not separate: overlap between misses, dependency chains and "
+                         "execution ports, store forwarding, fetch and decode (the top-down rows, where the CPU "
+                         "offers them, split the cycles), the clock rate, other load on the machine");
     static const struct {
         kind k;
         const char *key, *what;
@@ -239,6 +314,11 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
         if (d->differs && c->cycles * dir > 0 && !strcmp(d->cause, "none")) snprintf(d->cause, sizeof d->cause, "%s", c->key);
     }
 
+    double model = 0;
+    for (size_t i = 0; i < d->ncauses; i++) model += d->causes[i].cycles;
+    if (d->ncauses) d->model_cycles = model;
+    if (d->ncauses && isfinite(d->measured_cycles)) d->unexplained_cycles = d->measured_cycles - model;
+
     /* explanation */
     char *e = d->explain;
     size_t cap2 = sizeof d->explain, o = 0;
@@ -254,10 +334,11 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
             primary, time->delta_pct, time->ci_lo, time->ci_hi, time->p);
     if (time->na < 4 || time->nb < 4)
         OUT("Note: with fewer than 4 runs per side the Mann-Whitney p cannot fall below 0.05: nothing can be called different.\n");
-    if (isfinite(d->instr_ratio) && isfinite(d->tpi_ratio) && d->time_ratio > 0) {
+    if (!region && isfinite(d->instr_ratio) && isfinite(d->tpi_ratio) && d->time_ratio > 0) {
         double lt = log(d->time_ratio), li = log(d->instr_ratio);
-        OUT("%s = instructions x %s per instruction: instructions %+.1f%%, %s per instruction %+.1f%%", primary, primary,
-            100 * (d->instr_ratio - 1), primary, 100 * (d->tpi_ratio - 1));
+        OUT("%s = instructions x %s per instruction: instructions %+.1f%%, %s per instruction %+.1f%%%s", primary, primary,
+            100 * (d->instr_ratio - 1), primary, 100 * (d->tpi_ratio - 1),
+            simulated ? " (native time / simulated instructions)" : "");
         if (d->differs && fabs(lt) > 1e-9)
             OUT(" (instruction count explains %.0f%% of the change, CPI %.0f%%, on a log scale).\n", 100 * li / lt,
                 100 * (lt - li) / lt);
@@ -272,6 +353,23 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
             const czk_perf_diff_cause *c = &d->causes[i];
             OUT("  %zu. %-30s %+14.0f events  %+14.0f cycles%s\n", i + 1, c->what, c->delta, c->cycles,
                 c->significant ? "" : "  (not significant)");
+        }
+    }
+    if (d->ncauses) {
+        OUT("Why, in cycles (the counter model next to the measured change):\n");
+        if (isfinite(d->measured_cycles))
+            OUT("  measured: %s %+.4g s = %+.4g cycles (%s)\n", primary, time->b_med - time->a_med, d->measured_cycles,
+                have[K_CYCLES] && !region ? "counted cycles" : d->ghz_src);
+        else
+            OUT("  measured: %s has no cycle equivalent here%s\n", primary, region ? " (--region: time covers the whole run)" : "");
+        OUT("  model: %+.4g cycles = the ranked counter deltas above (instructions at %.3g cycles each: %s; "
+            "mispredict %.0f, L2 hit %.0f, L2 miss %.0f, DRAM fill %.0f cycles)\n",
+            model, cpi, d->cpi_src, CZK_PERF_COST_MISPREDICT, CZK_PERF_COST_L2_HIT, CZK_PERF_COST_L2_MISS, CZK_PERF_COST_DRAM);
+        if (isfinite(d->unexplained_cycles)) {
+            double share = d->measured_cycles != 0 ? 100.0 * d->unexplained_cycles / fabs(d->measured_cycles) : NAN;
+            OUT("  unexplained: %+.4g cycles", d->unexplained_cycles);
+            if (isfinite(share)) OUT(" (%.0f%% of the measured change)", share);
+            OUT(", not explained by the counters: %s.\n", d->unobserved);
         }
     }
     if (strcmp(d->cause, "none")) {
@@ -293,29 +391,45 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
     return CZK_OK;
 }
 
+static void row_source(char *buf, size_t n, const czk_perf_diff_row *r)
+{
+    snprintf(buf, n, "%s%s%s%s", r->source, r->exact ? " (exact)" : "", r->how[0] ? ": " : "", r->how);
+}
+
 void czk_perf_diff_print(FILE *f, const czk_perf_diff *d)
 {
     fprintf(f, "%-40s %12s %12s %9s %21s %9s  %-13s %s\n", "metric", "A median", "B median", "delta", "95% CI", "p",
             "verdict", "source");
+    int any_exact = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const czk_perf_diff_row *r = &d->rows[i];
         if (!r->na || !r->nb) continue;
-        char am[32], bm[32], dl[32], ci[48];
+        char am[32], bm[32], dl[32], ci[48], pv[16], src[160];
         fmt_num(am, sizeof am, r->a_med);
         fmt_num(bm, sizeof bm, r->b_med);
         if (isfinite(r->delta_pct)) snprintf(dl, sizeof dl, "%+.2f%%", r->delta_pct);
         else snprintf(dl, sizeof dl, "n/a");
-        if (isfinite(r->ci_lo)) snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", r->ci_lo, r->ci_hi);
+        if (r->exact) snprintf(ci, sizeof ci, "-");
+        else if (isfinite(r->ci_lo)) snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", r->ci_lo, r->ci_hi);
         else snprintf(ci, sizeof ci, "-");
+        if (r->exact) snprintf(pv, sizeof pv, "exact");
+        else snprintf(pv, sizeof pv, "%.3g", r->p);
+        any_exact |= r->exact;
         char name[64];
         snprintf(name, sizeof name, "%s%s%s%s", r->name, r->unit[0] ? " (" : "", r->unit, r->unit[0] ? ")" : "");
-        fprintf(f, "%-40.40s %12s %12s %9s %21s %9.3g  %-13s %s\n", name, am, bm, dl, ci, r->p,
-                r->differs ? "differs" : "no difference", r->source);
+        row_source(src, sizeof src, r);
+        fprintf(f, "%-40.40s %12s %12s %9s %21s %9s  %-13s %s\n", name, am, bm, dl, ci, pv,
+                r->differs ? "differs" : "no difference", src);
     }
+    if (any_exact)
+        fprintf(f, "(exact: simulated counts that repeated in a second simulation, exactly or within %.1g%%; compared "
+                   "as they are, 'differs' when outside +-1%%)\n", 100 * CZK_PERF_SIM_REPEAT);
+    czk_perf_diff_print_where(f, d, 0);
     fprintf(f, "\nverdict (%s): %s\n%s", d->primary, d->differs ? "differs" : "no difference", d->explain);
 }
 
 json_t *czk__perf_report_json(const czk_perf_report *r);
+json_t *czk__perf_where_json(const czk_perf_diff *d);
 
 static json_t *num_or_null(double v)
 {
@@ -339,6 +453,8 @@ czk_status czk_perf_diff_write_json(FILE *f, const czk_perf_diff *d, const char 
         json_object_set_new(m, "name", json_string(r->name));
         json_object_set_new(m, "unit", json_string(r->unit));
         json_object_set_new(m, "source", json_string(r->source));
+        json_object_set_new(m, "how", json_string(r->how));
+        json_object_set_new(m, "exact", json_boolean(r->exact));
         json_object_set_new(m, "a_median", num_or_null(r->a_med));
         json_object_set_new(m, "b_median", num_or_null(r->b_med));
         json_object_set_new(m, "delta_pct", num_or_null(r->delta_pct));
@@ -370,8 +486,19 @@ czk_status czk_perf_diff_write_json(FILE *f, const czk_perf_diff *d, const char 
         json_array_append_new(cs, c);
     }
     json_object_set_new(dg, "ranked", cs);
+    json_t *why = json_object();
+    json_object_set_new(why, "clock_ghz", num_or_null(d->ghz));
+    json_object_set_new(why, "clock_source", json_string(d->ghz_src));
+    json_object_set_new(why, "cycles_per_instruction_a", num_or_null(d->cpi_a));
+    json_object_set_new(why, "cpi_source", json_string(d->cpi_src));
+    json_object_set_new(why, "measured_cycles", num_or_null(d->measured_cycles));
+    json_object_set_new(why, "model_cycles", num_or_null(d->model_cycles));
+    json_object_set_new(why, "unexplained_cycles", num_or_null(d->unexplained_cycles));
+    json_object_set_new(why, "not_observed", json_string(d->unobserved));
+    json_object_set_new(dg, "why", why);
     json_object_set_new(dg, "text", json_string(d->explain));
     json_object_set_new(o, "diagnosis", dg);
+    json_object_set_new(o, "where", czk__perf_where_json(d));
     json_t *runs = json_object(), *ra = json_array(), *rb = json_array();
     for (size_t i = 0; i < na; i++) json_array_append_new(ra, czk__perf_report_json(&a[i]));
     for (size_t i = 0; i < nb; i++) json_array_append_new(rb, czk__perf_report_json(&b[i]));
@@ -404,8 +531,9 @@ czk_status czk_perf_diff_write_svg(const char *path, const czk_perf_diff *d, con
     for (size_t k = 0; k < sizeof main_metrics / sizeof main_metrics[0]; k++)
         for (size_t i = 0; i < d->nrows && ns < 16; i++)
             if (!strcmp(d->rows[i].name, main_metrics[k]) && d->rows[i].na && d->rows[i].nb) sel[ns++] = &d->rows[i];
-    FILE *f = fopen(path, "w");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot create SVG: %s", path, strerror(errno));
+    czk__afile af;
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
     const int W = 760, PH = 74, top = 46, left = 230, right = 20;
     int H = top + (int)ns * PH + 20;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
@@ -450,6 +578,5 @@ czk_status czk_perf_diff_write_svg(const char *path, const czk_perf_diff *d, con
         fprintf(f, "</g>\n");
     }
     fprintf(f, "</svg>\n");
-    if (fclose(f)) return czk_error(CZK_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-    return CZK_OK;
+    return czk__afile_commit(&af, NULL, 0);
 }

@@ -6,6 +6,10 @@
 
 #include "czk/perf.h"
 
+struct perf_event_attr;
+/* The attributes every czk event shares: type, config, inherit, user only
+ * unless e->exclude_kernel is 0, no hypervisor. */
+void czk__perf_attr(struct perf_event_attr *a, const czk_perf_event *e);
 /* perf_event_open of one event (inherit, user-only unless e->exclude_kernel
  * is 0); returns the fd or -1 with *err = errno. */
 int czk__perf_open(const czk_perf_event *e, pid_t pid, int group_fd, int enable_on_exec, int *err);
@@ -19,5 +23,9 @@ void czk__perf_open_set(int fd[], int err[], int hidden_fd[], int *nhidden, cons
 void czk__perf_fill_value(czk_perf_value *v, const czk_perf_event *e, int fd, int err, double value, double enabled,
                           double running);
 int czk__perf_libpfm_loaded(void);
+/* A role's simulated value from pass totals (p2 may be NULL); 0 when the
+ * passes at hand cannot give it. `how` names callgrind's formula. */
+int czk__perf_sim_value(double *out, const char **how, czk_perf_role role, const czk_perf_cg_totals *p1,
+                        const czk_perf_cg_totals *p2);
 
 #endif

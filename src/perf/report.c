@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "common/fileio.h"
 #include "czk/perf.h"
 
 static int usable(const czk_perf_value *v)
@@ -45,6 +46,7 @@ static void put(czk_perf_metric *out, size_t *n, const char *name, const char *u
     snprintf(m->unit, sizeof m->unit, "%s", unit);
     m->value = v;
     m->source = s;
+    m->how[0] = 0;
 }
 
 size_t czk_perf_derive(czk_perf_metric out[CZK_PERF_MAX_METRICS], const czk_perf_report *r)
@@ -58,8 +60,14 @@ size_t czk_perf_derive(czk_perf_metric out[CZK_PERF_MAX_METRICS], const czk_perf
     const czk_perf_value *rops = F(RETIRED_OPS), *dops = F(DISPATCHED_OPS), *tdf = F(TD_FRONTEND), *tdb = F(TD_BACKEND);
 #undef F
     if (ins && cyc && cyc->value > 0) put(out, &n, "IPC", "", ins->value / cyc->value, src_of(ins, cyc));
-    if (ins && ins->value > 0 && r->seconds > 0)
+    if (ins && ins->value > 0 && r->seconds > 0 && !r->region_fn[0]) {
+        size_t k = n;
         put(out, &n, "ns per instruction", "ns", r->seconds * 1e9 / ins->value, CZK_PERF_MEASURED);
+        if (n > k)
+            snprintf(out[k].how, sizeof out[k].how, "%s",
+                 ins->source == CZK_PERF_SIMULATED ? "native time / simulated instructions (callgrind Ir)"
+                                                   : "time / counted instructions");
+    }
     if (br && bm && br->value > 0) put(out, &n, "branch-miss %", "%", 100.0 * bm->value / br->value, src_of(br, bm));
     if (ins && bm && ins->value > 0) put(out, &n, "branch MPKI", "/1k", 1000.0 * bm->value / ins->value, src_of(ins, bm));
     if (l2a && l2h && l2a->value > 0)
@@ -96,7 +104,7 @@ size_t czk_perf_derive(czk_perf_metric out[CZK_PERF_MAX_METRICS], const czk_perf
     return n;
 }
 
-static const char *group_digits(char buf[40], double v)
+const char *czk_perf_fmt_count(char buf[40], double v)
 {
     if (!isfinite(v) || fabs(v) >= 1e18) {
         snprintf(buf, 40, "%.4g", v);
@@ -124,22 +132,23 @@ void czk_perf_report_print(FILE *f, const czk_perf_report *r)
     fprintf(f, "  %-46s %18.6f s\n", "time in region", r->seconds);
     if (r->regions) fprintf(f, "  %-46s %18u\n", "marked regions", r->regions);
     fprintf(f, "  %-46s %18.6f s   software\n", "task-clock", r->task_clock_s);
-    fprintf(f, "  %-46s %18s     software\n", "page-faults", group_digits(b, r->page_faults));
-    fprintf(f, "  %-46s %18s     software\n", "context-switches", group_digits(b, r->ctx_switches));
+    fprintf(f, "  %-46s %18s     software\n", "page-faults", czk_perf_fmt_count(b, r->page_faults));
+    fprintf(f, "  %-46s %18s     software\n", "context-switches", czk_perf_fmt_count(b, r->ctx_switches));
     fprintf(f, "  %-46s %15.1f MiB   getrusage (process)\n", "max RSS", r->max_rss / 1048576.0);
     for (size_t i = 0; i < r->n; i++) {
         const czk_perf_value *v = &r->v[i];
         if (v->source == CZK_PERF_UNAVAILABLE)
             fprintf(f, "  %-46s %18s     unavailable: %s\n", v->name, "-", v->note);
         else
-            fprintf(f, "  %-46s %18s     %s%s%s%s\n", v->name, group_digits(b, v->value), czk_perf_source_str(v->source),
+            fprintf(f, "  %-46s %18s     %s%s%s%s\n", v->name, czk_perf_fmt_count(b, v->value), czk_perf_source_str(v->source),
                     v->multiplexed ? " (multiplexed, scaled)" : "", v->note[0] ? ": " : "", v->note);
     }
     czk_perf_metric m[CZK_PERF_MAX_METRICS];
     size_t nm = czk_perf_derive(m, r);
     if (nm) fprintf(f, "# derived\n");
     for (size_t i = 0; i < nm; i++)
-        fprintf(f, "  %-46s %18.4f     %s\n", m[i].name, m[i].value, czk_perf_source_str(m[i].source));
+        fprintf(f, "  %-46s %18.4f     %s%s%s\n", m[i].name, m[i].value, czk_perf_source_str(m[i].source),
+                m[i].how[0] ? ": " : "", m[i].how);
 }
 
 json_t *czk__perf_report_json(const czk_perf_report *r);
@@ -155,6 +164,10 @@ json_t *czk__perf_report_json(const czk_perf_report *r)
     json_object_set_new(o, "hw_available", json_boolean(r->hw_available));
     json_object_set_new(o, "backend", json_string(r->backend));
     json_object_set_new(o, "sim_geometry", json_string(r->sim_geometry));
+    json_object_set_new(o, "sim_exact", json_boolean(r->sim_exact));
+    json_object_set_new(o, "sim_runs", json_integer(r->sim_runs));
+    json_object_set_new(o, "sim_spread", json_real(r->sim_spread));
+    json_object_set_new(o, "region_fn", json_string(r->region_fn));
     for (size_t i = 0; i < r->n; i++) {
         const czk_perf_value *v = &r->v[i];
         json_t *e = json_object();
@@ -194,11 +207,15 @@ czk_status czk_perf_report_write_json(FILE *f, const czk_perf_report *r)
 
 czk_status czk_perf_report_save(const char *path, const czk_perf_report *r)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot create counter report: %s", path, strerror(errno));
+    czk__afile af;
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
     czk_status s = czk_perf_report_write_json(f, r);
-    if (fclose(f) && s == CZK_OK) s = czk_error(CZK_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-    return s;
+    if (s != CZK_OK) {
+        czk__afile_abort(&af);
+        return czk_error_context(s, "%s", path);
+    }
+    return czk__afile_commit(&af, NULL, 0);
 }
 
 static double num(json_t *o, const char *k)
@@ -234,6 +251,10 @@ czk_status czk_perf_report_load(czk_perf_report *r, const char *path)
     r->hw_available = json_is_true(json_object_get(o, "hw_available"));
     snprintf(r->backend, sizeof r->backend, "%s", str(o, "backend"));
     snprintf(r->sim_geometry, sizeof r->sim_geometry, "%s", str(o, "sim_geometry"));
+    r->sim_exact = json_is_true(json_object_get(o, "sim_exact"));
+    r->sim_runs = (int)num(o, "sim_runs");
+    r->sim_spread = num(o, "sim_spread");
+    snprintf(r->region_fn, sizeof r->region_fn, "%s", str(o, "region_fn"));
     size_t n = json_array_size(ev);
     if (n > CZK_PERF_MAX_EVENTS) {
         s = czk_error(CZK_ERR_FORMAT, "%s: counter report has %zu events (max %d)", path, n, CZK_PERF_MAX_EVENTS);

@@ -17,18 +17,23 @@
 #include "czk/perf.h"
 #include "perf/perf_impl.h"
 
+void czk__perf_attr(struct perf_event_attr *a, const czk_perf_event *e)
+{
+    memset(a, 0, sizeof *a);
+    a->size = sizeof *a;
+    a->type = e->type;
+    a->config = e->config;
+    a->config1 = e->config1;
+    a->inherit = 1;
+    a->exclude_kernel = e->exclude_kernel ? 1 : 0;
+    a->exclude_hv = 1;
+}
+
 int czk__perf_open(const czk_perf_event *e, pid_t pid, int group_fd, int enable_on_exec, int *err)
 {
     struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = e->type;
-    a.config = e->config;
-    a.config1 = e->config1;
+    czk__perf_attr(&a, e);
     a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    a.inherit = 1;
-    a.exclude_kernel = e->exclude_kernel ? 1 : 0;
-    a.exclude_hv = 1;
     if (enable_on_exec) {
         a.disabled = group_fd < 0;
         a.enable_on_exec = group_fd < 0;

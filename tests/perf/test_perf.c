@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <linux/perf_event.h>
+#include <unistd.h>
 
 #include "czk/perf.h"
 #include "perf/perf_impl.h"
@@ -321,8 +322,8 @@ CZK_TEST(perf_sim_argv_geometry)
 {
     czk_perf_geometry g;
     czk_perf_geometry_default(&g);
-    char *argv[16], buf[1024];
-    size_t n = czk_perf_sim_argv(argv, buf, 2, &g, "/tmp/x/cg.out", 0);
+    char *argv[20], buf[1536];
+    size_t n = czk_perf_sim_argv(argv, buf, 2, &g, "/tmp/x/cg.out", 0, NULL);
     REQUIRE(n > 6 && argv[n] == NULL);
     int ll = 0, d1 = 0, instr = 0, cache = 0, branch = 0;
     for (size_t i = 0; i < n; i++) {
@@ -333,10 +334,13 @@ CZK_TEST(perf_sim_argv_geometry)
         branch |= !strcmp(argv[i], "--branch-sim=yes");
     }
     CHECK(ll && d1 && instr && cache && branch);
-    n = czk_perf_sim_argv(argv, buf, 1, &g, "/tmp/x/cg.out", 1);
-    int l2 = 0, whole = 0;
-    for (size_t i = 0; i < n; i++) l2 |= !strcmp(argv[i], "--LL=1048576,8,64"), whole |= !strcmp(argv[i], "--trace-children=yes");
-    CHECK(l2 && whole);
+    for (size_t i = 0; i < n; i++) CHECK(strncmp(argv[i], "--toggle-collect", 16));
+    n = czk_perf_sim_argv(argv, buf, 1, &g, "/tmp/x/cg.out", 1, "hot_*");
+    int l2 = 0, whole = 0, toggle = 0, atstart = 0;
+    for (size_t i = 0; i < n; i++)
+        l2 |= !strcmp(argv[i], "--LL=1048576,8,64"), whole |= !strcmp(argv[i], "--trace-children=yes"),
+            toggle |= !strcmp(argv[i], "--toggle-collect=hot_*"), atstart |= !strcmp(argv[i], "--collect-atstart=no");
+    CHECK(l2 && whole && toggle && atstart);
     setenv("CZK_PERF_SIM_GEOMETRY", "d1=48K/12,l2=2M/16,l3=64M/16", 1);
     REQUIRE_OK(czk_perf_geometry_from_env(&g));
     CHECK(g.d1.size == 48 << 10 && g.d1.assoc == 12 && g.l2.size == 2 << 20 && g.l3.size == 64u << 20);
@@ -573,4 +577,279 @@ CZK_TEST(perf_session_regions)
     spin_ms(5);
     REQUIRE_OK(czk_perf_session_stop(&r));
     CHECK(r.regions == 0 && r.seconds >= 0.005 && r.n == 0);
+}
+
+/* Per-function self costs: name compression shared by fn= and cfn=, object
+ * compression, relative positions, a calls= line whose following cost line
+ * is the callee's inclusive cost (not self cost), inlined code (fi=/fe=)
+ * counted in the function it sits in, recursion depths and Rust hashes
+ * merged, two parts. */
+static const char cg_profile[] =
+    "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n\n"
+    "positions: instr line\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim\n\n"
+    "ob=(1) /usr/bin/prog\nfl=(1) main.c\nfn=(1) main\n0x1000 10 100 20 10 1 2 0 1 0 0 10 2\n"
+    "+4 +1 50\n"
+    "cfn=(2) hot\ncalls=3 0x2000 40\n* * 9999 9999 9999\n"
+    "+2 -1 5\n"
+    "fn=(2)\n0x2000 40 300 60\nfi=(2) inl.h\n+8 -30 200 0 0 0 5 0 0 0 0 7 3\nfe=(1)\n-8 +30 100\n"
+    "fn=(3) hot'2\n0x2100 70 30\n"
+    "ob=(2) /lib/libc.so.6\nfl=(3) memcpy.S\nfn=(4) memcpy\n0x9000 1 1000 0 500\n"
+    "fn=(5) _ZN3foo3bar17h0123456789abcdefE::h0123456789abcdef\n0x9100 2 7\n"
+    "totals: 1792 20 510 1 7 0 1 0 0 17 5\n"
+    "part: 2\nfn=(1)\n0x1000 10 1000\n";
+
+CZK_TEST(perf_callgrind_profile)
+{
+    czk_perf_cg_totals t;
+    memset(&t, 0, sizeof t);
+    czk_perf_profile raw;
+    czk_perf_profile_init(&raw, CZK_PERF_CG_NCOL, czk_perf_cg_columns);
+    REQUIRE_OK(czk_perf_cg_parse_profile_text(&t, &raw, cg_profile, "profile"));
+    const czk_perf_fn *f;
+    REQUIRE((f = czk_perf_profile_find(&raw, "main")));
+    CHECK(f->v[0] == 100 + 50 + 5 + 1000); /* not the 9999 of the call to hot */
+    CHECK(f->v[1] == 20 && f->v[9] == 10 && f->v[10] == 2 && !strcmp(f->object, "prog"));
+    REQUIRE((f = czk_perf_profile_find(&raw, "hot")));
+    CHECK(f->v[0] == 300 + 200 + 100 + 30); /* inlined lines and recursion depth 2 included */
+    CHECK(f->v[4] == 5 && f->v[9] == 7 && f->v[10] == 3);
+    REQUIRE((f = czk_perf_profile_find(&raw, "memcpy")));
+    CHECK(f->v[0] == 1000 && f->v[2] == 500 && !strcmp(f->object, "libc.so.6"));
+    CHECK(czk_perf_profile_find(&raw, "_ZN3foo3bar17h0123456789abcdefE") != NULL); /* hash suffix dropped */
+    CHECK(raw.n == 4 && raw.have_cache && raw.have_branch);
+    CHECK(t.ir == 1792 && t.bcm == 5); /* the totals: line, not the self costs */
+    /* the counter set's events per function */
+    czk_perf_eventset s;
+    REQUIRE_OK(czk_perf_eventset_parse(&s, "instructions,branch-misses,l2_cache_req_stat.dc_access_in_l2,cycles",
+                                       CZK_PERF_CPU_INTEL));
+    czk_perf_profile ev;
+    REQUIRE_OK(czk_perf_profile_from_sim(&ev, &s, &raw, NULL));
+    CHECK(ev.nev == 3 && czk_perf_profile_column(&ev, "cycles") < 0);
+    int ci = czk_perf_profile_column(&ev, "instructions"), cb = czk_perf_profile_column(&ev, "branch-misses");
+    REQUIRE(ci >= 0 && cb >= 0);
+    REQUIRE((f = czk_perf_profile_find(&ev, "hot")));
+    CHECK(f->v[ci] == 630 && f->v[cb] == 3);
+    CHECK(strstr(ev.how[ci], "callgrind Ir") != NULL);
+    czk_perf_profile_clear(&ev);
+    czk_perf_profile_clear(&raw);
+    /* malformed: a reference to an undefined name, a bad position */
+    czk_perf_profile_init(&raw, CZK_PERF_CG_NCOL, czk_perf_cg_columns);
+    CHECK(czk_perf_cg_parse_profile_text(&t, &raw, "events: Ir\nfn=(7)\n1 5\n", "undef.out") == CZK_ERR_FORMAT);
+    CHECK(strstr(czk_last_error(), "undef.out") && strstr(czk_last_error(), "line 2"));
+    CHECK(czk_perf_cg_parse_profile_text(&t, &raw, "events: Ir\nfn=x\nq 5\n", "pos.out") == CZK_ERR_FORMAT);
+    czk_perf_profile_clear(&raw);
+}
+
+static void one_fn_profile(czk_perf_profile *p, const char *const *names, const double *v, size_t n)
+{
+    static const char *const col[] = {"instructions"};
+    czk_perf_profile_init(p, 1, col);
+    snprintf(p->how[0], sizeof p->how[0], "callgrind Ir");
+    snprintf(p->source, sizeof p->source, "callgrind self cost per function");
+    for (size_t i = 0; i < n; i++) REQUIRE_OK(czk_perf_profile_add(p, names[i], "czk", &v[i]));
+}
+
+/* Exact simulated rows and where tables: ranked by |B - A|, shares, names
+ * unified by a rename, the rest summed. */
+CZK_TEST(perf_diff_where_exact)
+{
+    czk_rng *rng = czk_test_rng();
+    czk_perf_report a[4], b[4];
+    synth_runs(a, 4, rng, 1.0, 1e8, 1e3, 1e3);
+    synth_runs(b, 4, rng, 1.0, 1.1e8, 1e3, 1e3);
+    for (int i = 0; i < 4; i++) {
+        a[i].sim_exact = b[i].sim_exact = 1;
+        for (size_t k = 0; k < a[i].n; k++) a[i].v[k].value = b[i].v[k].value = a[0].v[k].value;
+        b[i].v[0].value = 1.1e8;
+    }
+    czk_perf_diff d;
+    REQUIRE_OK(czk_perf_diff_compute(&d, a, 4, b, 4, 1, NULL));
+    const czk_perf_diff_row *ins = NULL;
+    for (size_t i = 0; i < d.nrows; i++)
+        if (!strcmp(d.rows[i].name, "instructions")) ins = &d.rows[i];
+    REQUIRE(ins);
+    CHECK(ins->exact && ins->differs && isnan(ins->p) && NEAR(ins->delta_pct, 10.0, 1e-9));
+    static const char *const an[] = {"lc_insert_vec", "memcpy", "grow", "other"};
+    static const char *const bn[] = {"lc_insert_inline2", "memcpy", "grow", "other"};
+    static const double av[] = {5e7, 1e7, 2e7, 2e7}, bv[] = {4e7, 4e7, 1e7, 2e7};
+    czk_perf_profile pa, pb;
+    one_fn_profile(&pa, an, av, 4);
+    one_fn_profile(&pb, bn, bv, 4);
+    czk_perf_rename ren = {"_inline2", "_vec"};
+    REQUIRE_OK(czk_perf_diff_where(&d, &pa, 1, &pb, 1, 2, &ren, 1));
+    REQUIRE(d.nwhere == 1);
+    const czk_perf_where *w = &d.where[0];
+    CHECK(!strcmp(w->metric, "instructions") && w->differs && w->nfn == 4 && w->n == 2);
+    CHECK(!strcmp(w->rows[0].name, "memcpy") && w->rows[0].delta == 3e7 && NEAR(w->rows[0].share, 300.0, 1e-9));
+    CHECK(!strcmp(w->rows[1].name, "lc_insert_vec") && w->rows[1].delta == -1e7); /* B's name read as A's */
+    CHECK(w->rest_a == 4e7 && w->rest_b == 3e7);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    REQUIRE(f);
+    czk_perf_diff_print(f, &d);
+    fclose(f);
+    CHECK(strstr(buf, "exact") && strstr(buf, "Where (callgrind self cost per function") && strstr(buf, "memcpy"));
+    CHECK(strstr(buf, "'_inline2' read as '_vec'") && strstr(buf, "unexplained"));
+    free(buf);
+    czk_perf_diff_free(&d);
+    czk_perf_profile_clear(&pa);
+    czk_perf_profile_clear(&pb);
+}
+
+CZK_TEST(perf_sim_repeat)
+{
+    czk_perf_cg_totals x = {0}, y;
+    x.ir = 36e6, x.dr = 9.8e6, x.i1mr = 10633, x.ilmr = 5315, x.dlmr = 80724, x.bc = 6.3e6, x.bcm = 169233;
+    x.have_cache = x.have_branch = 1;
+    y = x;
+    double sp;
+    CHECK(czk_perf_cg_repeat(&sp, &x, 1, &y, 1) && sp == 0);
+    y.ir += 46, y.i1mr += 8, y.ilmr += 5; /* a whole process's start-up varies a little */
+    CHECK(czk_perf_cg_repeat(&sp, &x, 1, &y, 1) && sp > 0 && sp < 1e-3);
+    y.bcm += 2000; /* 1.2%: not a repeat */
+    CHECK(!czk_perf_cg_repeat(&sp, &x, 1, &y, 1));
+    /* pass 1 against pass 2: the LL events are different simulations, not compared */
+    y = x;
+    y.dlmr = 300, y.ilmr = 5;
+    CHECK(czk_perf_cg_repeat(&sp, &x, 1, &y, 2) && !czk_perf_cg_repeat(&sp, &x, 1, &y, 1));
+    y.have_branch = 0;
+    CHECK(!czk_perf_cg_repeat(&sp, &x, 1, &y, 2));
+}
+
+/* The mapping of this executable's code, from /proc/self/maps. */
+static int self_text_map(uint64_t *start, uint64_t *len, uint64_t *pgoff, char path[512], uint64_t addr)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return 0;
+    char line[1024];
+    int ok = 0;
+    while (!ok && fgets(line, sizeof line, f)) {
+        unsigned long long a, b, off;
+        char perm[8], file[512] = "";
+        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511s", &a, &b, perm, &off, file) < 4) continue;
+        if (addr >= a && addr < b && perm[2] == 'x') {
+            *start = a, *len = b - a, *pgoff = off;
+            snprintf(path, 512, "%s", file);
+            ok = 1;
+        }
+    }
+    fclose(f);
+    return ok;
+}
+
+static size_t put_mmap2(unsigned char *buf, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff, const char *file)
+{
+    size_t flen = strlen(file) + 1, size = sizeof(struct perf_event_header) + 64 + ((flen + 7) & ~(size_t)7);
+    memset(buf, 0, size);
+    struct perf_event_header h = {PERF_RECORD_MMAP2, 0, (uint16_t)size};
+    memcpy(buf, &h, sizeof h);
+    unsigned char *p = buf + sizeof h;
+    uint32_t prot = 4; /* PROT_EXEC */
+    memcpy(p, &pid, 4), memcpy(p + 4, &pid, 4), memcpy(p + 8, &start, 8), memcpy(p + 16, &len, 8);
+    memcpy(p + 24, &pgoff, 8), memcpy(p + 56, &prot, 4);
+    memcpy(p + 64, file, flen);
+    return size;
+}
+
+static size_t put_sample(unsigned char *buf, uint64_t id, uint64_t ip, uint32_t pid, uint64_t period)
+{
+    struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, 8 + 32};
+    memcpy(buf, &h, sizeof h);
+    memcpy(buf + 8, &id, 8), memcpy(buf + 16, &ip, 8), memcpy(buf + 24, &pid, 4), memcpy(buf + 28, &pid, 4);
+    memcpy(buf + 32, &period, 8);
+    return 40;
+}
+
+/* ELF symbols of a real binary (this test program), address resolution
+ * through a mapping's file offset, and synthetic samples through a ring
+ * buffer whose records wrap around its end: what the sampling backend does
+ * on a machine with a PMU, short of the counters themselves. */
+CZK_TEST(perf_sampling_symbols)
+{
+    uint64_t start, len, pgoff;
+    char path[512];
+    uint64_t f1 = (uint64_t)(uintptr_t)&czk_perf_median, f2 = (uint64_t)(uintptr_t)&czk_perf_mann_whitney;
+    REQUIRE(self_text_map(&start, &len, &pgoff, path, f1));
+    czk_perf_symtab t;
+    REQUIRE_OK(czk_perf_symtab_load(&t, path));
+    CHECK(t.n > 1000 && t.nload >= 2);
+    uint64_t va;
+    REQUIRE(czk_perf_symtab_vaddr(&t, f1 - start + pgoff, &va));
+    const czk_perf_sym *s = czk_perf_symtab_lookup(&t, va);
+    CHECK(s && !strcmp(s->name, "czk_perf_median"));
+    REQUIRE(czk_perf_symtab_vaddr(&t, f2 - start + pgoff + 5, &va));
+    s = czk_perf_symtab_lookup(&t, va);
+    CHECK(s && !strcmp(s->name, "czk_perf_mann_whitney"));
+    uint64_t lo, hi;
+    CHECK(czk_perf_symtab_range(&t, "czk_perf_medi?n", &lo, &hi) && hi > lo);
+    if (czk_perf_demangler_available()) { /* the gRPC server in this binary is C++ */
+        size_t cxx = 0;
+        for (size_t i = 0; i < t.n; i++) cxx += strstr(t.sym[i].name, "::") != NULL;
+        CHECK_MSG(cxx > 20, "%zu demangled C++ names", cxx);
+    }
+    czk_perf_symtab_clear(&t);
+    CHECK(czk_perf_symtab_load(&t, "/proc/self/status") == CZK_ERR_FORMAT); /* not ELF */
+    /* samples in a ring buffer: page + 4 KiB of data, the records wrap its end */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), data = 4096;
+    unsigned char *ring = aligned_alloc(page, page + data);
+    REQUIRE(ring);
+    memset(ring, 0, page + data);
+    struct perf_event_mmap_page *pg = (void *)ring;
+    unsigned char stream[8192];
+    size_t n = 0;
+    n += put_mmap2(stream + n, 42, start, len, pgoff, path);
+    uint64_t ids[2] = {1001, 1002};
+    for (int i = 0; i < 40; i++) n += put_sample(stream + n, ids[i % 2], i % 4 < 3 ? f1 + 3 : f2 + 1, 42, 100 + (uint64_t)i % 2);
+    n += put_sample(stream + n, 999, f1, 42, 5); /* an id the sampler does not know */
+    uint64_t tail = 3000; /* start near the end of the data area */
+    for (size_t i = 0; i < n; i++) ring[page + (tail + i) % data] = stream[i];
+    pg->data_tail = tail;
+    pg->data_head = tail + n;
+    static const char *const names[] = {"instructions", "branch-misses"};
+    czk_perf_sampler *smp;
+    REQUIRE_OK(czk_perf_sampler_create(&smp, 2, names, ids, NULL));
+    CHECK(czk_perf_sampler_drain(smp, ring, data) == 42);
+    CHECK(pg->data_tail == tail + n);
+    czk_perf_profile p;
+    uint64_t ns, lost, unres;
+    REQUIRE_OK(czk_perf_sampler_profile(smp, &p, &ns, &lost, &unres));
+    CHECK(ns == 40 && lost == 1 && unres == 0);
+    const czk_perf_fn *fm = czk_perf_profile_find(&p, "czk_perf_median"), *fw = czk_perf_profile_find(&p, "czk_perf_mann_whitney");
+    REQUIRE(fm && fw);
+    /* i % 4 in {0, 2}: median, instructions (period 100); i % 4 == 1: median, branch-misses
+     * (period 101); i % 4 == 3: mann_whitney, branch-misses */
+    CHECK(fm->v[0] == 20 * 100 && fm->v[1] == 10 * 101);
+    CHECK(fw->v[0] == 0 && fw->v[1] == 10 * 101);
+    CHECK(!strcmp(fm->object, strrchr(path, '/') + 1));
+    czk_perf_profile_clear(&p);
+    czk_perf_sampler_destroy(smp);
+    /* --region: only samples inside the function's address range */
+    REQUIRE_OK(czk_perf_sampler_create(&smp, 2, names, ids, "czk_perf_mann_whitney"));
+    pg->data_tail = tail;
+    czk_perf_sampler_drain(smp, ring, data);
+    REQUIRE_OK(czk_perf_sampler_profile(smp, &p, &ns, &lost, &unres));
+    CHECK(p.n == 1 && czk_perf_profile_find(&p, "czk_perf_mann_whitney"));
+    czk_perf_profile_clear(&p);
+    czk_perf_sampler_destroy(smp);
+    free(ring);
+}
+
+CZK_TEST(perf_demangle)
+{
+    if (!czk_perf_demangler_available()) {
+        printf("  (skipped: built without libiberty)\n");
+        return;
+    }
+    static const struct { const char *in, *out; } v[] = {
+        {"_ZNSt6vectorIiSaIiEE9push_backERKi", "std::vector<int, std::allocator<int> >::push_back(int const&)"},
+        {"_ZN4core3fmt9Formatter3pad17h1f2e3d4c5b6a7988E", "core::fmt::Formatter::pad"}, /* Rust legacy, hash dropped */
+        {"_RNvCs1234_7mycrate3foo", "mycrate::foo"},                                     /* Rust v0 */
+        {"_RINvNtC3std3mem8align_ofjEC3foo", "std::mem::align_of::<usize>"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char *d = czk_perf_demangle(v[i].in);
+        CHECK_MSG(d && !strcmp(d, v[i].out), "%s -> %s", v[i].in, d ? d : "(null)");
+        free(d);
+    }
+    CHECK(czk_perf_demangle("main") == NULL);
 }

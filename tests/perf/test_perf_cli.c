@@ -101,7 +101,7 @@ CZK_TEST(diff_external_commands)
 {
     char svg[512], cmd[2048];
     snprintf(svg, sizeof svg, "%s/ext.svg", czk_test_tmpdir());
-    snprintf(cmd, sizeof cmd, "'%s' diff -n 4 --warmup 0 --backend none --json --svg '%s' --a true --b 'sleep 0.05'",
+    snprintf(cmd, sizeof cmd, "'%s' diff -n 4 --warmup 0 --backend none --json - --svg '%s' --a true --b 'sleep 0.05'",
              czk_test_cli(), svg);
     int st;
     char *out = perf_run_capture(cmd, &st);
@@ -138,7 +138,7 @@ CZK_TEST(diff_external_software_events)
     /* software events opened on the child with enable_on_exec, read after it exits */
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "'%s' diff -n 4 --warmup 0 --backend hw --counters page-faults,cpu-migrations,task-clock --json "
+             "'%s' diff -n 4 --warmup 0 --backend hw --counters page-faults,cpu-migrations,task-clock --json - "
              "--a \"'%s' bench planted --case same -n 1024 -i 1 --quiet\" --b \"'%s' bench planted --case same -n 200000 -i 1 --quiet\"",
              czk_test_cli(), czk_test_cli(), czk_test_cli());
     int st;
@@ -175,7 +175,7 @@ CZK_TEST(diff_external_simulated)
     }
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "'%s' diff -n 2 --warmup 0 --sim-runs 1 --backend sim --counters instructions --json "
+             "'%s' diff -n 2 --warmup 0 --backend sim --counters instructions --region 'instr_?' --json - "
              "--a \"'%s' bench planted --case instr -n 2048 -i 1 --quiet\" "
              "--b \"'%s' bench planted --case instr --variant b -n 2048 -i 1 --quiet\"",
              czk_test_cli(), czk_test_cli(), czk_test_cli());
@@ -190,10 +190,19 @@ CZK_TEST(diff_external_simulated)
         json_t *ins = perf_diff_metric(doc, "instructions");
         REQUIRE(ins);
         CHECK(!strcmp(perf_json_str(ins, "source", NULL), "simulated"));
-        CHECK_EQ_U64(json_array_size(json_object_get(ins, "a_samples")), 1);
-        /* whole process (start-up included), B does 8 more rounds x 2048 values */
+        /* deterministic: simulated twice, the counts repeat, one exact value stands for both runs */
+        CHECK(json_is_true(json_object_get(ins, "exact")));
+        CHECK_EQ_U64(json_array_size(json_object_get(ins, "a_samples")), 2);
+        CHECK(strstr(perf_json_str(ins, "how", NULL), "callgrind") != NULL);
+        /* --region: only instr_a / instr_b (the whole process runs under callgrind, collection
+         * is toggled there): B does 8 more rounds x 2048 values, 2 passes */
         double a = json_number_value(json_object_get(ins, "a_median")), b = json_number_value(json_object_get(ins, "b_median"));
-        CHECK_MSG(b - a > 2048 * 8 * 3, "instructions A %.0f B %.0f", a, b);
+        CHECK_MSG(b - a > 2048 * 8 * 3 * 2 && a < 1e6, "instructions A %.0f B %.0f", a, b);
+        json_t *w = json_array_get(json_object_get(json_object_get(doc, "where"), "metrics"), 0);
+        json_t *f0 = json_array_get(json_object_get(w, "functions"), 0), *f1 = json_array_get(json_object_get(w, "functions"), 1);
+        CHECK(!strcmp(perf_json_str(f0, "function", NULL), "instr_b") && !strcmp(perf_json_str(f1, "function", NULL), "instr_a"));
+        CHECK_EQ_U64(json_array_size(json_object_get(w, "functions")), 2); /* nothing else was collected */
+        CHECK(json_is_null(json_object_get(json_object_get(json_object_get(doc, "diagnosis"), "why"), "measured_cycles")));
         json_decref(doc);
     }
     free(out);
@@ -231,5 +240,58 @@ CZK_TEST(diff_usage_and_failures)
     out = perf_run_capture(cmd, &st);
     CHECK(st == 1);
     CHECK(out && strstr(out, "side B"));
+    free(out);
+}
+
+/* czk stat: perf stat's layout on stderr, every figure labelled, the JSON
+ * beside it; the seed's Zen names simulated where the CPU cannot count them. */
+CZK_TEST(stat_command)
+{
+    char cmd[2048], path[512];
+    snprintf(path, sizeof path, "%s/stat.json", czk_test_tmpdir());
+    int sim = perf_can_simulate() && !czk_perf_hw_available();
+    snprintf(cmd, sizeof cmd,
+             "'%s' stat -r 2 --quiet -e instructions,branch-misses,l2_cache_req_stat.dc_hit_in_l2,cycles --json '%s' %s "
+             "-- '%s' bench planted --case branch --variant b -n 2048 -i 1 --quiet 2>&1",
+             czk_test_cli(), path, sim ? "" : "--backend hw", czk_test_cli());
+    int st;
+    char *out = perf_run_capture(cmd, &st);
+    REQUIRE(out);
+    CHECK_MSG(st == 0, "exit %d: %s", st, out);
+    CHECK(strstr(out, "Performance counter stats for '") && strstr(out, "(2 runs)") && strstr(out, "seconds time elapsed"));
+    CHECK(strstr(out, "planted branch")); /* the command's own output, first run */
+    json_error_t err;
+    json_t *doc = json_load_file(path, 0, &err);
+    CHECK_MSG(doc != NULL, "%s: %s", path, err.text);
+    if (doc) {
+        json_t *ev = json_object_get(doc, "events");
+        size_t labelled = 0;
+        for (size_t i = 0; i < json_array_size(ev); i++) {
+            const char *l = perf_json_str(json_array_get(ev, i), "label", NULL);
+            labelled += !strcmp(l, "measured") || !strcmp(l, "simulated") || !strcmp(l, "unavailable");
+        }
+        CHECK_EQ_U64(labelled, json_array_size(ev));
+        CHECK_EQ_U64(json_array_size(ev), 7); /* task-clock, context-switches, page-faults + 4 */
+        if (sim) {
+            json_t *bm = json_array_get(ev, 4), *hit = json_array_get(ev, 5), *cyc = json_array_get(ev, 6);
+            CHECK(!strcmp(perf_json_str(bm, "label", NULL), "simulated") && strstr(perf_json_str(bm, "how", NULL), "callgrind"));
+            CHECK(json_number_value(json_object_get(bm, "value")) > 500); /* ~1024 of 2048 unpredictable */
+            CHECK(strstr(perf_json_str(hit, "how", NULL), "AMD Zen event, simulated equivalent") ||
+                  czk_perf_cpu_this() == CZK_PERF_CPU_ZEN3 || czk_perf_cpu_this() == CZK_PERF_CPU_ZEN4);
+            CHECK(!strcmp(perf_json_str(cyc, "label", NULL), "unavailable"));
+            CHECK(strstr(perf_json_str(bm, "how", NULL), "repeated")); /* -r 2: simulated twice, counts repeat */
+        }
+        json_decref(doc);
+    }
+    free(out);
+    static const char *const bad[] = {"stat", "stat -r 0 -- true", "stat -e 'x,,y' -- true", "stat --json -- true"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", czk_test_cli(), bad[i]);
+        free(perf_run_capture(cmd, &st));
+        CHECK_MSG(st == 2, "'czk %s' exited %d, want 2", bad[i], st);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' stat --backend none -- /nonexistent/prog 2>&1", czk_test_cli());
+    out = perf_run_capture(cmd, &st);
+    CHECK(st == 1 && out && strstr(out, "not found"));
     free(out);
 }
