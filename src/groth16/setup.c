@@ -11,21 +11,17 @@
  *   l_i  = (beta u_i + alpha v_i + w_i) / delta G1   (aux),
  *   h_i  = tau^i (tau^m - 1) / delta G1              (i < m - 1).
  *
- * Fixed-base multiplication: k = sum_w d_w 2^(c w) with c-bit unsigned
- * windows and a table T[w][d] = d 2^(c w) G (c chosen from the number of
- * points, at most 16 for G1). Each point is the sum of one table entry per
- * non-zero window. The sums of a chunk of points advance one window at a
- * time in affine coordinates, all additions of a step sharing one field
- * inversion (Montgomery's trick): x3 = l^2 - x1 - x2, y3 = l (x1 - x3) - y1,
- * l = (y2 - y1) / (x2 - x1), i.e. 5M + 1S per addition instead of 7M + 4S
- * for a mixed Jacobian one. With k < r and unsigned windows, a partial sum
- * s < 2^(cw) never equals +-d 2^(cw) (mod r), so x1 = x2 cannot occur; a
- * point that met it anyway is recomputed with czk_g1_mul_var. The table
- * (16 x 65535 points, 100 MB for G1) does not fit in cache: the entry of the
- * point PF_DIST ahead is prefetched.
+ * Every point is a multiple of the G1 or G2 generator: fixed-base
+ * multiplication with window tables and batch-affine additions (fixed_base.c),
+ * the window chosen from the number of points (a G1 table of at most
+ * TABLE_MAX_BYTES). The element-wise passes (Lagrange weights, powers of tau,
+ * the scalars) run in blocks on all threads, each block starting from its
+ * own power of omega or tau; the three column evaluations run side by side.
  */
 #include <omp.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,240 +29,27 @@
 #include "czk/czk.h"
 #include "czk/groth16.h"
 #include "czk/ntt.h"
+#include "groth16/fixed_base.h"
 #include "groth16/groth16_internal.h"
 
-#define CHUNK 1024
-#define PF_DIST 8 /* table entries prefetched this many points ahead */
-#define MAX_WIN_G1 16
-#define MAX_WIN_G2 14
+/* Tables of at most this many bytes (G1 and G2 each). */
+#define TABLE_MAX_BYTES ((size_t)1 << 30)
 
-static unsigned scalar_digit(const uint64_t l[4], unsigned pos, unsigned c)
+static unsigned choose_window(size_t n, int g2) { return czk__fb_window(n, g2, TABLE_MAX_BYTES); }
+
+static czk_status g1_batch(czk_g1_affine *out, const czk_fr *k, size_t n, const czk__fb_table *t, int threads,
+                           const czk_groth16_setup_opts *o, const char *stage)
 {
-    unsigned li = pos / 64, sh = pos % 64;
-    if (li >= 4) return 0;
-    uint64_t v = l[li] >> sh;
-    if (sh + c > 64 && li + 1 < 4) v |= l[li + 1] << (64 - sh);
-    return (unsigned)(v & ((1u << c) - 1));
+    czk__fb_progress pg = {o ? o->progress : NULL, o ? o->progress_ctx : NULL, stage};
+    return czk__fb_g1_mul(out, k, n, t, threads, &pg);
 }
 
-/* Window width minimising additions + table construction for n points
- * (cost units: one batch-affine addition; one table entry ~ 3). */
-static unsigned choose_window(size_t n, unsigned max_c)
+static czk_status g2_batch(czk_g2_affine *out, const czk_fr *k, size_t n, const czk__fb_table *t, int threads,
+                           const czk_groth16_setup_opts *o, const char *stage)
 {
-    unsigned best = 2;
-    double best_cost = 1e300;
-    for (unsigned c = 2; c <= max_c; c++) {
-        double nw = (double)((255 + c - 1) / c);
-        double cost = (double)n * nw + 3.0 * nw * (double)((1u << c) - 1);
-        if (cost < best_cost) best_cost = cost, best = c;
-    }
-    return best;
+    czk__fb_progress pg = {o ? o->progress : NULL, o ? o->progress_ctx : NULL, stage};
+    return czk__fb_g2_mul(out, k, n, t, threads, &pg);
 }
-
-/* FIXED_BASE(pfx, FE, AFF, JAC): table type pfx##_tab, pfx##_tab_build,
- * pfx##_tab_free, pfx##_batch (threaded, progress), for group pfx. */
-#define FIXED_BASE(pfx, FE, FEP, AFF, JAC)                                                            \
-    typedef struct pfx##_xy {                                                                        \
-        FE x, y;                                                                                     \
-    } pfx##_xy;                                                                                      \
-    typedef struct pfx##_tab {                                                                       \
-        unsigned c, nwin;                                                                            \
-        size_t per; /* 2^c - 1 entries per window (digit 0 omitted) */                               \
-        pfx##_xy *t;                                                                                 \
-        AFF g;                                                                                       \
-    } pfx##_tab;                                                                                     \
-                                                                                                     \
-    static void pfx##_tab_free(pfx##_tab *tb)                                                        \
-    {                                                                                                \
-        free(tb->t);                                                                                 \
-        tb->t = NULL;                                                                                \
-    }                                                                                                \
-                                                                                                     \
-    static czk_status pfx##_tab_build(pfx##_tab *tb, const AFF *g, unsigned c, int threads)          \
-    {                                                                                                \
-        tb->c = c;                                                                                   \
-        tb->nwin = (255 + tb->c - 1) / tb->c;                                                        \
-        tb->per = ((size_t)1 << tb->c) - 1;                                                          \
-        tb->g = *g;                                                                                  \
-        tb->t = malloc(tb->nwin * tb->per * sizeof(pfx##_xy));                                       \
-        if (!tb->t) return czk_error(CZK_ERR_NOMEM, "setup: " #pfx " table of %u x %zu points",     \
-                                     tb->nwin, tb->per);                                             \
-        JAC *bases = malloc(tb->nwin * sizeof(JAC));                                                 \
-        if (!bases) {                                                                                \
-            pfx##_tab_free(tb);                                                                      \
-            return czk_error(CZK_ERR_NOMEM, "setup: " #pfx " table bases");                          \
-        }                                                                                            \
-        czk_##pfx##_jac_from_affine(&bases[0], g);                                                   \
-        for (unsigned w = 1; w < tb->nwin; w++) {                                                    \
-            bases[w] = bases[w - 1];                                                                 \
-            for (unsigned k = 0; k < tb->c; k++) czk_##pfx##_jac_dbl(&bases[w], &bases[w]);          \
-        }                                                                                            \
-        int nomem = 0;                                                                               \
-        size_t per = tb->per;                                                                        \
-        _Pragma("omp parallel num_threads(threads)")                                                 \
-        {                                                                                            \
-            JAC *tmp = malloc(per * sizeof(JAC));                                                    \
-            FE *scr = malloc(per * sizeof(FE));                                                      \
-            AFF *aff = malloc(per * sizeof(AFF));                                                    \
-            if (!tmp || !scr || !aff) {                                                              \
-                _Pragma("omp atomic write") nomem = 1;                                               \
-            }                                                                                        \
-            _Pragma("omp for schedule(dynamic, 1)")                                                  \
-            for (unsigned w = 0; w < tb->nwin; w++) {                                                \
-                if (!tmp || !scr || !aff) continue;                                                  \
-                tmp[0] = bases[w];                                                                   \
-                for (size_t d = 1; d < per; d++) czk_##pfx##_jac_add(&tmp[d], &tmp[d - 1], &bases[w]); \
-                czk_##pfx##_jac_batch_to_affine(aff, tmp, per, scr);                                 \
-                pfx##_xy *row = tb->t + (size_t)w * per;                                             \
-                for (size_t d = 0; d < per; d++) row[d].x = aff[d].x, row[d].y = aff[d].y;           \
-            }                                                                                        \
-            free(tmp);                                                                               \
-            free(scr);                                                                               \
-            free(aff);                                                                               \
-        }                                                                                            \
-        free(bases);                                                                                 \
-        if (nomem) {                                                                                 \
-            pfx##_tab_free(tb);                                                                      \
-            return czk_error(CZK_ERR_NOMEM, "setup: " #pfx " table scratch");                        \
-        }                                                                                            \
-        return CZK_OK;                                                                               \
-    }                                                                                                \
-                                                                                                     \
-    typedef struct pfx##_scratch {                                                                   \
-        uint64_t *limbs;                                                                             \
-        pfx##_xy *acc;                                                                               \
-        uint8_t *state; /* 0 identity, 1 running, 2 exceptional */                                   \
-        uint32_t *idx;                                                                               \
-        const pfx##_xy **ent;                                                                        \
-        FE *den, *pre;                                                                               \
-    } pfx##_scratch;                                                                                 \
-                                                                                                     \
-    static void pfx##_scratch_free(pfx##_scratch *s)                                                 \
-    {                                                                                                \
-        free(s->limbs), free(s->acc), free(s->state), free(s->idx), free(s->ent), free(s->den),      \
-            free(s->pre);                                                                            \
-    }                                                                                                \
-                                                                                                     \
-    static int pfx##_scratch_alloc(pfx##_scratch *s)                                                 \
-    {                                                                                                \
-        s->limbs = malloc(CHUNK * 4 * sizeof(uint64_t));                                             \
-        s->acc = malloc(CHUNK * sizeof(pfx##_xy));                                                   \
-        s->state = malloc(CHUNK);                                                                    \
-        s->idx = malloc(CHUNK * sizeof(uint32_t));                                                   \
-        s->ent = malloc(CHUNK * sizeof(const pfx##_xy *));                                           \
-        s->den = malloc(CHUNK * sizeof(FE));                                                         \
-        s->pre = malloc(CHUNK * sizeof(FE));                                                         \
-        return s->limbs && s->acc && s->state && s->idx && s->ent && s->den && s->pre;               \
-    }                                                                                                \
-                                                                                                     \
-    /* out[i] = scalars[i] G for n <= CHUNK points (see the file comment). */                       \
-    static void pfx##_chunk(AFF *out, const czk_fr *scalars, size_t n, const pfx##_tab *tb,          \
-                            pfx##_scratch *s)                                                        \
-    {                                                                                                \
-        for (size_t i = 0; i < n; i++) {                                                             \
-            czk_fr_to_limbs(s->limbs + 4 * i, &scalars[i]);                                          \
-            s->state[i] = 0;                                                                         \
-        }                                                                                            \
-        for (unsigned w = 0; w < tb->nwin; w++) {                                                    \
-            const pfx##_xy *row = tb->t + (size_t)w * tb->per;                                       \
-            size_t cnt = 0;                                                                          \
-            for (size_t i = 0; i < n; i++) {                                                         \
-                if (i + PF_DIST < n) {                                                               \
-                    unsigned dp = scalar_digit(s->limbs + 4 * (i + PF_DIST), w * tb->c, tb->c);     \
-                    if (dp) __builtin_prefetch(&row[dp - 1]), __builtin_prefetch((const char *)&row[dp - 1] + 64); \
-                }                                                                                    \
-                unsigned d = scalar_digit(s->limbs + 4 * i, w * tb->c, tb->c);                       \
-                if (!d || s->state[i] == 2) continue;                                                \
-                const pfx##_xy *e = &row[d - 1];                                                     \
-                if (s->state[i] == 0) {                                                              \
-                    s->acc[i] = *e;                                                                  \
-                    s->state[i] = 1;                                                                 \
-                    continue;                                                                        \
-                }                                                                                    \
-                FEP##_sub(&s->den[cnt], &e->x, &s->acc[i].x);                                        \
-                if (FEP##_is_zero(&s->den[cnt])) {                                                   \
-                    s->state[i] = 2;                                                                 \
-                    continue;                                                                        \
-                }                                                                                    \
-                if (cnt)                                                                             \
-                    FEP##_mul(&s->pre[cnt], &s->pre[cnt - 1], &s->den[cnt]);                         \
-                else                                                                                 \
-                    s->pre[0] = s->den[0];                                                           \
-                s->idx[cnt] = (uint32_t)i;                                                           \
-                s->ent[cnt] = e;                                                                     \
-                cnt++;                                                                               \
-            }                                                                                        \
-            if (!cnt) continue;                                                                      \
-            FE inv, dinv, lam, t;                                                                    \
-            FEP##_inv(&inv, &s->pre[cnt - 1]);                                                       \
-            for (size_t j = cnt; j-- > 0;) {                                                         \
-                if (j) {                                                                             \
-                    FEP##_mul(&dinv, &inv, &s->pre[j - 1]);                                          \
-                    FEP##_mul(&inv, &inv, &s->den[j]);                                               \
-                } else {                                                                             \
-                    dinv = inv;                                                                      \
-                }                                                                                    \
-                pfx##_xy *a = &s->acc[s->idx[j]];                                                    \
-                const pfx##_xy *e = s->ent[j];                                                       \
-                FEP##_sub(&lam, &e->y, &a->y);                                                       \
-                FEP##_mul(&lam, &lam, &dinv);                                                        \
-                FEP##_sqr(&t, &lam);                                                                 \
-                FEP##_sub(&t, &t, &a->x);                                                            \
-                FEP##_sub(&t, &t, &e->x); /* x3 */                                                   \
-                FEP##_sub(&a->x, &a->x, &t);                                                         \
-                FEP##_mul(&a->x, &a->x, &lam);                                                       \
-                FEP##_sub(&a->y, &a->x, &a->y); /* y3 = l (x1 - x3) - y1 */                          \
-                a->x = t;                                                                            \
-            }                                                                                        \
-        }                                                                                            \
-        for (size_t i = 0; i < n; i++) {                                                             \
-            if (s->state[i] == 1) {                                                                  \
-                out[i].x = s->acc[i].x, out[i].y = s->acc[i].y, out[i].inf = 0;                      \
-            } else if (s->state[i] == 0) {                                                           \
-                czk_##pfx##_affine_set_inf(&out[i]);                                                 \
-            } else {                                                                                 \
-                JAC j;                                                                               \
-                czk_##pfx##_jac_from_affine(&j, &tb->g);                                             \
-                czk_##pfx##_mul_var(&j, &j, &scalars[i]);                                            \
-                czk_##pfx##_jac_to_affine(&out[i], &j);                                              \
-            }                                                                                        \
-        }                                                                                            \
-    }                                                                                                \
-                                                                                                     \
-    static czk_status pfx##_batch(AFF *out, const czk_fr *scalars, size_t n, const pfx##_tab *tb,    \
-                                  int threads, const czk_groth16_setup_opts *o, const char *stage)   \
-    {                                                                                                \
-        int nomem = 0;                                                                               \
-        size_t nchunks = (n + CHUNK - 1) / CHUNK, done = 0;                                          \
-        _Pragma("omp parallel num_threads(threads)")                                                 \
-        {                                                                                            \
-            pfx##_scratch s;                                                                         \
-            int ok = pfx##_scratch_alloc(&s);                                                        \
-            if (!ok) {                                                                               \
-                _Pragma("omp atomic write") nomem = 1;                                               \
-            }                                                                                        \
-            _Pragma("omp for schedule(dynamic, 1)")                                                  \
-            for (size_t ch = 0; ch < nchunks; ch++) {                                                \
-                if (!ok) continue;                                                                   \
-                size_t lo = ch * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;                        \
-                pfx##_chunk(out + lo, scalars + lo, hi - lo, tb, &s);                                \
-                if (o && o->progress) {                                                              \
-                    _Pragma("omp critical(czk_setup_progress)")                                      \
-                    {                                                                                \
-                        done++;                                                                      \
-                        if (omp_get_thread_num() == 0 || done == nchunks)                            \
-                            o->progress(o->progress_ctx, stage, (double)done / (double)nchunks);     \
-                    }                                                                                \
-                }                                                                                    \
-            }                                                                                        \
-            pfx##_scratch_free(&s);                                                                  \
-        }                                                                                            \
-        if (nomem) return czk_error(CZK_ERR_NOMEM, "setup: %s: scratch allocation", stage);          \
-        return CZK_OK;                                                                               \
-    }
-
-FIXED_BASE(g1, czk_fp, czk_fp, czk_g1_affine, czk_g1_jac)
-FIXED_BASE(g2, czk_fp2, czk_fp2, czk_g2_affine, czk_g2_jac)
 
 /* col_eval[col] += coeff * lag[row] over a CSR matrix. */
 static void eval_columns(czk_fr *col_eval, const czk_csr *m, const czk_fr *lag)
@@ -284,6 +67,66 @@ static void random_nonzero(czk_fr *r, czk_rng *rng)
 {
     do czk_fr_random(r, rng);
     while (czk_fr_is_zero(r));
+}
+
+/* Elements per thread block of powers(). */
+#define PAR_BLOCK ((size_t)1 << 14)
+
+/* k[i] = x tau^(first + i) for i < n, on `threads` threads (each block
+ * starts from its own power). */
+static void powers(czk_fr *k, size_t n, size_t first, const czk_fr *x, const czk_fr *tau, int threads)
+{
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t lo = 0; lo < n; lo += PAR_BLOCK) {
+        size_t hi = lo + PAR_BLOCK < n ? lo + PAR_BLOCK : n;
+        czk_fr v;
+        czk_fr_pow_u64(&v, tau, (uint64_t)(first + lo));
+        czk_fr_mul(&v, &v, x);
+        for (size_t i = lo; i < hi; i++) {
+            k[i] = v;
+            czk_fr_mul(&v, &v, tau);
+        }
+    }
+}
+
+/* out[j] = zm w^(j0 + j) / (tau - w^(j0 + j)) for j < cnt: the Lagrange
+ * basis of the size-m domain at tau, L_j(tau) = Z(tau)/m w^j / (tau - w^j)
+ * (zm = Z(tau)/m). tau - w^j != 0 because Z(tau) != 0. One batch inversion
+ * per block of LAG_BLOCK (Montgomery's trick), in the thread's own scratch. */
+#define LAG_BLOCK ((size_t)1 << 13)
+
+static czk_status lagrange(czk_fr *out, size_t j0, size_t cnt, const czk_fr *tau, const czk_fr *omega,
+                           const czk_fr *zm, int threads)
+{
+    int nomem = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        czk_fr *d = malloc(2 * LAG_BLOCK * sizeof(czk_fr)), *t = d + LAG_BLOCK;
+        if (!d) {
+#pragma omp atomic write
+            nomem = 1;
+        }
+#pragma omp for schedule(static)
+        for (size_t lo = 0; lo < cnt; lo += LAG_BLOCK) {
+            if (!d) continue;
+            size_t len = cnt - lo < LAG_BLOCK ? cnt - lo : LAG_BLOCK;
+            czk_fr wj;
+            czk_fr_pow_u64(&wj, omega, (uint64_t)(j0 + lo));
+            for (size_t j = 0; j < len; j++) {
+                czk_fr_sub(&d[j], tau, &wj);
+                out[lo + j] = wj;
+                czk_fr_mul(&wj, &wj, omega);
+            }
+            czk_fr_batch_inv(d, d, len, t);
+            for (size_t j = 0; j < len; j++) {
+                czk_fr_mul(&out[lo + j], &out[lo + j], &d[j]);
+                czk_fr_mul(&out[lo + j], &out[lo + j], zm);
+            }
+        }
+        free(d);
+    }
+    if (nomem) return czk_error(CZK_ERR_NOMEM, "setup: Lagrange weights: scratch for %d threads", threads);
+    return CZK_OK;
 }
 
 czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const czk_csr *B,
@@ -317,21 +160,21 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     czk_rng_clear(&rng);
 
     czk_status st = CZK_OK;
-    czk_fr *lag = malloc(m * sizeof(czk_fr));
-    czk_fr *scr = malloc(m * sizeof(czk_fr));
-    czk_fr *u = calloc(n_cols, sizeof(czk_fr));
-    czk_fr *v = calloc(n_cols, sizeof(czk_fr));
-    czk_fr *w = calloc(n_cols, sizeof(czk_fr));
-    czk_fr *k = malloc((n_cols > m ? n_cols : m) * sizeof(czk_fr));
-    g1_tab t1 = {0};
-    g2_tab t2 = {0};
-    if (!lag || !scr || !u || !v || !w || !k) {
+    /* big buffers: 2 MiB pages, one fault each instead of 512 */
+    czk_fr *lag = czk__big_alloc(m * sizeof(czk_fr));
+    czk_fr *u = czk__big_alloc(n_cols * sizeof(czk_fr));
+    czk_fr *v = czk__big_alloc(n_cols * sizeof(czk_fr));
+    czk_fr *w = czk__big_alloc(n_cols * sizeof(czk_fr));
+    czk_fr *k = czk__big_alloc((n_cols > m ? n_cols : m) * sizeof(czk_fr));
+    czk__fb_table t1 = {0};
+    czk__fb_table t2 = {0};
+    if (!lag || !u || !v || !w || !k) {
         st = czk_error(CZK_ERR_NOMEM, "setup: evaluation vectors for %zu constraints, %zu variables", n_rows, n_cols);
         goto out;
     }
 
     /* Lagrange basis at tau: L_j = Z(tau)/m * w^j / (tau - w^j) */
-    czk_fr omega, zt, minv, t;
+    czk_fr omega, zt, minv;
     st = czk_fr_root_of_unity(&omega, log_m);
     if (st != CZK_OK) goto out;
     czk_fr_pow_u64(&zt, &tau, (uint64_t)m);
@@ -344,22 +187,21 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     czk_fr_inv(&minv, &minv);
     czk_fr zm;
     czk_fr_mul(&zm, &zt, &minv);
+    st = lagrange(lag, 0, m, &tau, &omega, &zm, threads);
+    if (st != CZK_OK) goto out;
+    /* the three matrices on their own threads */
+#pragma omp parallel sections num_threads(threads < 3 ? threads : 3)
     {
-        czk_fr wj = CZK_FR_ONE;
-        for (size_t j = 0; j < m; j++) {
-            czk_fr_sub(&scr[j], &tau, &wj); /* tau - w^j (non-zero since Z(tau) != 0) */
-            lag[j] = wj;
-            czk_fr_mul(&wj, &wj, &omega);
-        }
-        czk_fr_batch_inv(scr, scr, m, k);
-        for (size_t j = 0; j < m; j++) {
-            czk_fr_mul(&lag[j], &lag[j], &scr[j]);
-            czk_fr_mul(&lag[j], &lag[j], &zm);
-        }
+#pragma omp section
+        eval_columns(u, A, lag);
+#pragma omp section
+        eval_columns(v, B, lag);
+#pragma omp section
+        eval_columns(w, C, lag);
     }
-    eval_columns(u, A, lag);
-    eval_columns(v, B, lag);
-    eval_columns(w, C, lag);
+    /* the Lagrange weights are spent: their memory goes back before the tables */
+    czk__big_free(lag);
+    lag = NULL;
     if (opts && opts->progress) opts->progress(opts->progress_ctx, "QAP evaluation", 1.0);
 
     size_t na = 0, nb = 0;
@@ -372,8 +214,8 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
         czk_g2_affine g2;
         czk_g1_generator(&g1);
         czk_g2_generator(&g2);
-        st = g1_tab_build(&t1, &g1, choose_window(3 + n_cols + na + nb + (m - 1), MAX_WIN_G1), threads);
-        if (st == CZK_OK) st = g2_tab_build(&t2, &g2, choose_window(3 + nb, MAX_WIN_G2), threads);
+        st = czk__fb_g1_table(&t1, &g1, choose_window(3 + n_cols + na + nb + (m - 1), 0), threads);
+        if (st == CZK_OK) st = czk__fb_g2_table(&t2, &g2, choose_window(3 + nb, 1), threads);
         if (st != CZK_OK) goto out;
     }
 
@@ -395,11 +237,12 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     czk_fr gamma_inv, delta_inv;
     czk_fr_inv(&gamma_inv, &gamma);
     czk_fr_inv(&delta_inv, &delta);
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t i = 0; i < n_cols; i++) {
-        czk_fr x;
+        czk_fr x, y;
         czk_fr_mul(&x, &beta, &u[i]);
-        czk_fr_mul(&t, &alpha, &v[i]);
-        czk_fr_add(&x, &x, &t);
+        czk_fr_mul(&y, &alpha, &v[i]);
+        czk_fr_add(&x, &x, &y);
         czk_fr_add(&x, &x, &w[i]);
         czk_fr_mul(&k[i], &x, i < n_inputs ? &gamma_inv : &delta_inv);
     }
@@ -443,10 +286,7 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     {
         czk_fr x;
         czk_fr_mul(&x, &zt, &delta_inv);
-        for (size_t i = 0; i + 1 < m; i++) {
-            k[i] = x;
-            czk_fr_mul(&x, &x, &tau);
-        }
+        powers(k, m - 1, 0, &x, &tau, threads);
         out->n_h = m - 1;
         out->h = czk__big_alloc((m > 1 ? m - 1 : 1) * sizeof(czk_g1_affine));
         if (!out->h) {
@@ -462,14 +302,13 @@ out:
     memset(&beta, 0, sizeof beta);
     memset(&gamma, 0, sizeof gamma);
     memset(&delta, 0, sizeof delta);
-    free(lag);
-    free(scr);
-    free(u);
-    free(v);
-    free(w);
-    free(k);
-    g1_tab_free(&t1);
-    g2_tab_free(&t2);
+    czk__big_free(lag);
+    czk__big_free(u);
+    czk__big_free(v);
+    czk__big_free(w);
+    czk__big_free(k);
+    czk__fb_table_free(&t1);
+    czk__fb_table_free(&t2);
     if (st != CZK_OK) czk_groth16_params_clear(out);
     return st;
 }
@@ -484,26 +323,24 @@ czk_status czk_groth16_fixed_g2_var(czk_g2_affine *out, const czk_fr *k, size_t 
 czk_status czk_groth16_fixed_g1_var(czk_g1_affine *out, const czk_fr *k, size_t n, unsigned c,
                                     int threads)
 {
-    if (c > MAX_WIN_G1) return czk_error(CZK_ERR_INVALID_ARG, "fixed_g1: window %u > %d", c, MAX_WIN_G1);
     czk_g1_affine g;
     czk_g1_generator(&g);
-    g1_tab tb = {0};
-    CZK_TRY(g1_tab_build(&tb, &g, c ? c : choose_window(n, MAX_WIN_G1), threads));
+    czk__fb_table tb = {0};
+    CZK_TRY(czk__fb_g1_table(&tb, &g, c ? c : choose_window(n, 0), threads));
     czk_status st = g1_batch(out, k, n, &tb, threads, NULL, "g1");
-    g1_tab_free(&tb);
+    czk__fb_table_free(&tb);
     return st;
 }
 
 czk_status czk_groth16_fixed_g2_var(czk_g2_affine *out, const czk_fr *k, size_t n, unsigned c,
                                     int threads)
 {
-    if (c > MAX_WIN_G2) return czk_error(CZK_ERR_INVALID_ARG, "fixed_g2: window %u > %d", c, MAX_WIN_G2);
     czk_g2_affine g;
     czk_g2_generator(&g);
-    g2_tab tb = {0};
-    CZK_TRY(g2_tab_build(&tb, &g, c ? c : choose_window(n, MAX_WIN_G2), threads));
+    czk__fb_table tb = {0};
+    CZK_TRY(czk__fb_g2_table(&tb, &g, c ? c : choose_window(n, 1), threads));
     czk_status st = g2_batch(out, k, n, &tb, threads, NULL, "g2");
-    g2_tab_free(&tb);
+    czk__fb_table_free(&tb);
     return st;
 }
 
@@ -515,13 +352,108 @@ static size_t stream_chunk = (size_t)1 << 20;
 void czk__groth16_setup_stream_chunk(size_t n);
 void czk__groth16_setup_stream_chunk(size_t n) { stream_chunk = n ? n : (size_t)1 << 20; }
 
+/* The section writer on a thread of its own, one chunk behind the
+ * computation: chunk i is encoded, hashed and written (the writer's SHA-256
+ * and write(2) are serial) while chunk i + 1 is computed on all threads.
+ * Without the thread (pthread_create failed) the chunks are written in
+ * place. */
+typedef struct bg_writer {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int started, has_job, quit;
+    czk__params_writer *w;
+    const void *pts; /* the job: n points, G2 if g2 */
+    size_t n;
+    int g2;
+    czk_status st; /* the first failure, its message in msg */
+    char msg[512];
+} bg_writer;
+
+static void *bg_main(void *arg)
+{
+    bg_writer *b = arg;
+    pthread_mutex_lock(&b->mu);
+    for (;;) {
+        while (!b->has_job && !b->quit) pthread_cond_wait(&b->cv, &b->mu);
+        if (!b->has_job) break;
+        pthread_mutex_unlock(&b->mu);
+        czk_status st = b->g2 ? czk__params_writer_g2(b->w, b->pts, b->n) : czk__params_writer_g1(b->w, b->pts, b->n);
+        pthread_mutex_lock(&b->mu);
+        if (st != CZK_OK && b->st == CZK_OK) {
+            b->st = st;
+            snprintf(b->msg, sizeof b->msg, "%s", czk_last_error());
+        }
+        b->has_job = 0;
+        pthread_cond_broadcast(&b->cv);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+static void bg_start(bg_writer *b, czk__params_writer *w)
+{
+    memset(b, 0, sizeof *b);
+    b->w = w;
+    if (pthread_mutex_init(&b->mu, NULL) != 0) return;
+    if (pthread_cond_init(&b->cv, NULL) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        return;
+    }
+    if (pthread_create(&b->th, NULL, bg_main, b) == 0) {
+        b->started = 1;
+    } else {
+        pthread_cond_destroy(&b->cv);
+        pthread_mutex_destroy(&b->mu);
+    }
+}
+
+/* Wait until the pending chunk is written; the writer's failure, if any,
+ * with its message raised again on this thread. */
+static czk_status bg_wait(bg_writer *b)
+{
+    if (!b->started) return CZK_OK;
+    pthread_mutex_lock(&b->mu);
+    while (b->has_job) pthread_cond_wait(&b->cv, &b->mu);
+    czk_status st = b->st;
+    pthread_mutex_unlock(&b->mu);
+    return st == CZK_OK ? CZK_OK : czk_error(st, "%s", b->msg);
+}
+
+/* Hand over n points (they must stay untouched until the next bg_put or bg_wait returns). */
+static czk_status bg_put(bg_writer *b, const void *pts, size_t n, int g2)
+{
+    if (!b->started) return g2 ? czk__params_writer_g2(b->w, pts, n) : czk__params_writer_g1(b->w, pts, n);
+    CZK_TRY(bg_wait(b));
+    pthread_mutex_lock(&b->mu);
+    b->pts = pts, b->n = n, b->g2 = g2, b->has_job = 1;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    return CZK_OK;
+}
+
+/* Finish the pending chunk and end the thread. */
+static void bg_stop(bg_writer *b)
+{
+    if (!b->started) return;
+    pthread_mutex_lock(&b->mu);
+    b->quit = 1;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    pthread_join(b->th, NULL);
+    pthread_cond_destroy(&b->cv);
+    pthread_mutex_destroy(&b->mu);
+    b->started = 0;
+}
+
 typedef struct stream_ctx {
     czk__params_writer *w;
-    g1_tab *t1;
-    g2_tab *t2;
-    czk_g1_affine *p1;
-    czk_g2_affine *p2;
-    czk_fr *k; /* one chunk's scalars */
+    bg_writer *bg;
+    const czk__fb_table *t1;
+    const czk__fb_table *t2;
+    void *buf[2]; /* chunks of points, G1 or G2: one computed while the other is written */
+    int cur;
+    czk_fr *k;    /* one chunk's scalars */
     int threads;
     const czk_groth16_setup_opts *opts;
 } stream_ctx;
@@ -537,17 +469,18 @@ typedef void (*scalars_fn)(void *ctx, czk_fr *k, size_t first, size_t count);
 static czk_status stream_section(stream_ctx *c, int sec, const char *stage, size_t n, int g2, scalars_fn next,
                                  void *nctx)
 {
+    CZK_TRY(bg_wait(c->bg)); /* the last section's points are all written */
     CZK_TRY(czk__params_writer_section(c->w, sec, n));
     for (size_t first = 0; first < n; first += stream_chunk) {
         size_t cnt = n - first < stream_chunk ? n - first : stream_chunk;
+        void *buf = c->buf[c->cur];
         next(nctx, c->k, first, cnt);
-        if (g2) {
-            CZK_TRY(g2_batch(c->p2, c->k, cnt, c->t2, c->threads, NULL, stage));
-            CZK_TRY(czk__params_writer_g2(c->w, c->p2, cnt));
-        } else {
-            CZK_TRY(g1_batch(c->p1, c->k, cnt, c->t1, c->threads, NULL, stage));
-            CZK_TRY(czk__params_writer_g1(c->w, c->p1, cnt));
-        }
+        if (g2)
+            CZK_TRY(g2_batch(buf, c->k, cnt, c->t2, c->threads, NULL, stage));
+        else
+            CZK_TRY(g1_batch(buf, c->k, cnt, c->t1, c->threads, NULL, stage));
+        CZK_TRY(bg_put(c->bg, buf, cnt, g2));
+        c->cur ^= 1;
         stream_progress(c, stage, first + cnt, n);
     }
     if (!n) stream_progress(c, stage, 0, 0);
@@ -557,18 +490,13 @@ static czk_status stream_section(stream_ctx *c, int sec, const char *stage, size
 /* h_i = x tau^i, x = Z(tau) / delta */
 typedef struct h_scalars {
     czk_fr x, tau;
+    int threads;
 } h_scalars;
 
 static void next_h(void *ctx, czk_fr *k, size_t first, size_t cnt)
 {
     const h_scalars *h = ctx;
-    czk_fr v;
-    czk_fr_pow_u64(&v, &h->tau, (uint64_t)first);
-    czk_fr_mul(&v, &v, &h->x);
-    for (size_t i = 0; i < cnt; i++) {
-        k[i] = v;
-        czk_fr_mul(&v, &v, &h->tau);
-    }
+    powers(k, cnt, first, &h->x, &h->tau, h->threads);
 }
 
 /* a section's scalars: src[idx] for the selected indices (sel NULL: idx = first + i) */
@@ -600,37 +528,24 @@ static czk_status select_nonzero(uint32_t **sel, size_t *count, const czk_fr *v,
 }
 
 /* The rows' weights of the streamed setup, chunk by chunk:
- * L_j(tau) = Z(tau)/m * w^j / (tau - w^j) for j in [j0, j0 + cnt), times f. */
+ * L_j(tau) = Z(tau)/m * w^j / (tau - w^j) for j in [j0, j0 + cnt). */
 typedef struct lag_ctx {
     czk_fr tau, omega, zm;
-    czk_fr *scr, *scr2;
+    czk_fr *base;
 } lag_ctx;
 
-static void lag_chunk(const lag_ctx *L, czk_fr *out, size_t j0, size_t cnt, const czk_fr *f)
-{
-    czk_fr wj, zf;
-    czk_fr_mul(&zf, &L->zm, f);
-    czk_fr_pow_u64(&wj, &L->omega, (uint64_t)j0);
-    for (size_t j = 0; j < cnt; j++) {
-        czk_fr_sub(&L->scr[j], &L->tau, &wj); /* non-zero: Z(tau) != 0 */
-        out[j] = wj;
-        czk_fr_mul(&wj, &wj, &L->omega);
-    }
-    czk_fr_batch_inv(L->scr, L->scr, cnt, L->scr2);
-    for (size_t j = 0; j < cnt; j++) {
-        czk_fr_mul(&out[j], &out[j], &L->scr[j]);
-        czk_fr_mul(&out[j], &out[j], &zf);
-    }
-}
-
-/* acc += sum over the matrices ms[0..nm) of f[i] M_i^T L, one chunk of rows at a time */
+/* acc += sum over the matrices ms[0..nm) of f[i] M_i^T L, one chunk of rows
+ * at a time (the chunk's weights made once, then times f[i]) */
 static czk_status columns_pass(const czk_groth16_setup_circuit *c, const lag_ctx *L, czk_fr *lag, size_t chunk,
                                const int *ms, const czk_fr *f, int nm, czk_fr *acc, int threads)
 {
     for (size_t j0 = 0; j0 < c->n_rows; j0 += chunk) {
         size_t cnt = c->n_rows - j0 < chunk ? c->n_rows - j0 : chunk;
+        CZK_TRY(lagrange(L->base, j0, cnt, &L->tau, &L->omega, &L->zm, threads));
         for (int i = 0; i < nm; i++) {
-            lag_chunk(L, lag, j0, cnt, &f[i]);
+            const czk_fr *fi = &f[i];
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (size_t j = 0; j < cnt; j++) czk_fr_mul(&lag[j], &L->base[j], fi);
             CZK_TRY(c->columns(c->ctx, ms[i], acc, lag, j0, j0 + cnt, threads));
         }
     }
@@ -674,16 +589,16 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     /* one column vector and chunks: the Lagrange values of a chunk of rows
      * are made when a pass over the matrices reaches it */
     czk_fr *acc = czk__big_alloc(n_cols * sizeof(czk_fr));
-    czk_fr *lag = malloc(chunk * sizeof(czk_fr));
-    czk_fr *k = malloc(chunk * sizeof(czk_fr)), *scr = malloc(chunk * sizeof(czk_fr)),
-           *scr2 = malloc(chunk * sizeof(czk_fr));
-    czk_g1_affine *p1 = czk__big_alloc(chunk * sizeof(czk_g1_affine));
-    czk_g2_affine *p2 = czk__big_alloc(chunk * sizeof(czk_g2_affine));
-    g1_tab t1 = {0};
-    g2_tab t2 = {0};
+    czk_fr *lag = czk__big_alloc(chunk * sizeof(czk_fr));
+    czk_fr *k = czk__big_alloc(chunk * sizeof(czk_fr)), *base = czk__big_alloc(chunk * sizeof(czk_fr));
+    void *p1 = czk__big_alloc(chunk * sizeof(czk_g2_affine)), *p2 = czk__big_alloc(chunk * sizeof(czk_g2_affine));
+    bg_writer bg;
+    memset(&bg, 0, sizeof bg);
+    czk__fb_table t1 = {0};
+    czk__fb_table t2 = {0};
     lag_ctx L;
     memset(&L, 0, sizeof L);
-    if (!lag || !acc || !k || !scr || !scr2 || !p1 || !p2) {
+    if (!lag || !acc || !k || !base || !p1 || !p2) {
         st = czk_error(CZK_ERR_NOMEM, "setup: %zu variables (%.1f GiB)", n_cols, (double)n_cols * 32.0 / 1073741824.0);
         goto out;
     }
@@ -700,8 +615,7 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     czk_fr_inv(&minv, &minv);
     czk_fr_mul(&L.zm, &zt, &minv);
     L.tau = tau;
-    L.scr = scr;
-    L.scr2 = scr2;
+    L.base = base;
 
     /* acc = beta u + alpha v + w */
     {
@@ -723,8 +637,8 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
         czk_g1_generator(&g1);
         czk_g2_generator(&g2);
         /* the window of the in-memory setup's table (the points do not depend on it) */
-        st = g1_tab_build(&t1, &g1, choose_window(3 + 3 * n_cols + (m - 1), MAX_WIN_G1), threads);
-        if (st == CZK_OK) st = g2_tab_build(&t2, &g2, choose_window(3 + n_cols, MAX_WIN_G2), threads);
+        st = czk__fb_g1_table(&t1, &g1, choose_window(3 + 3 * n_cols + (m - 1), 0), threads);
+        if (st == CZK_OK) st = czk__fb_g2_table(&t2, &g2, choose_window(3 + n_cols, 1), threads);
         if (st != CZK_OK) goto out;
     }
     /* the verifying key, IC included */
@@ -750,10 +664,12 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     }
     st = czk__params_writer_open(&w, params_path, vk_path, &vk, 0);
     if (st != CZK_OK) goto out;
-    stream_ctx sx = {w, &t1, &t2, p1, p2, k, threads, opts};
+    bg_start(&bg, w);
+    stream_ctx sx = {w, &bg, &t1, &t2, {p1, p2}, 0, k, threads, opts};
     h_scalars hs;
     czk_fr_mul(&hs.x, &zt, &delta_inv);
     hs.tau = tau;
+    hs.threads = threads;
     st = stream_section(&sx, 0, "h", m - 1, 0, next_h, &hs);
     memset(&hs, 0, sizeof hs);
     sel_scalars ls = {acc, NULL, n_inputs};
@@ -780,11 +696,14 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
     sel_scalars bs = {acc, sel, 0};
     if (st == CZK_OK) st = stream_section(&sx, 3, "b_g1", cnt, 0, next_sel, &bs);
     if (st == CZK_OK) st = stream_section(&sx, 4, "b_g2", cnt, 1, next_sel, &bs);
+    if (st == CZK_OK) st = bg_wait(&bg);
+    bg_stop(&bg);
     if (st == CZK_OK) {
         st = czk__params_writer_commit(w);
         w = NULL;
     }
 out:
+    bg_stop(&bg);
     czk__params_writer_abort(w);
     memset(&tau, 0, sizeof tau);
     memset(&alpha, 0, sizeof alpha);
@@ -793,15 +712,14 @@ out:
     memset(&delta, 0, sizeof delta);
     memset(&L, 0, sizeof L);
     czk__big_free(sel);
-    free(lag);
+    czk__big_free(lag);
     czk__big_free(acc);
     czk__big_free(p1);
     czk__big_free(p2);
-    free(k);
-    free(scr);
-    free(scr2);
-    g1_tab_free(&t1);
-    g2_tab_free(&t2);
+    czk__big_free(k);
+    czk__big_free(base);
+    czk__fb_table_free(&t1);
+    czk__fb_table_free(&t2);
     czk_groth16_vk_clear(&vk);
     return st;
 }

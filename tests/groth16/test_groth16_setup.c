@@ -1,9 +1,15 @@
-/* Groth16 setup's fixed-base multiplication (batch-affine windows, src/groth16/setup.c)
- * against czk_g1_mul_var / czk_g2_mul_var for every window width class,
- * including the edge scalars 0, 1, r - 1 and single-window scalars. */
+/* Groth16 setup's fixed-base multiplication (signed windows, batch-affine
+ * additions: src/groth16/fixed_base.c) against czk_g1_mul_var /
+ * czk_g2_mul_var, for window widths across the range and scalars at the
+ * edges of the digit recoding: 0, 1, r - 1, (r -+ 1)/2 (where k is replaced by
+ * r - k), all-ones and single windows, digits of exactly 2^(c-1) (no carry)
+ * and 2^(c-1) + 1 (a carry through every window), long runs of ones and
+ * zeros, equal and opposite scalars side by side. Under both field kernels
+ * (the 8-lane IFMA batch and the scalar one). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "both_kernels.h"
 #include "runner.h"
 
 #include "czk/czk.h"
@@ -14,82 +20,123 @@ czk_status czk_groth16_fixed_g1_var(czk_g1_affine *out, const czk_fr *k, size_t 
 czk_status czk_groth16_fixed_g2_var(czk_g2_affine *out, const czk_fr *k, size_t n, unsigned c,
                                     int threads);
 
-static void edge_scalars(czk_fr *k, size_t n)
+/* (r - 1) / 2, little-endian limbs */
+static const uint64_t half_r[4] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL, 0x199cec0404d0ec02ULL,
+                                   0x39f6d3a994cebea4ULL};
+
+#define N_EDGE 40
+
+/* k[0..N_EDGE): edge scalars, some for window c. */
+static void edge_scalars(czk_fr *k, unsigned c)
 {
-    czk_rng *rng = czk_test_rng();
-    for (size_t i = 0; i < n; i++) czk_fr_random(&k[i], rng);
-    czk_fr_from_u64(&k[0], 0);
-    czk_fr_from_u64(&k[1], 1);
-    czk_fr_neg(&k[2], &k[1]); /* r - 1 */
-    czk_fr_from_u64(&k[3], 0xffff);
-    czk_fr_from_u64(&k[4], (uint64_t)1 << 63);
-    k[5] = k[6]; /* equal scalars in one chunk */
-    uint64_t l[4] = {0, 0, 0, (uint64_t)1 << 62};
-    czk_fr_from_limbs_reduce(&k[7], l);
+    uint64_t l[4];
+    czk_fr one;
+    czk_fr_from_u64(&one, 1);
+    size_t e = 0;
+    czk_fr_from_u64(&k[e++], 0);
+    k[e++] = one;
+    czk_fr_from_u64(&k[e++], 2);
+    czk_fr_neg(&k[e++], &one);                               /* r - 1 */
+    czk_fr_sub(&k[e], &k[e - 1], &one), e++;                 /* r - 2 */
+    czk_fr_from_limbs_reduce(&k[e++], half_r);               /* (r - 1) / 2: kept */
+    czk_fr_add(&k[e], &k[e - 1], &one), e++;                 /* (r + 1) / 2: replaced by r - k */
+    czk_fr_sub(&k[e], &k[e - 2], &one), e++;                 /* (r - 3) / 2 */
+    czk_fr_from_u64(&k[e++], ((uint64_t)1 << c) - 1);        /* one full window */
+    czk_fr_from_u64(&k[e++], (uint64_t)1 << (c - 1));        /* the largest digit */
+    czk_fr_from_u64(&k[e++], ((uint64_t)1 << (c - 1)) + 1);  /* the smallest that carries */
+    czk_fr_from_u64(&k[e++], (uint64_t)1 << c);              /* the second window alone */
+    czk_fr_neg(&k[e], &k[e - 1]), e++;                       /* r - 2^c */
+    for (int v = 0; v < 2; v++) { /* every window 2^(c-1) (no carry), or 2^(c-1) + 1 (carries) */
+        memset(l, 0, sizeof l);
+        for (unsigned pos = 0; pos + c <= 253; pos += c) {
+            uint64_t d = ((uint64_t)1 << (c - 1)) + (uint64_t)v;
+            for (unsigned b = 0; b < c; b++)
+                if ((d >> b) & 1) l[(pos + b) / 64] |= (uint64_t)1 << ((pos + b) % 64);
+        }
+        czk_fr_from_limbs_reduce(&k[e++], l);
+        czk_fr_neg(&k[e], &k[e - 1]), e++;
+    }
+    l[0] = l[1] = l[2] = ~(uint64_t)0, l[3] = ~(uint64_t)0 >> 2;
+    czk_fr_from_limbs_reduce(&k[e++], l);                    /* 2^254 - 1: all ones */
+    memset(l, 0, sizeof l);
+    l[3] = (uint64_t)1 << 62;
+    czk_fr_from_limbs_reduce(&k[e++], l);                    /* 2^254: the top bit alone */
+    l[3] = ~(uint64_t)0 >> 2, l[2] = l[1] = l[0] = 0;
+    czk_fr_from_limbs_reduce(&k[e++], l);                    /* a run of ones above 192 zeros */
+    l[3] = 0, l[2] = 0, l[1] = ~(uint64_t)0, l[0] = ~(uint64_t)0;
+    czk_fr_from_limbs_reduce(&k[e++], l);                    /* 128 ones, then zeros */
+    l[0] = 0xffff0000ffff0000ULL, l[1] = 0x0000ffff0000ffffULL, l[2] = l[0], l[3] = 0x0fff0000ffff0000ULL;
+    czk_fr_from_limbs_reduce(&k[e++], l);                    /* runs of 16 */
+    l[0] = 0x5555555555555555ULL, l[1] = l[0], l[2] = l[0], l[3] = 0x1555555555555555ULL;
+    czk_fr_from_limbs_reduce(&k[e++], l);                    /* alternating bits */
+    k[e] = k[e - 1], e++;                                    /* equal scalars side by side */
+    czk_fr_neg(&k[e], &k[e - 1]), e++;                       /* and opposite ones */
+    while (e < N_EDGE) czk_fr_from_u64(&k[e], (uint64_t)e * 0x10001u), e++;
 }
 
-CZK_TEST(fixed_g1_matches_mul_var)
+/* The check of one group: out[i] == k[i] G for every i, for each width
+ * (0: the cost model's). ASan builds skip the wide tables (slow there). */
+#define FIXED_TEST(grp, AFF, JAC, NPTS, ...)                                                                 \
+    static void fixed_##grp##_body(void)                                                                     \
+    {                                                                                                        \
+        const int asan = getenv("CZK_TEST_ASAN") != NULL;                                                    \
+        const unsigned widths[] = {__VA_ARGS__};                                                             \
+        const size_t n = NPTS;                                                                               \
+        czk_fr *k = malloc(n * sizeof *k);                                                                   \
+        AFF *p = malloc(n * sizeof *p), *ref = malloc(n * sizeof *ref), g;                                   \
+        REQUIRE(k && p && ref);                                                                              \
+        czk_##grp##_generator(&g);                                                                           \
+        JAC gj;                                                                                              \
+        czk_##grp##_jac_from_affine(&gj, &g);                                                                \
+        const size_t step = asan ? 29 : 1;                                                                   \
+        for (size_t i = 0; i < n; i++) czk_fr_random(&k[i], czk_test_rng());                                 \
+        int refs = 0; /* the uniform scalars' references made */                                             \
+        for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {                                        \
+            unsigned c = widths[w] ? widths[w] : 16;                                                         \
+            if (asan && c > 8) continue;                                                                     \
+            edge_scalars(k, c);                                                                              \
+            for (size_t i = 0; i < n; i += (i < N_EDGE ? 1 : step)) {                                        \
+                if (refs && i >= N_EDGE) break; /* the uniform ones: once */                                \
+                JAC r;                                                                                       \
+                czk_##grp##_mul_var(&r, &gj, &k[i]);                                                         \
+                czk_##grp##_jac_to_affine(&ref[i], &r);                                                      \
+            }                                                                                                \
+            refs = 1;                                                                                        \
+            memset(p, 0xa5, n * sizeof *p);                                                                  \
+            REQUIRE_OK(czk_groth16_fixed_##grp##_var(p, k, n, widths[w], 2));                                \
+            size_t bad = 0, first = n;                                                                       \
+            for (size_t i = 0; i < n; i += (i < N_EDGE ? 1 : step))                                          \
+                if (!czk_##grp##_affine_eq(&ref[i], &p[i])) bad++, first = first < i ? first : i;            \
+            CHECK_MSG(bad == 0, "window %u: %zu points differ, the first k[%zu]", widths[w], bad, first);    \
+            CHECK(p[0].inf == 1 && p[1].inf == 0);                                                           \
+        }                                                                                                    \
+        free(k), free(p), free(ref);                                                                         \
+    }
+
+/* 1100 points: a full chunk of 1024 and a short one. */
+FIXED_TEST(g1, czk_g1_affine, czk_g1_jac, 1100, 0, 3, 7, 12, 16)
+FIXED_TEST(g2, czk_g2_affine, czk_g2_jac, 1030, 0, 3, 10)
+
+CZK_TEST(fixed_g1_matches_mul_var) { both_kernels(fixed_g1_body); }
+
+CZK_TEST(fixed_g2_matches_mul_var) { both_kernels(fixed_g2_body); }
+
+CZK_TEST(fixed_window_range)
 {
-    const int asan = getenv("CZK_TEST_ASAN") != NULL;
-    const unsigned widths[] = {0, 1, 2, 5, 8, 13, 16};
-    size_t n = 1100; /* spans two chunks */
-    czk_fr *k = malloc(n * sizeof *k);
-    czk_g1_affine *p = malloc(n * sizeof *p);
-    REQUIRE(k && p);
-    edge_scalars(k, n);
+    czk_g1_affine p[1];
+    czk_fr k[1];
+    czk_fr_from_u64(&k[0], 5);
+    CHECK(czk_groth16_fixed_g1_var(p, k, 1, 2, 1) == CZK_ERR_INVALID_ARG);
+    CHECK(czk_groth16_fixed_g1_var(p, k, 1, 23, 1) == CZK_ERR_INVALID_ARG);
+    REQUIRE_OK(czk_groth16_fixed_g1_var(p, k, 1, 3, 1));
     czk_g1_affine g;
+    czk_g1_jac j;
     czk_g1_generator(&g);
-    czk_g1_jac gj;
-    czk_g1_jac_from_affine(&gj, &g);
-    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
-        if (asan && widths[w] > 8) continue;
-        memset(p, 0xa5, n * sizeof *p);
-        REQUIRE_OK(czk_groth16_fixed_g1_var(p, k, n, widths[w], 2));
-        size_t bad = 0, step = asan ? 37 : 1;
-        for (size_t i = 0; i < n; i += (i < 8 ? 1 : step)) {
-            czk_g1_jac r;
-            czk_g1_affine ra;
-            czk_g1_mul_var(&r, &gj, &k[i]);
-            czk_g1_jac_to_affine(&ra, &r);
-            bad += !czk_g1_affine_eq(&ra, &p[i]);
-        }
-        CHECK_MSG(bad == 0, "window %u: %zu points differ", widths[w], bad);
-    }
-    CHECK(p[0].inf == 1);
-    CHECK(czk_groth16_fixed_g1_var(p, k, 1, 17, 1) == CZK_ERR_INVALID_ARG);
-    free(k);
-    free(p);
-}
-
-CZK_TEST(fixed_g2_matches_mul_var)
-{
-    const int asan = getenv("CZK_TEST_ASAN") != NULL;
-    const unsigned widths[] = {0, 3, 8, 11};
-    size_t n = 1030;
-    czk_fr *k = malloc(n * sizeof *k);
-    czk_g2_affine *p = malloc(n * sizeof *p);
-    REQUIRE(k && p);
-    edge_scalars(k, n);
-    czk_g2_affine g;
-    czk_g2_generator(&g);
-    czk_g2_jac gj;
-    czk_g2_jac_from_affine(&gj, &g);
-    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
-        if (asan && widths[w] > 8) continue;
-        REQUIRE_OK(czk_groth16_fixed_g2_var(p, k, n, widths[w], 2));
-        size_t bad = 0, step = asan ? 97 : 7;
-        for (size_t i = 0; i < n; i += (i < 8 ? 1 : step)) {
-            czk_g2_jac r;
-            czk_g2_affine ra;
-            czk_g2_mul_var(&r, &gj, &k[i]);
-            czk_g2_jac_to_affine(&ra, &r);
-            bad += !czk_g2_affine_eq(&ra, &p[i]);
-        }
-        CHECK_MSG(bad == 0, "window %u: %zu points differ", widths[w], bad);
-    }
-    CHECK(p[0].inf == 1);
-    free(k);
-    free(p);
+    czk_g1_jac_from_affine(&j, &g);
+    czk_g1_mul_var(&j, &j, &k[0]);
+    czk_g1_affine r;
+    czk_g1_jac_to_affine(&r, &j);
+    CHECK(czk_g1_affine_eq(&r, &p[0]));
 }
 
 /* ---- the streamed setup ---------------------------------------------------------------- */
