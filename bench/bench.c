@@ -1,5 +1,7 @@
 #include "bench.h"
 
+#include "czk/czk.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -137,14 +139,9 @@ void czk_bench_usage_print(FILE *f, int json, const char *label, const czk_bench
 
 double czk_bench_mem_available(void)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    double kb = 0;
-    if (!f) return 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
-    fclose(f);
-    return kb * 1024.0;
+    czk_memory_info mi;
+    czk_memory_probe(&mi);
+    return (double)mi.available;
 }
 
 const char *czk_bench_fmt_time(char buf[32], double s)

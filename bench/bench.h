@@ -53,7 +53,8 @@ void czk_bench_print_config(FILE *f, int json, const char *extra_key, const char
 
 /* Peak resident set size of this process in bytes (getrusage). */
 unsigned long long czk_bench_peak_rss(void);
-/* Bytes the kernel can still give (MemAvailable of /proc/meminfo); 0 when unknown. */
+/* Bytes the kernel can still give (MemAvailable, capped by a cgroup limit less its usage:
+ * czk_memory_probe); 0 when unknown. */
 double czk_bench_mem_available(void);
 
 /* Resource use of this process (all its threads, finished ones included):

@@ -19,7 +19,8 @@ static const char usage[] =
     "                          [--partitions P]] [--jobs N] [-j CONCURRENCY] [--batch B[,B...]]\n"
     "                          [--batch-timeout S] [--synth-workers W] [--prove-workers P]\n"
     "                          [--prove-threads T] [--memory SIZE] [--trace FILE] [--no-sequential]\n"
-    "                          [--no-warmup] [--pce off|on|auto[,...]] [--threads T] [--json] [--quiet]\n\n"
+    "                          [--no-warmup] [--pce off|on|auto[,...]] [--stream-params [--chunk SIZE]]\n"
+    "                          [--threads T] [--json] [--quiet]\n\n"
     "Prove N synthetic sectors (czk gen-c1 data, seeds 1..N) through the pipelined engine\n"
     "(synthesis workers || batched provers || verifying assembler), once per --batch value,\n"
     "then the same sectors strictly sequentially (synthesize, prove, one partition at a\n"
@@ -50,6 +51,11 @@ static const char usage[] =
     "                          matrices, built and cached if needed; one worker on every\n"
     "                          thread), auto (on if cached); a list runs each mode, e.g.\n"
     "                          --pce off,on (the sequential run is always full synthesis)\n"
+    "  --stream-params         both runs prove with the parameters left on disk, every\n"
+    "                          prover pass streaming the file (the sequential run: one\n"
+    "                          partition synthesized, checked, proven, then the next); with\n"
+    "                          --pce on a pipelined task holds its witness alone\n"
+    "  --chunk SIZE            a streamed pass's chunk of points (default 1GiB)\n"
     "  --no-sequential         skip the sequential run\n"
     "  --no-warmup             skip the warm-up proof\n";
 
@@ -67,6 +73,8 @@ enum {
     OPT_NOWARM,
     OPT_BTIMEOUT,
     OPT_PCE,
+    OPT_STREAM,
+    OPT_CHUNK,
 };
 
 typedef struct bopts {
@@ -79,7 +87,8 @@ typedef struct bopts {
     double batch_timeout;
     unsigned long long memory;
     const char *trace;
-    int no_seq, no_warmup;
+    int no_seq, no_warmup, stream;
+    unsigned long long chunk;
 } bopts;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -88,6 +97,11 @@ static int on_opt(void *ctx, int opt, const char *arg)
     int rc;
     if (czk_shape_option(&o->shape, opt, arg, "bench pipeline", usage, &rc)) return rc;
     switch (opt) {
+    case OPT_STREAM: o->stream = 1; return 0;
+    case OPT_CHUNK:
+        if (czk_cli_parse_size(arg, &o->chunk) || o->chunk < (1u << 20))
+            return czk_cli_usage_error("bench pipeline", usage, "--chunk wants a size of at least 1MiB, got '%s'", arg);
+        return 0;
     case OPT_JOBS:
         if (czk_cli_parse_int(arg, 1, 100000, &o->jobs))
             return czk_cli_usage_error("bench pipeline", usage, "--jobs wants 1..100000, got '%s'", arg);
@@ -245,13 +259,8 @@ static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_wi
     size_t submitted = 0, waited = 0;
     while (st == CZK_OK && waited < njobs) {
         while (submitted < njobs && submitted - waited < conc && st == CZK_OK) {
-            czk_engine_job j = {0};
-            j.circuit = czk_kind_porep.circuit;
-            j.source = src;
-            j.data = &c1[submitted];
-            j.params = params;
-            j.n_partitions = (uint32_t)np;
-            j.name = "sector";
+            czk_engine_job j;
+            czk_kind_engine_job(&j, &czk_kind_porep, &c1[submitted], params, src, NULL, (uint32_t)np, 0, "sector");
             st = czk_engine_submit(e, &ids[submitted], &j);
             if (st == CZK_OK) submitted++;
         }
@@ -322,6 +331,8 @@ static int run(int argc, char **argv)
                                          {"no-sequential", no_argument, 0, OPT_NOSEQ},
                                          {"no-warmup", no_argument, 0, OPT_NOWARM},
                                          {"pce", required_argument, 0, OPT_PCE},
+                                         {"stream-params", no_argument, 0, OPT_STREAM},
+                                         {"chunk", required_argument, 0, OPT_CHUNK},
                                          {0, 0, 0, 0}};
     czk_cli_common common;
     int rc = czk_cli_parse(argc, argv, "bench pipeline", usage, opts, &o, on_opt, &common, NULL);
@@ -372,8 +383,9 @@ static int run(int argc, char **argv)
     size_t njobs = (size_t)o.jobs, np = shape.partitions;
     czk_fc_c1 *c1 = calloc(njobs, sizeof *c1);
     czk_groth16_proof *pp = calloc(njobs * np, sizeof *pp), *sp = calloc(njobs * np, sizeof *sp);
-    czk_groth16_params params;
+    czk_groth16_params params, streamed;
     memset(&params, 0, sizeof params);
+    memset(&streamed, 0, sizeof streamed);
     int have_params = 0;
     size_t n_c1 = 0;
     pipe_run runs[MAX_RUNS];
@@ -392,6 +404,15 @@ static int run(int argc, char **argv)
         goto done;
     }
     have_params = 1;
+    /* --stream-params: the runs prove with the file left on disk */
+    if (o.stream) {
+        st = czk_groth16_params_open_streamed(&streamed, ppath, CZK_GROTH16_CHECK_PINNED, o.chunk, nt);
+        if (st != CZK_OK) {
+            czk_cli_fail("bench pipeline", st, "opening the parameters streamed");
+            goto done;
+        }
+    }
+    const czk_groth16_params *run_params = o.stream ? &streamed : &params;
     for (; n_c1 < njobs; n_c1++) {
         st = czk_fc_gen_c1(&c1[n_c1], &shape, 1 + n_c1, NULL, NULL);
         if (st != CZK_OK) {
@@ -461,7 +482,7 @@ static int run(int argc, char **argv)
             r->witness = src.ops->name;
             r->synth_workers = em.synth_workers > 0 ? em.synth_workers : r_synth;
             memset(pp, 0, njobs * np * sizeof *pp);
-            st = pipelined(r, &em, &src, c1, njobs, np, (size_t)o.conc, &params, pp);
+            st = pipelined(r, &em, &src, c1, njobs, np, (size_t)o.conc, run_params, pp);
             czk_progress_done(&pg);
             char what[96];
             if (st != CZK_OK) {
@@ -501,7 +522,13 @@ static int run(int argc, char **argv)
                 if (st == CZK_OK) st = czk_cs_prove_get(cs, &w);
                 czk_groth16_prove_opts po = {0};
                 po.threads = nt;
-                if (st == CZK_OK) st = czk_groth16_prove(&sp[i * np + k], &params, &w, &po);
+                if (st == CZK_OK && o.stream) {
+                    czk_groth16_stream_opts so = {0};
+                    so.threads = nt;
+                    st = czk_groth16_prove_streamed(&sp[i * np + k], &streamed, &w, &so);
+                } else if (st == CZK_OK) {
+                    st = czk_groth16_prove(&sp[i * np + k], &params, &w, &po);
+                }
                 double c = czk_now();
                 seq_synth += b - a;
                 seq_prove += c - b;
@@ -533,9 +560,9 @@ static int run(int argc, char **argv)
         fprintf(out,
                 ",\"engine\":{\"synth_workers\":%d,\"prove_workers\":%d,\"prove_threads\":%d,\"batch_timeout_s\":%.4f,"
                 "\"concurrency\":%lld,\"memory_budget\":%llu},"
-                "\"constraints\":%llu,\"jobs\":%zu,\"proofs\":%zu,\"params\":\"%s\",\"pipelined\":[",
+                "\"constraints\":%llu,\"jobs\":%zu,\"proofs\":%zu,\"params\":\"%s\",\"streamed\":%s,\"pipelined\":[",
                 r_synth, r_provew, r_provet, r_timeout, o.conc, (unsigned long long)budget,
-                (unsigned long long)sz.n_constraints, njobs, njobs * np, ppath);
+                (unsigned long long)sz.n_constraints, njobs, njobs * np, ppath, o.stream ? "true" : "false");
         for (int k = 0; k < n_runs; k++) {
             const pipe_run *r = &runs[k];
             fprintf(out,
@@ -556,7 +583,8 @@ static int run(int argc, char **argv)
                 t_seq, tp_seq, seq_synth, seq_prove, seq_verify, bound, rss);
     } else {
         char b1[32], b2[32], b3[32], b4[32];
-        fprintf(out, "# params %s%s\n", ppath, generated ? " (generated now)" : "");
+        fprintf(out, "# params %s%s%s\n", ppath, generated ? " (generated now)" : "",
+                o.stream ? ", streamed from disk by every prover pass (both runs)" : "");
         fprintf(out, "# engine: %d synthesis workers, %d prover(s) x %d OpenMP threads, %lld jobs in flight, "
                      "batch timeout %.0f ms, budget %.2f GiB\n",
                 r_synth, r_provew, r_provet, o.conc, 1e3 * r_timeout, (double)budget / (1u << 30));
@@ -596,6 +624,7 @@ done:
     free(pp);
     free(sp);
     if (have_params) czk_groth16_params_clear(&params);
+    czk_groth16_params_clear(&streamed);
     return exit_code;
 }
 

@@ -161,22 +161,6 @@ static const struct {
 static const char *const priorities[] = {"unspecified", "low", "normal", "high", "critical"};
 static const char *const outcomes[] = {"UNKNOWN", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT"};
 
-/* 64 hex digits (an optional 0x first) into 32 bytes. */
-static int parse_hex32(uint8_t out[32], const char *s)
-{
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
-    if (strlen(s) != 64) return -1;
-    for (int i = 0; i < 64; i++) {
-        char ch = s[i];
-        int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-              : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-        if (v < 0) return -1;
-        if (i % 2 == 0) out[i / 2] = (uint8_t)(v << 4);
-        else out[i / 2] |= (uint8_t)v;
-    }
-    return 0;
-}
-
 static int parse_u64(const char *flag, const char *arg, long long max, uint64_t *out)
 {
     long long v;
@@ -188,7 +172,7 @@ static int parse_u64(const char *flag, const char *arg, long long max, uint64_t 
 
 static int hex_opt(const char *flag, const char *arg, uint8_t out[32], int *has)
 {
-    if (parse_hex32(out, arg))
+    if (czk_cli_parse_hex32(out, arg))
         return czk_cli_usage_error(CMD, usage, "%s wants 32 bytes as 64 hex digits, got '%s'", flag, arg);
     *has = 1;
     return 0;

@@ -11,7 +11,8 @@
 
 static const char usage[] =
     "usage: czk gen-post --kind window|winning --sector-size S -o DIR [--sectors N]\n"
-    "                    [--sector-set N] [--api 1|1_2] [--seed N] [--json] [--quiet]\n\n"
+    "                    [--sector-set N] [--api 1|1_2] [--seed N] [--randomness HEX]\n"
+    "                    [--miner-id N] [--json] [--quiet]\n\n"
     "Write a synthetic PoSt partition whose vanilla proofs are consistent: canonical\n"
     "randomness, a miner id and its prover id (LEB128, as Curio derives it; the JSON's\n"
     "miner_id), ascending sector ids, the challenged leaves derived from\n"
@@ -27,15 +28,21 @@ static const char usage[] =
     "  --sector-set N    WinningPoSt: sectors to choose the proven one from (default 1)\n"
     "  --api V           WindowPoSt proof version: 1_2 (StackedDrgWindow*V1_2, default)\n"
     "                    or 1 (V1: challenges mix in the sector's position)\n"
-    "  --seed N          generator seed (default 1)\n";
+    "  --seed N          generator seed (default 1)\n"
+    "  --randomness HEX  this randomness (32 bytes as 64 hex digits, a canonical field\n"
+    "                    element) instead of the seed's: with --miner-id, another\n"
+    "                    partition of the same deadline (--seed picks its sectors)\n"
+    "  --miner-id N      this miner id (and its prover id) instead of the seed's\n";
 
-enum { OPT_KIND = CZK_OPT_FIRST_FREE, OPT_SIZE, OPT_SECTORS, OPT_SET, OPT_API, OPT_SEED };
+enum { OPT_KIND = CZK_OPT_FIRST_FREE, OPT_SIZE, OPT_SECTORS, OPT_SET, OPT_API, OPT_SEED, OPT_RANDOMNESS, OPT_MINER };
 
 typedef struct gen_opts {
     const char *kind, *out;
     unsigned long long size, seed;
     long long sectors, set;
     int api;
+    uint8_t randomness[32];
+    czk_post_gen_opts gen;
 } gen_opts;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -66,6 +73,18 @@ static int on_opt(void *ctx, int opt, const char *arg)
             return czk_cli_usage_error("gen-post", usage, "--seed wants a non-negative integer, got '%s'", arg);
         o->seed = (unsigned long long)v;
         return 0;
+    case OPT_RANDOMNESS:
+        if (czk_cli_parse_hex32(o->randomness, arg))
+            return czk_cli_usage_error("gen-post", usage, "--randomness wants 32 bytes as 64 hex digits, got '%s'",
+                                       arg);
+        o->gen.randomness = o->randomness;
+        return 0;
+    case OPT_MINER:
+        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
+            return czk_cli_usage_error("gen-post", usage, "--miner-id wants a non-negative integer, got '%s'", arg);
+        o->gen.has_miner_id = 1;
+        o->gen.miner_id = (uint64_t)v;
+        return 0;
     case 'o': o->out = arg; return 0;
     default: return czk_cli_usage_error("gen-post", usage, "unexpected option");
     }
@@ -77,6 +96,7 @@ static int run(int argc, char **argv)
         {"kind", required_argument, 0, OPT_KIND},       {"sector-size", required_argument, 0, OPT_SIZE},
         {"sectors", required_argument, 0, OPT_SECTORS}, {"sector-set", required_argument, 0, OPT_SET},
         {"api", required_argument, 0, OPT_API},         {"seed", required_argument, 0, OPT_SEED},
+        {"randomness", required_argument, 0, OPT_RANDOMNESS}, {"miner-id", required_argument, 0, OPT_MINER},
         {"output", required_argument, 0, 'o'},          {0, 0, 0, 0},
     };
     gen_opts o = {.size = 2048, .seed = 1};
@@ -107,7 +127,7 @@ static int run(int argc, char **argv)
     double t0 = czk_now();
     czk_post_vanilla v;
     czk_post_json m;
-    czk_status s = czk_post_gen(&v, &m, &shape, n, set, o.seed);
+    czk_status s = czk_post_gen_ex(&v, &m, &shape, n, set, o.seed, &o.gen);
     if (s != CZK_OK) return czk_cli_fail("gen-post", s, "generating");
     double t1 = czk_now();
     s = czk_post_vanilla_check(&v);

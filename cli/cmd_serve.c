@@ -21,6 +21,7 @@ static const char usage[] =
     "usage: czk serve [-c czk.toml] [--listen ADDR] [--status-listen HOST:PORT] [--param-cache DIR]\n"
     "                 [--memory SIZE] [--threads N] [--pce on|off|auto] [--params-check pinned|full|curve]\n"
     "                 [--retention SECONDS] [--cancel-on-shutdown] [--background-nice N]\n"
+    "                 [--stream-params auto|always|never]\n"
     "                 [--log-level LEVEL] [--log-format text|json]\n"
     "                 [--tls-cert FILE --tls-key FILE --tls-client-ca FILE]\n\n"
     "The proving daemon: cuzk.v1.ProvingEngine over gRPC (what Curio's cuzk client\n"
@@ -31,9 +32,14 @@ static const char usage[] =
     "--status-listen HOST:PORT: HTTP GET /status (JSON) and GET /metrics (Prometheus).\n"
     "--param-cache DIR: Filecoin's v28 parameter files (default $FIL_PROOFS_PARAMETER_CACHE,\n"
     "else /var/tmp/filecoin-proof-parameters). --memory SIZE: the memory budget (default:\n"
-    "MemTotal - 5GiB). --retention: seconds a finished result is kept (default 600).\n"
+    "MemTotal, or a smaller cgroup limit, less 5GiB). --retention: seconds a finished\n"
+    "result is kept (default 600). At start it removes the temporary files of writers\n"
+    "that died in the parameter cache and czk's cache directory (the log says how many).\n"
     "--params-check: how parameter files are validated when loaded (default pinned:\n"
-    "the checksum sidecar, else a full check once). --cancel-on-shutdown: SIGINT/SIGTERM\n"
+    "the checksum sidecar, else a full check once). --stream-params: parameters that do\n"
+    "not fit the memory budget beside a partition stay on disk and each prover pass\n"
+    "streams them (auto, the default), always, or never (such jobs fail).\n"
+    "--cancel-on-shutdown: SIGINT/SIGTERM\n"
     "cancel running jobs instead of letting them finish.\n"
     "--background-nice N: beside the critical lane, the other workers lower their own\n"
     "priority by N nice levels (0 to 19; default 10; 0: not at all), so that a\n"
@@ -58,6 +64,7 @@ enum {
     OPT_TLS_CERT,
     OPT_TLS_KEY,
     OPT_TLS_CA,
+    OPT_STREAM,
 };
 
 /* Flags as given, applied over the file afterwards. */
@@ -65,6 +72,7 @@ typedef struct args {
     const char *config, *listen, *status, *param_cache, *tls_cert, *tls_key, *tls_ca;
     unsigned long long memory;
     int pce_set, check_set, cancel, log_level_set, log_format_set, log_json, bg_nice; /* bg_nice: -1 unset */
+    int stream_set, stream;
     czk_pce_mode pce;
     czk_groth16_check check;
     double retention;
@@ -92,6 +100,13 @@ static int on_opt(void *ctx, int opt, const char *arg)
         a->bg_nice = (int)v;
         return 0;
     }
+    case OPT_STREAM:
+        if (!strcmp(arg, "auto")) a->stream = 0;
+        else if (!strcmp(arg, "always")) a->stream = 1;
+        else if (!strcmp(arg, "never")) a->stream = -1;
+        else return czk_cli_usage_error("serve", usage, "--stream-params wants auto, always or never, got '%s'", arg);
+        a->stream_set = 1;
+        return 0;
     case OPT_MEMORY:
         if (czk_cli_parse_size(arg, &a->memory) || a->memory == 0)
             return czk_cli_usage_error("serve", usage, "--memory wants a size such as 64GiB, got '%s'", arg);
@@ -188,6 +203,18 @@ static void logf_(serve_log *l, czk_log_level level, const char *fmt, ...)
 
 static void config_warning(void *ctx, const char *msg) { log_line(ctx, CZK_LOG_WARN, NULL, msg); }
 
+/* The temporary files of writers that died (a killed setup, PCE build or
+ * daemon) in dir, removed and counted in the log. */
+static void reclaim_temps(serve_log *log, const char *what, const char *dir)
+{
+    uint64_t files = 0, bytes = 0;
+    if (czk_reclaim_temps(dir, &files, &bytes) != CZK_OK)
+        logf_(log, CZK_LOG_WARN, "%s %s: %s", what, dir, czk_last_error());
+    else
+        logf_(log, CZK_LOG_INFO, "%s %s: reclaimed %llu dead writers' temporary files (%llu bytes)", what, dir,
+              (unsigned long long)files, (unsigned long long)bytes);
+}
+
 /* ---- the daemon ------------------------------------------------------------------- */
 
 typedef struct shutdown_arg {
@@ -223,6 +250,7 @@ static void apply_flags(czk_serve_config *c, const args *a)
 #undef SETS
     if (a->memory) c->memory_total = a->memory;
     if (a->pce_set) c->pce = a->pce;
+    if (a->stream_set) c->stream_params = a->stream;
     if (a->retention > 0) c->retention_s = a->retention;
     if (a->cancel) c->cancel_on_shutdown = 1;
     if (a->bg_nice >= 0) c->background_nice = a->bg_nice;
@@ -251,6 +279,7 @@ static int run(int argc, char **argv)
                                          {"tls-cert", required_argument, 0, OPT_TLS_CERT},
                                          {"tls-key", required_argument, 0, OPT_TLS_KEY},
                                          {"tls-client-ca", required_argument, 0, OPT_TLS_CA},
+                                         {"stream-params", required_argument, 0, OPT_STREAM},
                                          {0, 0, 0, 0}};
     int rc = czk_cli_parse(argc, argv, "serve", usage, opts, &a, on_opt, &common, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
@@ -290,6 +319,11 @@ static int run(int argc, char **argv)
         so.params_check_set = 1;
         so.params_check = a.check;
     }
+    reclaim_temps(&log, "parameter cache", so.param_cache ? so.param_cache : czk_fc_param_cache_dir());
+    char cache_dir[1024];
+    if (czk_cache_dir(cache_dir, sizeof cache_dir) == CZK_OK) reclaim_temps(&log, "cache directory", cache_dir);
+    czk_memory_info mem;
+    czk_memory_probe(&mem);
     czk_service *svc = NULL;
     czk_server *srv = NULL;
     czk_http *http = NULL;
@@ -318,8 +352,10 @@ static int run(int argc, char **argv)
         if (colon) *colon = 0;
         logf_(&log, CZK_LOG_INFO, "HTTP (/status, /metrics) listening on %s:%d", host, czk_http_port(http));
     }
-    logf_(&log, CZK_LOG_INFO, "listening on %s (memory budget %.1f GiB, %s, parameters in %s)",
-          czk_server_address(srv), (double)so.memory_budget / (1u << 30),
+    logf_(&log, CZK_LOG_INFO, "listening on %s (memory budget %.1f GiB%s of a %.1f GiB limit from %s, %s, "
+          "parameters in %s)",
+          czk_server_address(srv), (double)so.memory_budget / (1u << 30), cfg.memory_total ? " as set" : "",
+          (double)mem.limit / (1u << 30), mem.source,
           cfg.cancel_on_shutdown ? "SIGTERM cancels running jobs" : "SIGTERM lets running jobs finish",
           so.param_cache ? so.param_cache : czk_fc_param_cache_dir());
 

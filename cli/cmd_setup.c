@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "common/fileio.h"
+#include "groth16/groth16_internal.h"
 #include "progress.h"
 #include "czk/porep_kind.h"
 #include "czk/post_kind.h"
@@ -136,12 +138,23 @@ static int run(int argc, char **argv)
     czk_groth16_params p;
     uint64_t seed = a.seed;
     double t0 = czk_now();
+    czk_cs_sizes z;
+    if (!post && !snap && czk_porep_sizes(&z, &shape) == CZK_OK) {
+        /* the free space for at least h and l, before the hours of work
+         * (the streamed setup checks the exact size once its PCE is known;
+         * every write checks its own size) */
+        size_t m = 1;
+        while (m < z.n_constraints) m <<= 1;
+        const size_t n[5] = {m - 1, (size_t)z.n_aux, (size_t)z.n_inputs, 0, 0};
+        czk_status sp = czk__space_check(a.out, czk__params_file_bytes((size_t)z.n_inputs, n));
+        if (sp != CZK_OK) return czk_cli_fail("setup", sp, "the parameters would not fit");
+    }
     if (!post && !snap && !a.stream) {
         /* the in-memory setup holds the shape's CSR (~40 bytes per non-zero)
          * and every point: ~550 bytes per constraint */
-        czk_cs_sizes z;
-        long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-        double avail = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+        czk_memory_info mi;
+        czk_memory_probe(&mi); /* MemTotal or a smaller cgroup limit */
+        double avail = (double)mi.limit;
         if (czk_porep_sizes(&z, &shape) == CZK_OK && avail > 0 && 550.0 * (double)z.n_constraints > avail) {
             a.stream = 1;
             if (!c.quiet && !c.json)
@@ -171,8 +184,7 @@ static int run(int argc, char **argv)
                    : post ? czk_post_setup_params(&p, &ps, sp, czk_progress_cb, &pg)
                           : czk_porep_setup_params(&p, &shape, sp, czk_progress_cb, &pg);
     if (s != CZK_OK) return czk_cli_fail("setup", s, "parameter generation failed");
-    s = czk_groth16_params_write_pinned(a.out, &p);
-    if (s == CZK_OK) s = czk_groth16_vk_write(a.vk, &p.vk);
+    s = czk_groth16_params_write_pair(a.out, a.vk, &p);
     double dt = czk_now() - t0;
     if (s != CZK_OK) {
         czk_groth16_params_clear(&p);

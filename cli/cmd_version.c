@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "common/fileio.h"
 
 static const char usage[] =
     "usage: czk version [--json]\n\n"
@@ -21,11 +22,12 @@ static int run(int argc, char **argv)
         printf("{\"version\":\"%s\",\"compiler\":\"%s\",\"build_type\":\"%s\",\"flags\":\"%s\","
                "\"cpu\":{\"vendor\":\"%s\",\"brand\":\"%s\",\"family\":%u,\"model\":%u,"
                "\"adx\":%s,\"bmi2\":%s,\"avx2\":%s,\"avx512ifma\":%s,\"online\":%d},"
-               "\"field_impl\":\"%s\",\"ifma_kernels\":%s,\"threads\":%d}\n",
+               "\"field_impl\":\"%s\",\"ifma_kernels\":%s,\"threads\":%d,\"fault_hooks\":%s}\n",
                CZK_VERSION_STRING, czk_build_compiler(), czk_build_type(), czk_build_flags(),
                cpu.vendor, cpu.brand, cpu.family, cpu.model, cpu.adx ? "true" : "false",
                cpu.bmi2 ? "true" : "false", cpu.avx2 ? "true" : "false", cpu.avx512ifma ? "true" : "false",
-               cpu.online_cpus, impl, czk_field_ifma() ? "true" : "false", czk_threads());
+               cpu.online_cpus, impl, czk_field_ifma() ? "true" : "false", czk_threads(),
+               czk__fault_built() ? "true" : "false");
         return CZK_EXIT_OK;
     }
     printf("czk %s\n", CZK_VERSION_STRING);
@@ -39,6 +41,7 @@ static int run(int argc, char **argv)
     printf("ifma kernels: %s\n", czk_field_ifma() ? "on" : czk_field_ifma_built() ? "off (CPU or CZK_IFMA=off)"
                                                                                 : "off (not built)");
     printf("threads:     %d\n", czk_threads());
+    printf("fault hooks: %s\n", czk__fault_built() ? "on (CZK_FAULT; a test build)" : "off");
     return CZK_EXIT_OK;
 }
 

@@ -33,6 +33,21 @@ int czk_cli_fail(const char *cmd, czk_status s, const char *what)
     return CZK_EXIT_FAIL;
 }
 
+int czk_cli_parse_hex32(uint8_t out[32], const char *s)
+{
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
+    if (strlen(s) != 64) return -1;
+    for (int i = 0; i < 64; i++) {
+        char ch = s[i];
+        int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+              : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+        if (v < 0) return -1;
+        if (i % 2 == 0) out[i / 2] = (uint8_t)(v << 4);
+        else out[i / 2] |= (uint8_t)v;
+    }
+    return 0;
+}
+
 int czk_cli_parse_int(const char *s, long long min, long long max, long long *out)
 {
     if (!s || !*s) return -1;

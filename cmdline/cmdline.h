@@ -61,6 +61,8 @@ void czk_cli_apply_common(const czk_cli_common *c);
 int czk_cli_parse_int(const char *s, long long min, long long max, long long *out);
 /* "2^20", "1048576", "1M" (binary multipliers K, M, G; also KiB/MiB/GiB) */
 int czk_cli_parse_size(const char *s, unsigned long long *out);
+/* 64 hex digits (an optional 0x first) into 32 bytes. */
+int czk_cli_parse_hex32(uint8_t out[32], const char *s);
 
 /* Whether progress lines may be drawn: stderr is a terminal, not --quiet, not --json. */
 int czk_cli_progress_enabled(const czk_cli_common *c);

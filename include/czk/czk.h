@@ -27,6 +27,27 @@ czk_status czk_cache_dir(char *out, size_t n) CZK_WUR;
  * fine); CZK_ERR_IO naming the path otherwise. */
 czk_status czk_mkdirs(const char *dir, unsigned mode) CZK_WUR;
 
+/* Remove the temporary files of czk's writers that died in dir (names
+ * "<file>.tmp.<pid>[.<n>]" whose writer's lock is free; a live writer's
+ * are left alone). *files and *bytes (either may be NULL) count what went.
+ * A missing dir is fine; CZK_ERR_IO when it cannot be listed. */
+czk_status czk_reclaim_temps(const char *dir, uint64_t *files, uint64_t *bytes) CZK_WUR;
+
+/* The memory this process may use: the smallest of MemTotal and every
+ * cgroup memory limit on the way from its cgroup up to the hierarchy's
+ * root (v2 memory.max, v1 memory.limit_in_bytes; a systemd MemoryMax= or a
+ * container's limit is one of these). */
+typedef struct czk_memory_info {
+    uint64_t limit;     /* bytes; never 0 (4 GiB when nothing could be read) */
+    uint64_t mem_total; /* MemTotal (sysconf when /proc/meminfo is unreadable); 0: unknown */
+    uint64_t cgroup;    /* the smallest cgroup limit found; 0: none */
+    uint64_t available; /* MemAvailable, no more than the limiting cgroup's limit less its usage; 0: unknown */
+    char source[512];   /* where limit came from: "cgroup v2 /sys/fs/cgroup/a/memory.max",
+                           "cgroup v1 /sys/fs/cgroup/memory/a/memory.limit_in_bytes", "MemTotal",
+                           "sysconf", "default" */
+} czk_memory_info;
+void czk_memory_probe(czk_memory_info *out);
+
 /* CPU description: vendor, family/model, brand string. */
 typedef struct czk_cpu_info {
     char vendor[16];

@@ -28,10 +28,23 @@
  *
  * Memory budget: each task reserves, before anything of it is allocated, its
  * witness (its source's bytes(): czk_witness_cs_bytes for the PROVE backend)
- * plus its prover scratch (czk_groth16_prove_bytes with the engine's
- * prove_threads and batch: padded a/b/c, NTT domain, MSM scratch), and keeps
- * the reservation until it is proven; a job's parameters are charged once
- * while any job using them is live. A task waits while the budget is full;
+ * and keeps it until it is proven; the prover scratch (czk_groth16_prove_bytes
+ * with the engine's prove_threads and batch: padded a/b/c, NTT domain, MSM
+ * scratch) exists only during a prover pass, so the engine holds one
+ * reserve for the passes the admitted tasks still need (per prover, batch
+ * tasks at the largest task's share; the urgent lane's likewise): a task is
+ * admitted when its witness, the shared data and the grown reserve fit,
+ * the synthesis of the next partition then runs beside the proving of this
+ * one, and a prover never waits for memory. A job's parameters are charged
+ * once while any job using them is live.
+ *
+ * Streamed parameters (czk_groth16_params_open_streamed: a 32GiB PoRep
+ * partition's 47 GB on a smaller machine) are a parameter set like any
+ * other: charged their verifying key only; a prover pass proves one of their
+ * tasks with czk_groth16_prove_streamed, holding H's two vectors and one
+ * chunk (czk_groth16_prove_stream_bytes); with a source that offers
+ * synthesize_witness and fill (PCE) a task holds its witness only and a,
+ * b, c are evaluated one at a time into H's vectors. A task waits while the budget is full;
  * a job one of whose tasks cannot fit even in an empty engine is rejected at
  * submission (CZK_ERR_NOMEM naming the bytes), never left waiting. Witness
  * buffers (czk_cs PROVE backends) are recycled between tasks
@@ -103,6 +116,14 @@ typedef struct czk_engine_event {
     int batch;         /* tasks proven in the same pass */
     int status;        /* czk_status of the task (CZK_OK, or why it failed) */
     double queued, synth_start, synth_end, prove_start, prove_end; /* seconds since engine start */
+    /* Streamed parameters (czk_groth16_params_streamed): the pass read
+     * params_bytes_read bytes of points in params_read_s (reading, hashing,
+     * decoding) and validated them as params_check says (a czk_groth16_check);
+     * lean: the witness was made alone and a, b, c evaluated into H's vectors
+     * by the source's fill. streamed 0: resident parameters. */
+    int streamed, lean, params_check;
+    uint64_t params_bytes_read;
+    double params_read_s;
 } czk_engine_event;
 
 typedef struct czk_engine_progress {
@@ -112,6 +133,11 @@ typedef struct czk_engine_progress {
     size_t ready;      /* witnesses waiting for a prover */
     uint64_t backends_created, backends_reused; /* PROVE backends made / recycled */
     double elapsed_s;
+    /* The latest streamed prover pass: its job, partition and the fraction
+     * of its parameters read so far (pass_fraction < 0: none has run). */
+    uint64_t pass_job;
+    uint32_t pass_partition;
+    double pass_fraction;
 } czk_engine_progress;
 
 typedef struct czk_engine_opts {

@@ -50,6 +50,10 @@ typedef struct czk_groth16_params {
      * which czk_groth16_params_clear releases as such. Leave it 0 when
      * filling the sections with malloc yourself. */
     int big_sections;
+    /* Non-NULL: the parameters are left on disk (czk_groth16_params_open_streamed):
+     * vk and the counts are set, the sections are NULL, and every prover pass
+     * streams them from the file. */
+    struct czk_groth16_params_file *file;
 } czk_groth16_params;
 
 typedef struct czk_groth16_proof {
@@ -137,7 +141,8 @@ czk_status czk_groth16_params_read(czk_groth16_params *p, const char *path,
 void czk_groth16_read_info_describe(char *out, size_t n, const czk_groth16_read_info *info);
 /* The default sidecar path of a .params file: "<path>.czkcheck". */
 void czk_groth16_params_sidecar_path(char *out, size_t n, const char *path);
-/* Write atomically (temporary name, then rename). */
+/* Write atomically (a locked temporary beside path, fsync'ed, renamed; the
+ * free space checked first; src/common/README.md, "Files czk writes"). */
 czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *p) CZK_WUR;
 /* Write as above, then record the sidecar for the bytes written, so that the
  * first PINNED read skips the subgroup checks. Only for parameters whose
@@ -145,6 +150,11 @@ czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *
  * or read with FULL / PINNED validation. A later PINNED read still verifies
  * the checksum of what is on disk. */
 czk_status czk_groth16_params_write_pinned(const char *path, const czk_groth16_params *p) CZK_WUR;
+/* czk_groth16_params_write_pinned, then the verifying key to vk_path: an
+ * old vk is removed just before the new .params is renamed into place, so
+ * a crash leaves no new .params beside an old .vk. */
+czk_status czk_groth16_params_write_pair(const char *params_path, const char *vk_path,
+                                         const czk_groth16_params *p) CZK_WUR;
 void czk_groth16_params_clear(czk_groth16_params *p);
 
 czk_status czk_groth16_vk_read(czk_groth16_vk *vk, const char *path) CZK_WUR;
@@ -256,6 +266,7 @@ czk_status czk_groth16_prove(czk_groth16_proof *out, const czk_groth16_params *p
  * per-witness share of a k-witness pass, k <= batch ((k + 3) m scalars and
  * the k-set scratch, divided by k); batch = 1 is one proof's footprint. */
 uint64_t czk_groth16_prove_bytes(const czk_cs_sizes *s, const czk_groth16_params *p, int threads, int batch);
+/* (For streamed parameters, czk_groth16_prove_stream_bytes: a pass proves one witness.) */
 
 /* ---- proving with the parameters streamed from disk -----------------------
  * For parameters that do not fit in memory beside the witness (a 32GiB PoRep
@@ -295,6 +306,31 @@ typedef struct czk_groth16_stream_opts {
  * errors name the file, section, point and byte offset, or the stage. */
 czk_status czk_groth16_prove_stream(czk_groth16_proof *out, czk_groth16_vk *vk_out, const char *path,
                                     const czk_cs_assignment *w, const czk_groth16_stream_opts *opts) CZK_WUR;
+
+/* Parameters left on disk, as one parameter set among others (the engine
+ * proves with them like resident ones): out receives the file's verifying
+ * key and section counts (the header and the key are read and checked; no
+ * point is), its sections stay NULL, and each prover pass streams them from
+ * the file with czk_groth16_prove_streamed. check is how every pass
+ * validates what it reads (PINNED: the checksum against the sidecar at the
+ * end of the pass; FULL: every point's subgroup; CURVE: neither);
+ * chunk_bytes a pass's chunk (0: 1 GiB). czk_groth16_params_clear releases
+ * it. Errors name the file. */
+czk_status czk_groth16_params_open_streamed(czk_groth16_params *out, const char *path, czk_groth16_check check,
+                                            uint64_t chunk_bytes, int threads) CZK_WUR;
+/* 1 when p's sections are left on disk. */
+int czk_groth16_params_streamed(const czk_groth16_params *p);
+/* The file of streamed parameters (NULL for resident ones). */
+const char *czk_groth16_params_path(const czk_groth16_params *p);
+/* Bytes a streamed prover pass holds for a witness of sizes s: H's two
+ * vectors of m scalars and the NTT domain's twiddles, then one chunk
+ * (chunk_bytes, 0: 1 GiB) and the readers' buffers. */
+uint64_t czk_groth16_prove_stream_bytes(const czk_cs_sizes *s, uint64_t chunk_bytes, int threads);
+/* One proof with streamed parameters p (czk_groth16_prove_stream on p's
+ * file with p's check and chunk; opts' own check and chunk_bytes are
+ * ignored). The proof is checked against p's verifying key by the caller. */
+czk_status czk_groth16_prove_streamed(czk_groth16_proof *out, const czk_groth16_params *p, const czk_cs_assignment *w,
+                                      const czk_groth16_stream_opts *opts) CZK_WUR;
 
 /* ---- verify --------------------------------------------------------------- */
 

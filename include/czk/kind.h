@@ -1,8 +1,7 @@
 /* czk — proof kinds: what the engine needs to know about each kind of
  * Filecoin proof, and one call that proves any of them.
  *
- * A kind (PoRep today; WindowPoSt, WinningPoSt and SnapDeals are to come)
- * provides:
+ * A kind (PoRep, WindowPoSt, WinningPoSt, SnapDeals) provides:
  *   - its parameters' identity: the circuit id and the v28 file name
  *     filecoin-proofs gives its .params / .vk for a given job's data;
  *   - its shape: partitions and per-partition counts (the engine's memory
@@ -44,6 +43,25 @@ typedef struct czk_source_opts {
     void *progress_ctx;
 } czk_source_opts;
 
+/* A byte string borrowed from the caller. */
+typedef struct czk_bytes {
+    const uint8_t *data;
+    size_t len;
+} czk_bytes;
+
+/* A proof request as cuzk.v1's SubmitProofRequest carries it (docs/cuzk-api.md),
+ * borrowed for the duration of a decode. */
+typedef struct czk_kind_request {
+    uint64_t sector_size;       /* 0: from the registered proof */
+    uint64_t registered_proof;  /* the filecoin-proofs-api number (PoSt, Snap; PoRep's is in its C1) */
+    uint64_t sector_number, miner_id;
+    uint32_t partition_index;
+    czk_bytes payload;          /* vanilla_proof (PoRep: the C1 envelope JSON) */
+    const czk_bytes *proofs;    /* vanilla_proofs: PoSt one bincode sector proof each, Snap one per partition */
+    size_t n_proofs;
+    czk_bytes randomness, comm_r_old, comm_r_new, comm_d_new;
+} czk_kind_request;
+
 typedef struct czk_proof_kind {
     const char *name;    /* "porep" */
     const char *summary; /* one line */
@@ -54,13 +72,37 @@ typedef struct czk_proof_kind {
     czk_status (*param_path)(char *out, size_t cap, const char *dir, const void *data, const char *ext);
     /* Open the witness source opts ask for; out->name says which it is. */
     czk_status (*source_open)(czk_witness_source *out, const void *data, const czk_source_opts *opts);
+    /* ---- requests (czk serve) ---- */
+    int wire_kind;              /* cuzk.v1 ProofKind: 1 PoRep, 2 SnapDeals, 3 WindowPoSt, 4 WinningPoSt */
+    const char *circuit_prefix; /* circuit ids are "<prefix>-<2k|8m|512m|32g|64g>" (cuzk's porep-32g ...) */
+    /* Decode and check a request's payload into job data (*data, freed with
+     * free_data); errors name the field, the offset and the proof. *what: one
+     * line for logs ("PoRep StackedDrg32GiBV1_1 sector 12"). */
+    czk_status (*decode)(void **data, char what[96], const czk_kind_request *r);
+    void (*free_data)(void *data);
+    /* The sector size of job data (for its circuit id). */
+    uint64_t (*sector_size)(const void *data);
+    /* The parameter file of the production circuit of sector_size (a
+     * preload by circuit id, with no job data). */
+    czk_status (*param_path_of_size)(char *out, size_t cap, const char *dir, uint64_t sector_size, const char *ext);
 } czk_proof_kind;
 
 /* The registry: every kind czk proves. */
 extern const czk_proof_kind czk_kind_porep;
 const czk_proof_kind *czk_proof_kind_find(const char *name);
+/* The kind of a cuzk.v1 ProofKind number (1..4); NULL for any other. */
+const czk_proof_kind *czk_proof_kind_of_wire(int wire_kind);
+/* The circuit id of kind k at a production sector size ("porep-32g");
+ * CZK_ERR_INVALID_ARG for another size. */
+czk_status czk_kind_circuit_id(char *out, size_t cap, const czk_proof_kind *k, uint64_t sector_size) CZK_WUR;
 /* The i-th kind, NULL past the end. */
 const czk_proof_kind *czk_proof_kind_at(size_t i);
+
+/* The engine job of kind k's data (partitions NULL: 0 .. n-1): the one place
+ * a kind's job becomes an engine job (czk_kind_prove, czk serve). */
+void czk_kind_engine_job(czk_engine_job *out, const czk_proof_kind *k, const void *data,
+                         const czk_groth16_params *params, const czk_witness_source *source,
+                         const uint32_t *partitions, uint32_t n, int priority, const char *name);
 
 /* Per partition, from the engine's timeline. */
 typedef struct czk_kind_partition_times {
@@ -88,18 +130,18 @@ typedef struct czk_kind_job {
     /* Engine progress (tasks synthesized / proven of the job), or NULL. */
     czk_progress_fn progress;
     void *progress_ctx;
-    /* Instead of params: this .params file, streamed from disk section by
-     * section for each partition (czk_groth16_prove_stream), for parameters
-     * larger than memory. The partitions then run one after another, not
-     * through the engine: the witness only where the source can evaluate
-     * a, b, c later (PCE: one matrix at a time into the prover's vector),
-     * a * b = c checked, the streamed proof, verified with the file's
-     * verifying key unless engine.no_verify. */
+    /* Instead of params: this .params file, left on disk and streamed
+     * section by section by each prover pass, for parameters larger than
+     * memory (czk_groth16_params_open_streamed). The partitions go through
+     * the engine as with resident parameters (the synthesis of the next
+     * beside the proving of this one when the budget allows); with a source
+     * that can evaluate a, b, c later (PCE: one matrix at a time into the
+     * prover's vector) a task holds its witness alone. */
     const char *params_stream;
     czk_groth16_check stream_check;         /* set it (0 is FULL) */
     uint64_t stream_chunk_bytes;            /* 0: the prover's default (1 GiB) */
-    czk_groth16_read_info *stream_info;     /* the last partition's validation, or NULL */
-    czk_groth16_stream_stats *stream_stats; /* summed over the partitions, or NULL */
+    czk_groth16_read_info *stream_info;     /* .ran: the last partition's validation, or NULL */
+    czk_groth16_stream_stats *stream_stats; /* read_s, bytes_read summed over the partitions, or NULL */
 } czk_kind_job;
 
 /* Prove the job's partitions through one engine; proofs[i] is partition

@@ -53,6 +53,10 @@ typedef struct czk_pce_info {
     uint64_t pow2[3];     /* non-zeros evaluated without multiplication (+-2^e, Horner) */
     uint64_t a_aux_popcount, b_input_popcount, b_aux_popcount;
     size_t bytes;         /* memory held by the matrices and densities */
+    /* Read from a file: its matrices are a mapping of it (page cache, which
+     * the kernel may reclaim and read back), mapped_bytes of them, the
+     * largest matrix's max_matrix_bytes; 0 for a PCE built in memory. */
+    size_t mapped_bytes, max_matrix_bytes;
     double bytes_per_nnz; /* bytes / (nnz A + B + C) */
     char key[CZK_PCE_KEY_MAX];
 } czk_pce_info;

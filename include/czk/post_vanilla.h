@@ -168,6 +168,21 @@ czk_status czk_post_proof_name(char out[48], const czk_post_shape *s) CZK_WUR;
 czk_status czk_post_gen(czk_post_vanilla *v, czk_post_json *m, const czk_post_shape *s, uint32_t n,
                         uint32_t sector_set, uint64_t seed) CZK_WUR;
 
+/* What czk_post_gen_ex may fix instead of deriving it from the seed: the
+ * randomness (canonical: byte 31 below 0x40, as Curio masks it) and the
+ * miner id, e.g. for two partitions of one deadline (one randomness and
+ * miner, other sectors). */
+typedef struct czk_post_gen_opts {
+    const uint8_t *randomness; /* 32 bytes, or NULL */
+    int has_miner_id;
+    uint64_t miner_id;
+} czk_post_gen_opts;
+
+/* czk_post_gen with the randomness and/or miner id of o (NULL: none fixed).
+ * CZK_ERR_NOT_CANONICAL for randomness that is not a canonical Fr. */
+czk_status czk_post_gen_ex(czk_post_vanilla *v, czk_post_json *m, const czk_post_shape *s, uint32_t n,
+                           uint32_t sector_set, uint64_t seed, const czk_post_gen_opts *o) CZK_WUR;
+
 #ifdef __cplusplus
 }
 #endif

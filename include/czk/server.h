@@ -38,12 +38,14 @@ typedef struct czk_serve_config {
     double retention_s;    /* [daemon] result_retention (czk's); default 600 */
     int threads;           /* [synthesis] threads; 0: all cores */
     int synth_workers;     /* [pipeline] synthesis_concurrency; 0: default */
+    int queue_depth;       /* [pipeline] slot_size: witnesses synthesized ahead of the provers; 0: default */
     int batch;             /* [scheduler] max_batch_size; default 1 */
     int critical_lane;     /* [scheduler] critical_lane (czk's): CRITICAL jobs get the engine's urgent lane; default 1 */
     int background_nice;   /* [scheduler] background_nice (czk's): with the lane, the regular workers' nice
                               increment (0..19); default 10 */
     double batch_wait_s;   /* [scheduler] max_batch_wait_ms / 1000 */
     czk_pce_mode pce;      /* [pipeline] pce (czk's): "on", "off", "auto"; default auto */
+    int stream_params;     /* [srs] stream_params (czk's): "auto" 0 (default), "always" 1, "never" -1 */
     czk_log_level log_level; /* [logging] level; default info */
     int log_json;          /* [logging] format = "json" (czk's) */
     char *tls_cert, *tls_key, *tls_client_ca; /* [daemon] tls_* (czk's): mutual TLS when all three are set */

@@ -20,12 +20,16 @@
  *            message) or CANCELLED; the result is kept for `retention_s`
  *            after completion, then forgotten
  *
- * Submitting a request_id that is pending or running attaches to that job;
- * one that completed within the retention returns the same job (its
- * result). An empty request_id gets a random UUID.
+ * A request is identified by its request_id AND its content (see
+ * czk_service_submit): the same request again attaches to its job (pending,
+ * running, or completed within the retention: its result); the same id with
+ * other content is another job with a job id of its own.
  *
- * Residency: a parameter set (with its witness source: PCE matrices) stays
- * loaded after its jobs end, with a reference count of the jobs using it;
+ * Residency: a parameter set is read into memory when it fits the budget
+ * beside a partition's witness and prover scratch, else opened as streamed
+ * parameters (czk_groth16_params_open_streamed: the file stays on disk, each
+ * prover pass reads it through the page cache; GetStatus tier WARM). It
+ * (with its witness source: PCE matrices) stays loaded after its jobs end, with a reference count of the jobs using it;
  * it is dropped when idle longer than eviction_min_idle_s, when a load
  * needs its bytes under the memory budget (least recently used first), or
  * by czk_service_evict. Parameters in use are never dropped.
@@ -96,6 +100,7 @@ typedef struct czk_service_opts {
     int threads;                 /* cores to use; 0: czk_threads() */
     int synth_workers;           /* 0: max(1, threads / 2) */
     int batch;                   /* partitions per prover pass (engine); 0: 1 */
+    int queue_depth;             /* witnesses ready or in synthesis (czk_engine_opts.queue_depth); 0: default */
     double batch_timeout_s;      /* <= 0: the engine's default */
     int no_critical_lane;        /* 1: CRITICAL jobs queue with the rest; 0 (default): they get the
                                     engine's urgent lane (czk_engine_opts.urgent_priority) */
@@ -107,6 +112,11 @@ typedef struct czk_service_opts {
     int no_verify;               /* 1: return proofs unverified (tests, benchmarks only) */
     int params_check_set;        /* 1: validate parameter files with params_check; 0: pinned */
     czk_groth16_check params_check; /* FULL, PINNED (checksum sidecar, else FULL once), CURVE */
+    /* Parameters larger than the budget allows beside a partition stay on
+     * disk and each prover pass streams them (tier WARM):
+     * 0 auto (the default), 1 always stream, -1 never (such a job fails). */
+    int stream_params;
+    uint64_t stream_chunk_bytes; /* a streamed pass's chunk of points; 0: 256 MiB */
     czk_log_fn log;              /* NULL: no log */
     void *log_ctx;
     czk_log_level log_level;     /* lines above it are not passed to log */
@@ -125,14 +135,11 @@ void czk_service_destroy(czk_service *s);
 /* ---- jobs --------------------------------------------------------------------- */
 
 /* A byte string borrowed from the caller for the duration of the call. */
-typedef struct czk_svc_bytes {
-    const uint8_t *data;
-    size_t len;
-} czk_svc_bytes;
+typedef czk_bytes czk_svc_bytes;
 
 /* SubmitProofRequest. Everything is copied or decoded during submit. */
 typedef struct czk_svc_request {
-    const char *request_id;      /* NULL or "": a generated UUID */
+    const char *request_id;      /* at most CZK_SVC_REQUEST_ID_MAX bytes; NULL or "": anonymous (a UUID job id) */
     czk_svc_kind kind;
     uint64_t sector_size;        /* 0: from registered_proof */
     uint64_t registered_proof;   /* the filecoin-proofs-api number (PoSt, Snap; PoRep's is in the C1) */
@@ -147,20 +154,43 @@ typedef struct czk_svc_request {
     czk_svc_bytes comm_r_old, comm_r_new, comm_d_new; /* Snap: 32 bytes each */
 } czk_svc_request;
 
-#define CZK_SVC_ID_MAX 256
+/* Longest request_id, and the size of a job id buffer: a job id is the
+ * request_id, or the request_id with "~" and 16 hex digits of its content
+ * digest when another job holds that id (see czk_service_submit). */
+#define CZK_SVC_REQUEST_ID_MAX 255
+#define CZK_SVC_ID_MAX (CZK_SVC_REQUEST_ID_MAX + 1 + 16 + 1 + 10 + 1)
 
 typedef struct czk_svc_submitted {
     char job_id[CZK_SVC_ID_MAX];
     uint32_t queue_position; /* jobs ahead of it when queued (0: running or done) */
-    int attached;            /* 1: the request_id named an existing job */
+    int attached;            /* 1: the same request (id and content) named an existing job */
 } czk_svc_submitted;
 
-/* Queue a job. Errors: CZK_ERR_INVALID_ARG (a bad kind, a request_id too
+/* Queue a job, or attach to the job of the same request.
+ *
+ * Request identity: a request is its request_id together with the digest of
+ * what it asks for (czk: proof kind, registered proof, sector size and
+ * number, miner id, randomness, partition index, the three commitments and
+ * the payload bytes; not the priority). A request_id is not unique per
+ * request: Curio names every WindowPoSt partition of a deadline
+ * "wdpost-<miner>-0-<randomness[:8]>" and a redone PoRep commit keeps
+ * "porep-<miner>-<sector>". So:
+ *   - same request_id, same content, a job pending, running or COMPLETED
+ *     within the retention: attach to it (an idempotent retry; its result);
+ *     a FAILED or CANCELLED one is replaced by a new job;
+ *   - same request_id, other content: a new job of its own, whose job id is
+ *     the request_id followed by "~" and 16 hex digits of its digest;
+ *   - otherwise a new job whose job id is the request_id (a UUID when the
+ *     request_id is empty).
+ * Nothing is ever returned for a request it was not computed for; await,
+ * cancel and the result use the job id (out->job_id).
+ *
+ * Errors: CZK_ERR_INVALID_ARG (a bad kind, a request_id too
  * long or with control characters), CZK_ERR_FORMAT / CZK_ERR_NOT_CANONICAL
  * (a malformed payload: the message names the field and the offset),
- * CZK_ERR_NOMEM (a job that cannot fit the memory budget even alone),
- * CZK_ERR_UNAVAILABLE (shutting down). A kind czk has no circuit for is
- * accepted and fails as a job (FAILED, naming the kind). */
+ * CZK_ERR_NOMEM (a job that cannot fit the memory budget even alone with its
+ * parameters streamed: the message says what budget would do),
+ * CZK_ERR_UNAVAILABLE (shutting down). */
 czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_submitted *out) CZK_WUR;
 
 typedef struct czk_svc_result {

@@ -53,6 +53,10 @@ typedef struct czk_witness_ops {
      * (which 0), b (1) or c (2) of every row to out[0..m), zero past them. */
     czk_status (*synthesize_witness)(czk_witness *w, const void *data, uint32_t k, int threads);
     czk_status (*fill)(czk_witness *w, int which, czk_fr *out, size_t m, int threads);
+    /* Optional: bytes an instance holds after synthesize_witness alone (the
+     * engine reserves this for a task whose parameters are streamed);
+     * NULL: bytes(). */
+    uint64_t (*witness_only_bytes)(const czk_witness_source *s, const czk_cs_sizes *z);
 } czk_witness_ops;
 
 /* An open source: its ops and what its instances share. */

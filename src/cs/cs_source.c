@@ -70,7 +70,7 @@ static void cs_destroy(czk_witness *w)
 static void cs_close(czk_witness_source *s) { free(s->state); }
 
 static const czk_witness_ops cs_ops = {"prove", 0, cs_bytes, cs_create, cs_synthesize, cs_check,
-                                       cs_get, cs_destroy, cs_close, NULL, NULL};
+                                       cs_get, cs_destroy, cs_close, NULL, NULL, NULL};
 
 czk_status czk_witness_source_cs(czk_witness_source *out, czk_witness_synth_fn synth, czk_lc_kind lc)
 {

@@ -17,6 +17,7 @@
 #include <omp.h>
 #endif
 
+#include "common/fileio.h"
 #include "cs/cs_internal.h"
 
 #define AUX_BIT ((uint64_t)1 << 63)
@@ -222,8 +223,7 @@ static czk_status capture_terms(czk_r1cs_diff *d, const czk_lc_view *v[3])
 
 typedef struct sink {
     EVP_MD_CTX *outer;
-    const char *dump_path;
-    char *dump_tmp;
+    czk__afile dump_file; /* the dump's atomic writer, when dump is not NULL */
     FILE *dump;
     const char *ref_path;
     FILE *ref;
@@ -238,9 +238,7 @@ typedef struct sink {
 static void sink_abort(sink *s)
 {
     EVP_MD_CTX_free(s->outer);
-    if (s->dump) fclose(s->dump);
-    if (s->dump_tmp) unlink(s->dump_tmp);
-    free(s->dump_tmp);
+    if (s->dump) czk__afile_abort(&s->dump_file);
     if (s->ref) fclose(s->ref);
     free(s->refbuf);
     memset(s, 0, sizeof *s);
@@ -296,21 +294,10 @@ static czk_status sink_open(sink *s, const czk_r1cs_digest_opts *o)
     if (!s->outer || !sha_init(s->outer)) return czk_error(CZK_ERR_NOMEM, "r1cs digest: SHA-256 context");
     if (o && o->compare_path) CZK_TRY(open_ref(s, o->compare_path));
     if (o && o->dump_path) {
-        size_t plen = strlen(o->dump_path) + 32;
-        s->dump_path = o->dump_path;
-        s->dump_tmp = malloc(plen);
-        if (!s->dump_tmp) return czk_error(CZK_ERR_NOMEM, "%s: temporary name", o->dump_path);
-        snprintf(s->dump_tmp, plen, "%s.tmp.%ld", o->dump_path, (long)getpid());
-        s->dump = fopen(s->dump_tmp, "wb");
-        if (!s->dump) {
-            czk_status st = czk_error(CZK_ERR_IO, "%s: %s", s->dump_tmp, strerror(errno));
-            free(s->dump_tmp);
-            s->dump_tmp = NULL;
-            return st;
-        }
+        CZK_TRY(czk__afile_open_stream(&s->dump_file, &s->dump, o->dump_path, 0));
         static const uint8_t zero[HDR];
         if (fwrite(zero, 1, HDR, s->dump) != HDR)
-            return czk_error(CZK_ERR_IO, "%s: write: %s", s->dump_tmp, strerror(errno));
+            return czk_error(CZK_ERR_IO, "%s: write: %s", o->dump_path, strerror(s->dump_file.err));
     }
     return CZK_OK;
 }
@@ -321,7 +308,7 @@ static czk_status sink_push(sink *s, const uint8_t h[32], int *differs)
     *differs = 0;
     if (!EVP_DigestUpdate(s->outer, h, 32)) return czk_error(CZK_ERR_INTERNAL, "r1cs digest: SHA-256 failed");
     if (s->dump && fwrite(h, 1, 32, s->dump) != 32)
-        return czk_error(CZK_ERR_IO, "%s: write: %s", s->dump_tmp, strerror(errno));
+        return czk_error(CZK_ERR_IO, "%s: write: %s", s->dump_file.path, strerror(s->dump_file.err));
     if (s->ref && s->m < s->ref_n[2]) {
         if (s->ref_pos == s->ref_have) {
             uint64_t left = s->ref_n[2] - s->m, n = left < REF_BUF ? left : REF_BUF;
@@ -362,22 +349,12 @@ static czk_status sink_finish(sink *s, uint64_t n_inputs, uint64_t n_aux, czk_r1
     out->n_aux = n_aux;
     out->n_constraints = s->m;
     if (st == CZK_OK && s->dump) {
-        FILE *f = s->dump;
-        s->dump = NULL;
-        int ok = fseek(f, 0, SEEK_SET) == 0 && fwrite(hdr, 1, HDR, f) == HDR && fflush(f) == 0 &&
-                 fsync(fileno(f)) == 0;
-        int e = errno;
-        if (fclose(f) != 0 && ok) {
-            ok = 0;
-            e = errno;
-        }
-        if (!ok) st = czk_error(CZK_ERR_IO, "%s: write: %s", s->dump_tmp, strerror(e));
-        else if (rename(s->dump_tmp, s->dump_path) != 0)
-            st = czk_error(CZK_ERR_IO, "%s: rename: %s", s->dump_path, strerror(errno));
-        else {
-            free(s->dump_tmp);
-            s->dump_tmp = NULL;
-        }
+        s->dump = NULL; /* the writer's: commit closes it */
+        st = czk__afile_pwrite(&s->dump_file, hdr, HDR, 0);
+        if (st == CZK_OK)
+            st = czk__afile_commit(&s->dump_file, NULL, 0);
+        else
+            czk__afile_abort(&s->dump_file);
     }
     if (st == CZK_OK && s->ref && diff) {
         diff->ref_n_inputs = s->ref_n[0];

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "czk/czk.h"
 #include "czk/engine.h"
 
@@ -22,7 +23,11 @@ typedef struct task {
     job *job;
     uint32_t partition, index; /* partition number, position in the job */
     uint64_t seq;              /* global submission order */
-    uint64_t witness_bytes, prove_bytes, reserved;
+    uint64_t witness_bytes, prove_bytes;
+    uint64_t reserved;         /* its witness's bytes while admitted (the prover's are e->prove_reserve) */
+    int lean;                  /* streamed parameters: witness only (synthesize_witness), a/b/c by fill */
+    int live;                  /* admitted and not finished: its prover pass is provided for */
+    struct task *live_next;
     czk_cs_sizes sizes;
     czk_witness *wit; /* the witness instance, from the job's source */
     uint64_t wit_cap; /* witness bytes the instance was sized for */
@@ -114,6 +119,8 @@ struct czk_engine {
     own_source *own;
     kept_source *kept;
     pooled_wit *pool;
+    task *live;               /* tasks admitted and not finished */
+    uint64_t prove_reserve;   /* in used: bytes for the prover passes the live tasks still need */
     uint64_t budget, used, peak;
 
     uint64_t next_job_id, next_seq;
@@ -137,15 +144,17 @@ static double rel(const czk_engine *e) { return czk_now() - e->t0; }
 uint64_t czk_engine_params_bytes(const czk_groth16_params *p)
 {
     if (!p) return 0;
+    if (czk_groth16_params_streamed(p)) /* the sections stay on disk; each prover pass holds its chunk */
+        return sizeof *p + p->vk.n_ic * sizeof(czk_g1_affine) + 256;
     return sizeof *p + p->vk.n_ic * sizeof(czk_g1_affine) +
            (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(czk_g1_affine) + p->n_b_g2 * sizeof(czk_g2_affine);
 }
 
 uint64_t czk_engine_default_budget(void)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psz <= 0) return 4ull << 30;
-    uint64_t phys = (uint64_t)pages * (uint64_t)psz;
+    czk_memory_info mi;
+    czk_memory_probe(&mi); /* MemTotal or a smaller cgroup limit */
+    uint64_t phys = mi.limit;
     uint64_t margin = phys / 8 > (1ull << 30) ? phys / 8 : (1ull << 30);
     return phys > 2 * margin ? phys - margin : phys / 2;
 }
@@ -184,6 +193,15 @@ static czk_status check_job(const czk_engine_job *job)
     return CZK_OK;
 }
 
+/* A job with streamed parameters whose source can make the witness alone
+ * and evaluate a, b, c one at a time into the prover's vector: its tasks
+ * hold input and aux only (PCE), not the rows' a, b, c. */
+static int job_lean(const czk_engine_job *job)
+{
+    const czk_witness_ops *op = job->source ? job->source->ops : NULL;
+    return czk_groth16_params_streamed(job->params) && op && op->synthesize_witness && op->fill;
+}
+
 /* Sizes and bytes of every task of a job; *max_task the largest. */
 static czk_status job_task_sizes(const czk_engine_job *job, const czk_engine_opts *o, czk_cs_sizes *sizes,
                                  uint64_t *wbytes, uint64_t *pbytes, uint64_t *max_task)
@@ -199,6 +217,8 @@ static czk_status job_task_sizes(const czk_engine_job *job, const czk_engine_opt
             return czk_error_context(st, "engine job '%s': sizes of partition %u", job->name ? job->name : "",
                                      k);
         uint64_t w = job->source ? job->source->ops->bytes(job->source, &s) : czk_witness_cs_bytes(&s), p;
+        if (job_lean(job) && job->source->ops->witness_only_bytes)
+            w = job->source->ops->witness_only_bytes(job->source, &s);
         if (i > 0 && s.n_inputs == prev.n_inputs && s.n_aux == prev.n_aux && s.n_constraints == prev.n_constraints)
             p = prev_p; /* partitions of one circuit: computed once */
         else
@@ -306,14 +326,51 @@ static void pooled_free(pooled_wit *pw)
     free(pw);
 }
 
-/* Reserve the task's bytes (and its shared resources' if not charged) and
- * hand it an idle witness instance of its source if one is pooled (its
- * bytes become part of the reservation). Frees other idle instances to
- * make room. Returns 0 if the task does not fit now. */
+/* Bytes the prover passes of the live tasks (and `extra`, about to be
+ * admitted) may hold at once: each regular prover proves up to `batch`
+ * tasks a pass, each task's share at most the largest prove_bytes; the
+ * urgent lane's prover likewise for the urgent tasks. A task's witness is
+ * reserved from its synthesis to its proof, but its prover scratch exists
+ * only during its pass: so synthesis of the next partition may run beside
+ * the proving of this one when witnesses + shared data + this reserve fit
+ * the budget, and a prover never waits for memory. */
+/* Counts a task into the largest prove_bytes and number of tasks of its
+ * group: [0] resident parameters, [1] streamed ones (a pass proves one
+ * task), [2] the urgent lane's. */
+static void tally_prover(const czk_engine *e, const task *u, uint64_t mx[3], uint64_t n[3])
+{
+    int g = czk_groth16_params_streamed(u->job->spec.params);
+    if (u->prove_bytes > mx[g]) mx[g] = u->prove_bytes;
+    n[g]++;
+    if (e->o.urgent_priority > 0 && u->job->spec.priority >= e->o.urgent_priority) {
+        if (u->prove_bytes > mx[2]) mx[2] = u->prove_bytes;
+        n[2]++;
+    }
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static uint64_t prover_reserve_locked(const czk_engine *e, const task *extra)
+{
+    uint64_t mx[3] = {0, 0, 0}, n[3] = {0, 0, 0};
+    for (const task *u = e->live; u; u = u->live_next) tally_prover(e, u, mx, n);
+    if (extra) tally_prover(e, extra, mx, n);
+    /* an urgent task may be taken by a regular prover too: every task counts there */
+    uint64_t w = (uint64_t)e->o.prove_workers, b = (uint64_t)e->o.batch;
+    return mx[0] * min_u64(n[0], w * b) + mx[1] * min_u64(n[1], w) + mx[2] * min_u64(n[2], b);
+}
+
+/* Reserve the task's witness bytes, its shared resources' if not charged,
+ * and what its prover pass adds to the prover reserve, and hand it an idle
+ * witness instance of its source if one is pooled (its bytes become part
+ * of the reservation). Frees other idle instances to make room. Returns 0
+ * if the task does not fit now. */
 static int reserve_locked(czk_engine *e, task *t)
 {
     job *j = t->job;
-    uint64_t base = t->prove_bytes + shared_unreserved(j);
+    uint64_t reserve = prover_reserve_locked(e, t);
+    uint64_t more = reserve > e->prove_reserve ? reserve - e->prove_reserve : 0;
+    uint64_t base = more + shared_unreserved(j);
     for (;;) {
         pooled_wit **mine = &e->pool;
         while (*mine && (*mine)->src != j->src) mine = &(*mine)->next;
@@ -335,7 +392,11 @@ static int reserve_locked(czk_engine *e, task *t)
             }
             t->wit_cap = w;
             use_bytes(e, base + w);
-            t->reserved = t->prove_bytes + w;
+            t->reserved = w;
+            e->prove_reserve += more;
+            t->live = 1;
+            t->live_next = e->live;
+            e->live = t;
             j->pref->reserved_tasks++;
             if (j->sref) j->sref->reserved_tasks++;
             return 1;
@@ -372,6 +433,19 @@ static int source_is_own(const czk_engine *e, const czk_witness_source *src)
 static void release_locked(czk_engine *e, task *t)
 {
     job *j = t->job;
+    if (t->live) {
+        for (task **pp = &e->live; *pp; pp = &(*pp)->live_next)
+            if (*pp == t) {
+                *pp = t->live_next;
+                break;
+            }
+        t->live = 0;
+        uint64_t reserve = prover_reserve_locked(e, NULL);
+        if (reserve < e->prove_reserve) {
+            e->used -= e->prove_reserve - reserve;
+            e->prove_reserve = reserve;
+        }
+    }
     if (t->reserved) {
         e->used -= t->reserved;
         t->reserved = 0;
@@ -513,7 +587,9 @@ static void *synth_main(void *arg)
             e->prog.backends_created++;
             pthread_mutex_unlock(&e->mu);
         }
-        if (st == CZK_OK) st = src->ops->synthesize(t->wit, t->job->spec.data, t->partition, threads);
+        if (st == CZK_OK)
+            st = t->lean ? src->ops->synthesize_witness(t->wit, t->job->spec.data, t->partition, threads)
+                         : src->ops->synthesize(t->wit, t->job->spec.data, t->partition, threads);
         if (st == CZK_OK && !e->o.no_check) {
             what = "witness check";
             st = src->ops->check(t->wit, threads);
@@ -563,6 +639,71 @@ static void deadline_after(struct timespec *ts, double s)
     ts->tv_nsec = ns % 1000000000L;
 }
 
+/* A streamed pass's a, b, c from the task's witness source (fill). */
+typedef struct fill_relay_ctx {
+    const czk_witness_ops *ops;
+    czk_witness *w;
+    int threads;
+} fill_relay_ctx;
+
+static czk_status fill_relay(void *ctx, int which, czk_fr *out, size_t m)
+{
+    const fill_relay_ctx *f = ctx;
+    return f->ops->fill(f->w, which, out, m, f->threads);
+}
+
+typedef struct pass_ctx {
+    czk_engine *e;
+    uint64_t job;
+    uint32_t partition;
+} pass_ctx;
+
+/* A streamed pass's progress: the fraction of its parameters read. */
+static void pass_progress(void *ctx, const char *stage, double fraction)
+{
+    (void)stage;
+    const pass_ctx *pc = ctx;
+    czk_engine *e = pc->e;
+    pthread_mutex_lock(&e->mu);
+    e->prog.pass_job = pc->job;
+    e->prog.pass_partition = pc->partition;
+    e->prog.pass_fraction = fraction;
+    czk_engine_progress snap;
+    uint64_t seq = progress_snapshot_locked(e, &snap);
+    pthread_mutex_unlock(&e->mu);
+    progress_deliver(e, &snap, seq);
+}
+
+/* One task with streamed parameters: the streamed prover, a, b, c from the
+ * source's fill when the witness was made alone; its reading figures in ev
+ * (the caller's lock is not held). */
+static czk_status prove_streamed_task(czk_engine *e, task *u, const czk_cs_assignment *w, czk_groth16_proof *out,
+                                      czk_rng *rng, czk_engine_event *ev_out)
+{
+    fill_relay_ctx fr = {u->job->src->ops, u->wit, e->o.prove_threads};
+    pass_ctx pc = {e, u->job->id, u->partition};
+    czk_groth16_stream_opts so;
+    memset(&so, 0, sizeof so);
+    so.threads = e->o.prove_threads;
+    so.rng = rng;
+    if (u->lean) so.fill = fill_relay, so.fill_ctx = &fr;
+    so.progress = pass_progress;
+    so.progress_ctx = &pc;
+    czk_groth16_stream_stats stats;
+    czk_groth16_read_info info;
+    memset(&stats, 0, sizeof stats);
+    memset(&info, 0, sizeof info);
+    so.stats = &stats;
+    so.info = &info;
+    czk_status st = czk_groth16_prove_streamed(out, u->job->spec.params, w, &so);
+    ev_out->streamed = 1;
+    ev_out->lean = u->lean;
+    ev_out->params_check = (int)info.ran;
+    ev_out->params_bytes_read = stats.bytes_read;
+    ev_out->params_read_s = stats.read_s;
+    return st;
+}
+
 static void *prove_main(void *arg)
 {
     worker_arg *wa = arg;
@@ -608,7 +749,8 @@ static void *prove_main(void *arg)
         }
         wait_since = -1;
         size_t n = 0;
-        int cap = B > 0 ? B : 1;
+        const int streamed = czk_groth16_params_streamed(P);
+        int cap = B > 0 && !streamed ? B : 1; /* a streamed pass proves one task */
         task **pp = &e->ready;
         task *single = NULL;
         while (*pp && n < (size_t)cap) {
@@ -658,7 +800,12 @@ static void *prove_main(void *arg)
         }
         char msgs[400] = "";
         czk_status bst = CZK_OK;
-        if (m > 0) {
+        czk_engine_event sev;
+        memset(&sev, 0, sizeof sev);
+        if (m > 0 && streamed) {
+            bst = prove_streamed_task(e, batch[0], wp[0], proofs, rng, &sev);
+            if (bst != CZK_OK) snprintf(msgs, sizeof msgs, "%s", czk_last_error());
+        } else if (m > 0) {
             bst = czk_groth16_prove_batch(proofs, P, wp, m,
                                           &(czk_groth16_prove_opts){.threads = e->o.prove_threads, .rng = rng});
             if (bst != CZK_OK) snprintf(msgs, sizeof msgs, "%s", czk_last_error());
@@ -673,6 +820,13 @@ static void *prove_main(void *arg)
             czk_status st = st_each[i];
             czk_engine_event *ev = &e->events[u->ev];
             ev->prove_end = ts1;
+            if (streamed) {
+                ev->streamed = 1;
+                ev->lean = u->lean;
+                ev->params_check = sev.params_check;
+                ev->params_bytes_read = sev.params_bytes_read;
+                ev->params_read_s = sev.params_read_s;
+            }
             if (st == CZK_OK) {
                 st = bst;
                 if (st == CZK_OK) u->job->proofs[u->index] = proofs[k];
@@ -832,6 +986,7 @@ czk_status czk_engine_create(czk_engine **out, const czk_engine_opts *opts)
     pthread_cond_init(&e->cv_done, NULL);
     pthread_condattr_destroy(&ca);
     e->prog.memory_budget = e->budget;
+    e->prog.pass_fraction = -1;
 
     /* the urgent lane: one more worker of each stage */
     const int lane = e->o.urgent_priority > 0;
@@ -994,6 +1149,7 @@ czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *
         t->sizes = sizes[i];
         t->witness_bytes = wb[i];
         t->prove_bytes = pb[i];
+        t->lean = job_lean(spec);
         t->ev = e->n_events++;
         czk_engine_event *ev = &e->events[t->ev];
         memset(ev, 0, sizeof *ev);
@@ -1319,11 +1475,9 @@ static void emit_async(FILE *f, const char *name, size_t id, double s, double e2
 czk_status czk_engine_write_trace(const czk_engine *e, const char *path)
 {
     czk_engine *m = (czk_engine *)e;
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return czk_error(CZK_ERR_INVALID_ARG, "trace path too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: %s", tmp, strerror(errno));
+    czk__afile af;
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
     pthread_mutex_lock(&m->mu);
     fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
     int first = 1;
@@ -1357,14 +1511,5 @@ czk_status czk_engine_write_trace(const czk_engine *e, const char *path)
     }
     fprintf(f, "\n]}\n");
     pthread_mutex_unlock(&m->mu);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        remove(tmp);
-        return czk_error(CZK_ERR_IO, "%s: write failed", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        return czk_error(CZK_ERR_IO, "rename %s -> %s: %s", tmp, path, strerror(errno));
-    }
-    return CZK_OK;
+    return czk__afile_commit(&af, NULL, 0);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "czk/filecoin.h"
 #include "filecoin/internal.h"
 
@@ -241,50 +242,27 @@ czk_status czk_fc_c1_to_json(char **out, size_t *len, const czk_fc_c1 *c)
     return CZK_OK;
 }
 
-static czk_status write_all(FILE *f, const void *p, size_t n, const char *tmp)
-{
-    if (n && fwrite(p, 1, n, f) != n) return czk_error(CZK_ERR_IO, "%s: write failed: %s", tmp, strerror(errno));
-    return CZK_OK;
-}
-
 czk_status czk_fc_c1_write(const czk_fc_c1 *c, const char *path)
 {
     char *json;
     size_t len;
     CZK_TRY(czk_fc_c1_to_json(&json, &len, c));
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp) {
-        free(json);
-        return czk_error(CZK_ERR_NOMEM, "%s: temporary name", path);
-    }
-    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    char *b64 = NULL;
+    size_t blen = 0;
     czk_status s = CZK_OK;
-    if (!f) s = czk_error(CZK_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-    if (s == CZK_OK && c->has_envelope) {
-        char head[64];
-        snprintf(head, sizeof head, "{\"SectorNum\":%lld,\"Phase1Out\":\"", (long long)c->sector_num);
-        s = write_all(f, head, strlen(head), tmp);
-        char *b64 = s == CZK_OK ? malloc((len + 2) / 3 * 4 + 1) : NULL;
-        if (s == CZK_OK && !b64) s = czk_error(CZK_ERR_NOMEM, "%s: base64 of %zu bytes", path, len);
-        if (s == CZK_OK) s = write_all(f, b64, czk_fc_base64_encode(b64, (const uint8_t *)json, len), tmp);
-        free(b64);
-        snprintf(head, sizeof head, "\",\"SectorSize\":%llu}", (unsigned long long)c->shape.sector_size);
-        if (s == CZK_OK) s = write_all(f, head, strlen(head), tmp);
-    } else if (s == CZK_OK) {
-        s = write_all(f, json, len, tmp);
+    if (c->has_envelope) {
+        b64 = malloc((len + 2) / 3 * 4 + 1);
+        if (!b64) s = czk_error(CZK_ERR_NOMEM, "%s: base64 of %zu bytes", path, len);
+        else blen = czk_fc_base64_encode(b64, (const uint8_t *)json, len);
     }
+    char head[64], tail[64];
+    snprintf(head, sizeof head, "{\"SectorNum\":%lld,\"Phase1Out\":\"", (long long)c->sector_num);
+    snprintf(tail, sizeof tail, "\",\"SectorSize\":%llu}", (unsigned long long)c->shape.sector_size);
+    const void *env[3] = {head, b64, tail}, *bare[1] = {json};
+    const size_t env_len[3] = {strlen(head), blen, strlen(tail)}, bare_len[1] = {len};
+    if (s == CZK_OK)
+        s = c->has_envelope ? czk__write_atomic(path, env, env_len, 3) : czk__write_atomic(path, bare, bare_len, 1);
+    free(b64);
     free(json);
-    if (f) {
-        if (fflush(f) != 0 && s == CZK_OK) s = czk_error(CZK_ERR_IO, "%s: flush failed: %s", tmp, strerror(errno));
-        if (s == CZK_OK && fsync(fileno(f)) != 0)
-            s = czk_error(CZK_ERR_IO, "%s: fsync failed: %s", tmp, strerror(errno));
-        if (fclose(f) != 0 && s == CZK_OK) s = czk_error(CZK_ERR_IO, "%s: close failed: %s", tmp, strerror(errno));
-    }
-    if (s == CZK_OK && rename(tmp, path) != 0)
-        s = czk_error(CZK_ERR_IO, "%s: rename from %s failed: %s", path, tmp, strerror(errno));
-    if (s != CZK_OK) remove(tmp);
-    free(tmp);
     return s;
 }

@@ -165,6 +165,12 @@ static void post_gen_ids(uint64_t *ids, uint32_t n, const czk__fc_prf *pk)
 czk_status czk_post_gen(czk_post_vanilla *v, czk_post_json *m, const czk_post_shape *s, uint32_t n,
                         uint32_t sector_set, uint64_t seed)
 {
+    return czk_post_gen_ex(v, m, s, n, sector_set, seed, NULL);
+}
+
+czk_status czk_post_gen_ex(czk_post_vanilla *v, czk_post_json *m, const czk_post_shape *s, uint32_t n,
+                           uint32_t sector_set, uint64_t seed, const czk_post_gen_opts *o)
+{
     memset(v, 0, sizeof *v);
     memset(m, 0, sizeof *m);
     if (!s) return czk_error(CZK_ERR_INVALID_ARG, "post generator: NULL shape");
@@ -184,11 +190,19 @@ czk_status czk_post_gen(czk_post_vanilla *v, czk_post_json *m, const czk_post_sh
     czk__fc_prf_fr(&f, &pk, POST_TAG_BYTES, 0, 0);
     czk_fr_to_bytes(m->randomness, &f);
     m->randomness[31] &= 0x3f;
+    if (o && o->randomness) {
+        czk_fr chk;
+        if (czk_fr_from_bytes(&chk, o->randomness) != CZK_OK)
+            return czk_error(CZK_ERR_NOT_CANONICAL, "post generator: the randomness is not a canonical field element "
+                                                    "(Curio clears the top two bits of byte 31)");
+        memcpy(m->randomness, o->randomness, 32);
+    }
     /* a miner id (1000 .. 2^32 + 999), and its prover id as Curio derives it */
     czk__fc_prf_fr(&f, &pk, POST_TAG_BYTES, 0, 1);
     uint8_t mb[32];
     czk_fr_to_bytes(mb, &f);
     m->miner_id = 1000 + (((uint64_t)mb[0] | (uint64_t)mb[1] << 8 | (uint64_t)mb[2] << 16 | (uint64_t)mb[3] << 24));
+    if (o && o->has_miner_id) m->miner_id = o->miner_id;
     m->has_miner_id = 1;
     czk_fc_prover_id(m->prover_id, m->miner_id);
 

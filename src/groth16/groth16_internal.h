@@ -92,18 +92,27 @@ int czk__groth16_batch_is_multi(const czk_cs_assignment *const *w, size_t n);
 /* ---- a .params file written section by section (params.c) ----------------------------
  * For a setup whose points do not fit in memory: the verifying key, then
  * each section's count and its points in order (h, l, a, b_g1, b_g2), chunk
- * by chunk. The bytes go to "<path>.tmp.<pid>", are hashed block by block as
- * a pinned read hashes them, and on commit are fsync'ed and renamed into
- * place with the checksum sidecar (the points are multiples of the
- * generators: setup output). abort removes the temporary file. */
+ * by chunk. The bytes go through czk's atomic writer (common/fileio.h: a
+ * locked "<path>.tmp.<pid>"), are hashed block by block as a pinned read
+ * hashes them, and on commit are fsync'ed and renamed into place, then the
+ * checksum sidecar is recorded (the points are multiples of the generators:
+ * setup output) and, when vk_path is not NULL, the verifying key written
+ * there; an old vk is removed just before the rename, so a crash never
+ * leaves a new .params beside an old .vk. need: the file's
+ * size when known (czk__params_file_bytes), checked against the free space
+ * before anything is written; 0: no check. abort removes the temporary. */
 typedef struct czk__params_writer czk__params_writer;
-czk_status czk__params_writer_open(czk__params_writer **out, const char *path, const czk_groth16_vk *vk) CZK_WUR;
+czk_status czk__params_writer_open(czk__params_writer **out, const char *path, const char *vk_path,
+                                   const czk_groth16_vk *vk, uint64_t need) CZK_WUR;
+/* Bytes of a .params file with n_ic IC points and n[0..4] points in h, l,
+ * a, b_g1, b_g2. */
+uint64_t czk__params_file_bytes(size_t n_ic, const size_t n[5]);
 /* Start section sec (0 h, 1 l, 2 a, 3 b_g1, 4 b_g2; in this order) of n points. */
 czk_status czk__params_writer_section(czk__params_writer *w, int sec, size_t n) CZK_WUR;
 /* The next n points of the current section (G1 sections / b_g2). */
 czk_status czk__params_writer_g1(czk__params_writer *w, const czk_g1_affine *pts, size_t n) CZK_WUR;
 czk_status czk__params_writer_g2(czk__params_writer *w, const czk_g2_affine *pts, size_t n) CZK_WUR;
-/* Every section complete: sync, rename, record the sidecar; w is freed. */
+/* Every section complete: sync, rename, record the sidecar, write the vk; w is freed. */
 czk_status czk__params_writer_commit(czk__params_writer *w) CZK_WUR;
 /* Give up: the temporary file is removed, nothing is written at path; w is freed. */
 void czk__params_writer_abort(czk__params_writer *w);
@@ -120,6 +129,17 @@ void czk__params_writer_abort(czk__params_writer *w);
  * computed from the points must be discarded). PINNED without a usable
  * sidecar, and FULL, check every point's subgroup as it is read and finish
  * records the sidecar. Errors name the file, section, point and byte offset. */
+/* What czk_groth16_params_open_streamed keeps: the file, how each pass
+ * validates it, a pass's chunk. */
+struct czk_groth16_params_file {
+    char *path;
+    czk_groth16_check check;
+    uint64_t chunk_bytes;
+    uint64_t file_bytes;
+};
+/* The chunk bytes of streamed parameters p (0: the prover's default). */
+uint64_t czk__params_file_chunk(const czk_groth16_params *p);
+
 typedef struct czk__params_stream czk__params_stream;
 czk_status czk__params_stream_open(czk__params_stream **out, const char *path, czk_groth16_check check,
                                    int threads) CZK_WUR;

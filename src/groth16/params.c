@@ -231,6 +231,10 @@ czk_status czk_groth16_vk_write(const char *path, const czk_groth16_vk *vk)
 void czk_groth16_params_clear(czk_groth16_params *p)
 {
     czk_groth16_vk_clear(&p->vk);
+    if (p->file) {
+        free(p->file->path);
+        free(p->file);
+    }
     void (*release)(void *) = p->big_sections ? czk__big_free : free;
     release(p->h);
     release(p->l);
@@ -273,6 +277,13 @@ typedef struct pblock {
 } pblock;
 
 static size_t sec_psz(int sec) { return sec == 4 ? CZK_G2_UNCOMPRESSED : CZK_G1_UNCOMPRESSED; }
+
+uint64_t czk__params_file_bytes(size_t n_ic, const size_t n[5])
+{
+    uint64_t b = VK_FIXED + 4 + (uint64_t)n_ic * CZK_G1_UNCOMPRESSED;
+    for (int sec = 0; sec < N_SECTIONS; sec++) b += 4 + (uint64_t)n[sec] * sec_psz(sec);
+    return b;
+}
 
 static czk_status pread_all(int fd, void *buf, size_t len, size_t off)
 {
@@ -794,7 +805,11 @@ static uint8_t *encode_g2_array(const czk_g2_affine *pts, size_t n, size_t *len)
     return buf;
 }
 
-static czk_status params_write(const char *path, const czk_groth16_params *p, int pin)
+/* path (its sidecar when pin), then the verifying key at vk_path (unless
+ * NULL): an old vk goes just before the rename, so that a crash leaves the
+ * pair incomplete rather than mixed. An old sidecar may stay: a read finds
+ * that its checksum no longer matches (groth16/README.md). */
+static czk_status params_write(const char *path, const char *vk_path, const czk_groth16_params *p, int pin)
 {
     const void *chunks[6];
     size_t lens[6];
@@ -818,8 +833,12 @@ static czk_status params_write(const char *path, const czk_groth16_params *p, in
         }
         chunks[i] = bufs[i];
     }
-    s = czk__write_atomic(path, chunks, lens, 6);
-    if (s != CZK_OK || !pin) goto out;
+    char scpath[4200];
+    sidecar_path(scpath, sizeof scpath, path, NULL);
+    const char *retire[1] = {vk_path};
+    s = czk__write_atomic_set(path, chunks, lens, 6, retire, vk_path ? 1 : 0);
+    if (s != CZK_OK) goto out;
+    if (!pin) goto vk;
     /* the checksum of the bytes just written, block by block as a read
      * computes it (the sections' buffers hold count + points) */
     playout L;
@@ -857,9 +876,9 @@ static czk_status params_write(const char *path, const czk_groth16_params *p, in
         s = czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
         goto out;
     }
-    char scpath[4200];
-    sidecar_path(scpath, sizeof scpath, path, NULL);
     if (st.st_size == (off_t)L.size) s = sidecar_write(scpath, &st, digest, &L, p->vk.n_ic);
+vk:
+    if (s == CZK_OK && vk_path) s = czk_groth16_vk_write(vk_path, &p->vk);
 out:
     for (int i = 0; i < 6; i++) free(bufs[i]);
     return s;
@@ -868,8 +887,10 @@ out:
 /* ---- streamed writing (groth16_internal.h) -------------------------------------------- */
 
 struct czk__params_writer {
-    int fd;
-    char path[4096], tmp[4200];
+    czk__afile f;
+    char path[4096];
+    const char *vk_path; /* the caller's, until commit */
+    uint8_t *vk;         /* its encoding (block 0 of the file) */
     size_t n_ic;
     playout L;         /* counts and offsets as the sections begin */
     int sec;           /* current section, -1 before the first */
@@ -885,14 +906,8 @@ struct czk__params_writer {
 
 static czk_status pw_write(czk__params_writer *w, const uint8_t *p, size_t n)
 {
-    while (n) {
-        ssize_t r = write(w->fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            return czk_error(CZK_ERR_IO, "%s: write at byte offset %zu: %s", w->tmp, w->off, strerror(errno));
-        }
-        p += r, n -= (size_t)r, w->off += (size_t)r;
-    }
+    CZK_TRY(czk__afile_write(&w->f, p, n));
+    w->off += n;
     return CZK_OK;
 }
 
@@ -920,33 +935,30 @@ static czk_status pw_put(czk__params_writer *w, const uint8_t *p, size_t n)
     return pw_write(w, p, n);
 }
 
-czk_status czk__params_writer_open(czk__params_writer **out, const char *path, const czk_groth16_vk *vk)
+czk_status czk__params_writer_open(czk__params_writer **out, const char *path, const char *vk_path,
+                                   const czk_groth16_vk *vk, uint64_t need)
 {
     *out = NULL;
     czk__params_writer *w = calloc(1, sizeof *w);
     if (!w) return czk_error(CZK_ERR_NOMEM, "%s: writer", path);
-    w->fd = -1;
+    w->f.fd = -1;
     w->sec = -1;
+    w->vk_path = vk_path;
     snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
     w->blk = EVP_MD_CTX_new();
     size_t vl = czk_groth16_vk_encoded_size(vk);
-    uint8_t *vb = malloc(vl);
+    w->vk = malloc(vl);
     czk_status s = CZK_OK;
-    if (!w->blk || !vb || !EVP_DigestInit_ex(w->blk, EVP_sha256(), NULL))
+    if (!w->blk || !w->vk || !EVP_DigestInit_ex(w->blk, EVP_sha256(), NULL))
         s = czk_error(CZK_ERR_NOMEM, "%s: writer", path);
+    if (s == CZK_OK) s = czk__afile_open(&w->f, path, need);
     if (s == CZK_OK) {
-        w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (w->fd < 0) s = czk_error(CZK_ERR_IO, "%s: %s", w->tmp, strerror(errno));
-    }
-    if (s == CZK_OK) {
-        czk_groth16_vk_encode(vb, vk);
+        czk_groth16_vk_encode(w->vk, vk);
         w->n_ic = vk->n_ic;
         w->L.vk_len = vl;
-        s = pw_put(w, vb, vl); /* block 0: the verifying key */
+        s = pw_put(w, w->vk, vl); /* block 0: the verifying key */
         if (s == CZK_OK) s = pw_leaf(w);
     }
-    free(vb);
     if (s != CZK_OK) {
         czk__params_writer_abort(w);
         return s;
@@ -1035,14 +1047,12 @@ czk_status czk__params_writer_commit(czk__params_writer *w)
     if (s == CZK_OK && layout_blocks(&w->L, NULL) != w->n_leaves)
         s = czk_error(CZK_ERR_INTERNAL, "%s: %zu blocks hashed, the layout has %zu", w->path, w->n_leaves,
                       layout_blocks(&w->L, NULL));
-    if (s == CZK_OK && fsync(w->fd) != 0) s = czk_error(CZK_ERR_IO, "%s: fsync: %s", w->tmp, strerror(errno));
-    if (s == CZK_OK) {
-        int fd = w->fd;
-        w->fd = -1;
-        if (close(fd) != 0) s = czk_error(CZK_ERR_IO, "%s: close: %s", w->tmp, strerror(errno));
-    }
-    if (s == CZK_OK && rename(w->tmp, w->path) != 0)
-        s = czk_error(CZK_ERR_IO, "%s: rename: %s", w->path, strerror(errno));
+    char scpath[4200];
+    sidecar_path(scpath, sizeof scpath, w->path, NULL);
+    /* an old verifying key goes first: a crash from here on leaves the pair
+     * visibly incomplete (a stale sidecar is caught by its checksum) */
+    const char *retire[1] = {w->vk_path};
+    if (s == CZK_OK) s = czk__afile_commit(&w->f, retire, w->vk_path ? 1 : 0);
     if (s != CZK_OK) {
         czk__params_writer_abort(w);
         return s;
@@ -1050,24 +1060,24 @@ czk_status czk__params_writer_commit(czk__params_writer *w)
     uint8_t digest[DIGEST_LEN];
     root_digest(digest, w->L.size, w->leaves, w->n_leaves);
     struct stat st;
-    char scpath[4200];
-    sidecar_path(scpath, sizeof scpath, w->path, NULL);
     if (stat(w->path, &st) != 0)
         s = czk_error(CZK_ERR_IO, "%s: %s", w->path, strerror(errno));
     else if ((size_t)st.st_size == w->L.size)
         s = sidecar_write(scpath, &st, digest, &w->L, w->n_ic);
-    EVP_MD_CTX_free(w->blk);
-    free(w->leaves);
-    free(w->enc);
-    free(w);
+    if (s == CZK_OK && w->vk_path) {
+        const void *chunk = w->vk;
+        size_t vl = w->L.vk_len;
+        s = czk__write_atomic(w->vk_path, &chunk, &vl, 1);
+    }
+    czk__params_writer_abort(w);
     return s;
 }
 
 void czk__params_writer_abort(czk__params_writer *w)
 {
     if (!w) return;
-    if (w->fd >= 0) close(w->fd);
-    unlink(w->tmp);
+    czk__afile_abort(&w->f);
+    free(w->vk);
     EVP_MD_CTX_free(w->blk);
     free(w->leaves);
     free(w->enc);
@@ -1076,12 +1086,17 @@ void czk__params_writer_abort(czk__params_writer *w)
 
 czk_status czk_groth16_params_write(const char *path, const czk_groth16_params *p)
 {
-    return params_write(path, p, 0);
+    return params_write(path, NULL, p, 0);
 }
 
 czk_status czk_groth16_params_write_pinned(const char *path, const czk_groth16_params *p)
 {
-    return params_write(path, p, 1);
+    return params_write(path, NULL, p, 1);
+}
+
+czk_status czk_groth16_params_write_pair(const char *params_path, const char *vk_path, const czk_groth16_params *p)
+{
+    return params_write(params_path, vk_path, p, 1);
 }
 
 static size_t next_pow2(size_t n)

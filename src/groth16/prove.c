@@ -284,6 +284,7 @@ static size_t scratch_bound(size_t nmax, const size_t *cand, size_t nc, int g2, 
 
 uint64_t czk_groth16_prove_bytes(const czk_cs_sizes *s, const czk_groth16_params *p, int threads, int batch)
 {
+    if (p && p->file) return czk_groth16_prove_stream_bytes(s, czk__params_file_chunk(p), threads);
     if (threads <= 0) threads = czk_threads();
     if (batch < 1) batch = 1;
     if (batch > CZK_GROTH16_MAX_BATCH) batch = CZK_GROTH16_MAX_BATCH;

@@ -352,3 +352,65 @@ out:
     }
     return st;
 }
+
+/* ---- streamed parameters as a parameter set -------------------------------------- */
+
+uint64_t czk__params_file_chunk(const czk_groth16_params *p) { return p && p->file ? p->file->chunk_bytes : 0; }
+
+int czk_groth16_params_streamed(const czk_groth16_params *p) { return p && p->file != NULL; }
+
+const char *czk_groth16_params_path(const czk_groth16_params *p) { return p && p->file ? p->file->path : NULL; }
+
+czk_status czk_groth16_params_open_streamed(czk_groth16_params *out, const char *path, czk_groth16_check check,
+                                            uint64_t chunk_bytes, int threads)
+{
+    czk_init();
+    memset(out, 0, sizeof *out);
+    if (!path) return czk_error(CZK_ERR_INVALID_ARG, "streamed parameters: no file");
+    czk__params_stream *ps = NULL;
+    CZK_TRY(czk__params_stream_open(&ps, path, check, threads));
+    size_t n[N_SEC];
+    czk__params_stream_counts(ps, n);
+    czk_status st = copy_vk(&out->vk, czk__params_stream_vk(ps));
+    czk__params_stream_close(ps);
+    if (st != CZK_OK) return czk_error_context(st, "%s", path);
+    out->n_h = n[SEC_H], out->n_l = n[SEC_L], out->n_a = n[SEC_A], out->n_b_g1 = n[SEC_B_G1], out->n_b_g2 = n[SEC_B_G2];
+    struct czk_groth16_params_file *f = calloc(1, sizeof *f);
+    if (f) f->path = strdup(path);
+    if (!f || !f->path) {
+        free(f);
+        czk_groth16_params_clear(out);
+        return czk_error(CZK_ERR_NOMEM, "%s: streamed parameters", path);
+    }
+    f->check = check;
+    f->chunk_bytes = chunk_bytes;
+    for (int sec = 0; sec < N_SEC; sec++) f->file_bytes += (uint64_t)n[sec] * (sec == SEC_B_G2 ? 192 : 96);
+    out->file = f;
+    return CZK_OK;
+}
+
+uint64_t czk_groth16_prove_stream_bytes(const czk_cs_sizes *s, uint64_t chunk_bytes, int threads)
+{
+    if (threads <= 0) threads = czk_threads();
+    uint64_t m = 1;
+    while (m < s->n_constraints) m <<= 1;
+    if (!chunk_bytes) chunk_bytes = (uint64_t)1 << 30;
+    /* h and t of H (t is freed before the sections; h after the first)
+     * and the NTT domain's m - 1 twiddles during H, then the chunk, each
+     * reader thread's block buffer, the block tables */
+    uint64_t blocks = (2 * m + (uint64_t)s->n_aux * 4 + (uint64_t)s->n_inputs * 2) / CZK__PARAMS_BLOCK_POINTS + 16;
+    return 3 * m * sizeof(czk_fr) + chunk_bytes + (uint64_t)threads * (4 + CZK__PARAMS_BLOCK_POINTS * 192ull) +
+           blocks * 96 + (1u << 20);
+}
+
+czk_status czk_groth16_prove_streamed(czk_groth16_proof *out, const czk_groth16_params *p, const czk_cs_assignment *w,
+                                      const czk_groth16_stream_opts *opts)
+{
+    if (!p || !p->file) return czk_error(CZK_ERR_INVALID_ARG, "prove (streamed): parameters not opened as streamed");
+    czk_groth16_stream_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) o = *opts;
+    o.check = p->file->check;
+    o.chunk_bytes = p->file->chunk_bytes;
+    return czk_groth16_prove_stream(out, NULL, p->file->path, w, &o);
+}

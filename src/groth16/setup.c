@@ -748,7 +748,7 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
         st = g1_batch(vk.ic, acc, n_inputs, &t1, threads, NULL, "ic");
         if (st != CZK_OK) goto out;
     }
-    st = czk__params_writer_open(&w, params_path, &vk);
+    st = czk__params_writer_open(&w, params_path, vk_path, &vk, 0);
     if (st != CZK_OK) goto out;
     stream_ctx sx = {w, &t1, &t2, p1, p2, k, threads, opts};
     h_scalars hs;
@@ -784,7 +784,6 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
         st = czk__params_writer_commit(w);
         w = NULL;
     }
-    if (st == CZK_OK) st = czk_groth16_vk_write(vk_path, &vk);
 out:
     czk__params_writer_abort(w);
     memset(&tau, 0, sizeof tau);

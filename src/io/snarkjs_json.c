@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "io/io_internal.h"
 
 /* ---- reading ------------------------------------------------------------- */
@@ -207,26 +208,18 @@ static json_t *g2_json(const czk_g2_affine *p)
                      "0");
 }
 
-/* Write to path.tmp.PID then rename. */
+/* Through czk's atomic writer (common/fileio.h). */
 static czk_status dump(json_t *root, const char *path)
 {
     if (!root) return czk_error(CZK_ERR_NOMEM, "%s: building JSON", path);
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
-        json_decref(root);
-        return czk_error(CZK_ERR_INVALID_ARG, "%s: path too long", path);
-    }
-    int rc = json_dump_file(root, tmp, JSON_INDENT(1));
+    char *text = json_dumps(root, JSON_INDENT(1));
     json_decref(root);
-    if (rc != 0) {
-        unlink(tmp);
-        return czk_error(CZK_ERR_IO, "%s: cannot write", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        return czk_error(CZK_ERR_IO, "%s: cannot rename %s", path, tmp);
-    }
-    return CZK_OK;
+    if (!text) return czk_error(CZK_ERR_NOMEM, "%s: building JSON", path);
+    const void *chunk = text;
+    const size_t len = strlen(text);
+    czk_status s = czk__write_atomic(path, &chunk, &len, 1);
+    free(text);
+    return s;
 }
 
 czk_status czk_circom_proof_write_json(const char *path, const czk_groth16_proof *pr)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "czk/czk.h"
 #include "czk/ntt.h"
 #include "io/io_internal.h"
@@ -150,7 +151,7 @@ czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1c
     czk_g1_affine *P1 = malloc((n > nv ? n : nv) * sizeof(czk_g1_affine));
     czk_g2_affine *P2 = malloc((size_t)nv * sizeof(czk_g2_affine));
     FILE *f = NULL;
-    char tmp[4200] = "";
+    czk__afile af = {.fd = -1};
     if (!L || !H || !X || !K || !P1 || !P2) {
         st = czk_error(CZK_ERR_NOMEM, "setup: %zu rows, %u signals", n, nv);
         goto out;
@@ -167,12 +168,7 @@ czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1c
             }
     for (uint32_t s = 0; s <= npub; s++) czk_fr_add(&As[s], &As[s], &L[m + s]);
 
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp, "wb");
-    if (!f) {
-        st = czk_error(CZK_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-        goto out;
-    }
+    if ((st = czk__afile_open_stream(&af, &f, path, 0)) != CZK_OK) goto out;
     wbuf b = {f, 0};
     wr(&b, "zkey", 4);
     wr32(&b, 1);
@@ -248,16 +244,13 @@ czk_status czk_circom_zkey_setup_insecure(const char *path, const czk_circom_r1c
         wr(&b, hash, 64);
         wr32(&b, 0);
     }
-    if (b.err) st = czk_error(CZK_ERR_IO, "%s: write failed", path);
+    if (b.err) st = czk_error(CZK_ERR_IO, "%s: write: %s", path, strerror(af.err ? af.err : EIO));
 out:
-    if (f && st == CZK_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-        st = czk_error(CZK_ERR_IO, "%s: write failed: %s", tmp, strerror(errno));
-    if (f && fclose(f) != 0 && st == CZK_OK) st = czk_error(CZK_ERR_IO, "%s: close failed", path);
     /* atomically in place, then the sidecar: the points are multiples of the generators */
-    if (f && st == CZK_OK && rename(tmp, path) != 0)
-        st = czk_error(CZK_ERR_IO, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
-    else if (f && st != CZK_OK)
-        unlink(tmp);
+    if (f && st == CZK_OK)
+        st = czk__afile_commit(&af, NULL, 0);
+    else
+        czk__afile_abort(&af);
     if (f && st == CZK_OK) st = czk_circom_zkey_pin(path);
     memset(&tau, 0, sizeof tau), memset(&alpha, 0, sizeof alpha), memset(&beta, 0, sizeof beta);
     memset(&delta, 0, sizeof delta);

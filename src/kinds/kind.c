@@ -26,6 +26,41 @@ const czk_proof_kind *czk_proof_kind_find(const char *name)
     return NULL;
 }
 
+const czk_proof_kind *czk_proof_kind_of_wire(int wire_kind)
+{
+    for (size_t i = 0; czk_proof_kind_at(i); i++)
+        if (kinds[i]->wire_kind == wire_kind) return kinds[i];
+    return NULL;
+}
+
+czk_status czk_kind_circuit_id(char *out, size_t cap, const czk_proof_kind *k, uint64_t sector_size)
+{
+    static const struct { uint64_t size; const char *tag; } sizes[] = {
+        {2048, "2k"}, {8ull << 20, "8m"}, {512ull << 20, "512m"}, {32ull << 30, "32g"}, {64ull << 30, "64g"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (sizes[i].size == sector_size) {
+            snprintf(out, cap, "%s-%s", k->circuit_prefix, sizes[i].tag);
+            return CZK_OK;
+        }
+    return czk_error(CZK_ERR_INVALID_ARG, "%s: no circuit id for %llu-byte sectors", k->name,
+                     (unsigned long long)sector_size);
+}
+
+void czk_kind_engine_job(czk_engine_job *out, const czk_proof_kind *k, const void *data,
+                         const czk_groth16_params *params, const czk_witness_source *source,
+                         const uint32_t *partitions, uint32_t n, int priority, const char *name)
+{
+    memset(out, 0, sizeof *out);
+    out->circuit = k->circuit;
+    out->source = source;
+    out->data = data;
+    out->params = params;
+    out->partitions = partitions;
+    out->n_partitions = n;
+    out->priority = priority;
+    out->name = name;
+}
+
 czk_status czk_pce_mode_parse(czk_pce_mode *out, const char *s)
 {
     if (s && !strcmp(s, "off")) *out = CZK_PCE_MODE_OFF;
@@ -51,120 +86,17 @@ typedef struct relay {
 static void engine_progress(void *ctx, const czk_engine_progress *p)
 {
     const relay *r = ctx;
-    char st[96];
-    snprintf(st, sizeof st, "proving: %llu/%llu partitions synthesized, %llu proven",
-             (unsigned long long)p->tasks_synthesized, (unsigned long long)p->tasks_total,
-             (unsigned long long)p->tasks_proven);
-    r->job->progress(r->job->progress_ctx, st,
-                     p->tasks_total ? (double)p->tasks_proven / (double)p->tasks_total : 0);
-}
-
-/* ---- parameters streamed from disk ------------------------------------------------- */
-
-typedef struct stream_fill {
-    const czk_witness_ops *ops;
-    czk_witness *w;
-    int threads;
-} stream_fill;
-
-static czk_status fill_relay(void *ctx, int which, czk_fr *out, size_t m)
-{
-    const stream_fill *f = ctx;
-    return f->ops->fill(f->w, which, out, m, f->threads);
-}
-
-static void stream_progress(void *ctx, const char *stage, double fraction)
-{
-    const czk_kind_job *job = ctx;
-    job->progress(job->progress_ctx, stage, fraction);
-}
-
-/* One partition: witness, check, streamed proof, verification. */
-static czk_status stream_partition(czk_groth16_proof *out, const czk_kind_job *job, czk_witness_source *src,
-                                   czk_witness *w, uint32_t part, czk_groth16_pvk *pvk, czk_groth16_vk *vk,
-                                   int *have_pvk, czk_kind_partition_times *pt)
-{
-    const czk_witness_ops *ops = src->ops;
-    int threads = czk_threads();
-    int lean = ops->synthesize_witness && ops->fill;
-    double t0 = czk_now();
-    if (job->progress) job->progress(job->progress_ctx, "synthesis", -1);
-    czk_status st = lean ? ops->synthesize_witness(w, job->data, part, threads)
-                         : ops->synthesize(w, job->data, part, threads);
-    if (st != CZK_OK) return czk_error_context(st, "partition %u: synthesis", part);
-    st = ops->check(w, threads);
-    if (st != CZK_OK) return czk_error_context(st, "partition %u: witness check", part);
-    czk_cs_assignment asg;
-    CZK_TRY(ops->get(w, &asg));
-    double t1 = czk_now();
-    stream_fill sf = {ops, w, threads};
-    czk_groth16_stream_opts so;
-    memset(&so, 0, sizeof so);
-    so.threads = threads;
-    so.check = job->stream_check;
-    so.chunk_bytes = job->stream_chunk_bytes;
-    if (lean) so.fill = fill_relay, so.fill_ctx = &sf;
-    if (job->progress) so.progress = stream_progress, so.progress_ctx = (void *)job;
-    czk_groth16_stream_stats stats;
-    so.stats = &stats;
-    so.info = job->stream_info;
-    czk_groth16_vk_clear(vk);
-    st = czk_groth16_prove_stream(out, vk, job->params_stream, &asg, &so);
-    if (st != CZK_OK) return czk_error_context(st, "partition %u: prove", part);
-    if (job->stream_stats) {
-        job->stream_stats->read_s += stats.read_s;
-        job->stream_stats->bytes_read += stats.bytes_read;
-        job->stream_stats->chunk_points_g1 = stats.chunk_points_g1;
-        job->stream_stats->chunk_points_g2 = stats.chunk_points_g2;
+    char st[160];
+    int n = snprintf(st, sizeof st, "proving: %llu/%llu partitions synthesized, %llu proven",
+                     (unsigned long long)p->tasks_synthesized, (unsigned long long)p->tasks_total,
+                     (unsigned long long)p->tasks_proven);
+    double done = p->tasks_proven;
+    /* a streamed pass moves the bar within its partition */
+    if (p->pass_fraction >= 0 && p->pass_fraction < 1 && p->tasks_proven < p->tasks_total) {
+        snprintf(st + n, sizeof st - (size_t)n, "; partition %u: parameters streamed", p->pass_partition);
+        done += p->pass_fraction;
     }
-    if (pt) pt->partition = part, pt->synth_s = t1 - t0, pt->prove_s = czk_now() - t1, pt->batch = 1;
-    if (job->engine.no_verify) return CZK_OK;
-    if (!*have_pvk) {
-        CZK_TRY(czk_groth16_pvk_prepare(pvk, vk));
-        *have_pvk = 1;
-    }
-    size_t n = vk->n_ic - 1;
-    czk_fr *inputs = malloc((n ? n : 1) * sizeof *inputs);
-    if (!inputs) return czk_error(CZK_ERR_NOMEM, "public inputs");
-    st = job->kind->circuit->public_inputs(inputs, n, job->data, part);
-    if (st == CZK_OK) st = czk_groth16_verify(pvk, out, inputs, n);
-    free(inputs);
-    if (st == CZK_ERR_VERIFY) return czk_error(st, "partition %u: the proof does not verify", part);
-    if (st != CZK_OK) return czk_error_context(st, "partition %u: verification", part);
-    return CZK_OK;
-}
-
-static czk_status prove_streamed(czk_groth16_proof *proofs, const czk_kind_job *job, czk_kind_report *report)
-{
-    const czk_proof_kind *k = job->kind;
-    if (job->stream_stats) memset(job->stream_stats, 0, sizeof *job->stream_stats);
-    czk_witness_source src;
-    CZK_TRY(k->source_open(&src, job->data, &job->source));
-    double t0 = czk_now();
-    czk_witness *w = NULL;
-    czk_groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
-    czk_groth16_pvk pvk;
-    int have_pvk = 0;
-    uint32_t first = job->partitions ? job->partitions[0] : 0;
-    czk_cs_sizes z;
-    czk_status st = k->circuit->sizes(&z, job->data, first);
-    if (st == CZK_OK) st = src.ops->create(&w, &src, &z);
-    for (uint32_t i = 0; i < job->n && st == CZK_OK; i++) {
-        uint32_t part = job->partitions ? job->partitions[i] : i;
-        st = stream_partition(&proofs[i], job, &src, w, part, &pvk, &vk, &have_pvk,
-                              report && report->parts ? &report->parts[i] : NULL);
-    }
-    if (w) src.ops->destroy(w);
-    czk_groth16_vk_clear(&vk);
-    if (report) {
-        report->source = src.ops->name;
-        report->verified = st == CZK_OK && !job->engine.no_verify;
-        report->wall_s = czk_now() - t0;
-        report->peak_reserved = 0;
-    }
-    czk_witness_source_close(&src);
-    return st;
+    r->job->progress(r->job->progress_ctx, st, p->tasks_total ? done / (double)p->tasks_total : 0);
 }
 
 czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, czk_kind_report *report)
@@ -179,9 +111,23 @@ czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, cz
         if (p >= parts)
             return czk_error(CZK_ERR_INVALID_ARG, "prove %s: partition %u of a job with %u", k->name, p, parts);
     }
-    if (job->params_stream) return prove_streamed(proofs, job, report);
+    /* parameters left on disk: a parameter set like any other, each prover
+     * pass streaming its file (czk_groth16_params_open_streamed) */
+    czk_groth16_params streamed;
+    memset(&streamed, 0, sizeof streamed);
+    const czk_groth16_params *params = job->params;
+    if (job->params_stream) {
+        CZK_TRY(czk_groth16_params_open_streamed(&streamed, job->params_stream, job->stream_check,
+                                                 job->stream_chunk_bytes, czk_threads()));
+        params = &streamed;
+    }
+    if (job->stream_stats) memset(job->stream_stats, 0, sizeof *job->stream_stats);
     czk_witness_source src;
-    CZK_TRY(k->source_open(&src, job->data, &job->source));
+    czk_status sst = k->source_open(&src, job->data, &job->source);
+    if (sst != CZK_OK) {
+        czk_groth16_params_clear(&streamed);
+        return sst;
+    }
 
     czk_engine_opts o = job->engine;
     /* one job: no more synthesis workers than partitions; a multithreaded
@@ -198,17 +144,11 @@ czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, cz
     czk_status st = czk_engine_create(&e, &o);
     if (st != CZK_OK) {
         czk_witness_source_close(&src);
+        czk_groth16_params_clear(&streamed);
         return st;
     }
     czk_engine_job ej;
-    memset(&ej, 0, sizeof ej);
-    ej.circuit = k->circuit;
-    ej.source = &src;
-    ej.data = job->data;
-    ej.params = job->params;
-    ej.partitions = job->partitions;
-    ej.n_partitions = job->n;
-    ej.name = k->name;
+    czk_kind_engine_job(&ej, k, job->data, params, &src, job->partitions, job->n, 0, k->name);
     double t0 = czk_now();
     uint64_t id;
     st = czk_engine_submit(e, &id, &ej);
@@ -216,30 +156,37 @@ czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, cz
     double wall = czk_now() - t0;
     char msg[700] = "";
     if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
+    czk_engine_event *ev = NULL;
+    size_t nev = 0;
+    if (czk_engine_events(e, &ev, &nev) != CZK_OK) czk_error_clear(), nev = 0;
+    for (size_t i = 0; i < nev && job->params_stream; i++) {
+        if (job->stream_stats) {
+            job->stream_stats->read_s += ev[i].params_read_s;
+            job->stream_stats->bytes_read += ev[i].params_bytes_read;
+        }
+        if (job->stream_info && ev[i].streamed) job->stream_info->ran = (czk_groth16_check)ev[i].params_check;
+    }
     if (report) {
         report->source = src.ops->name;
         report->verified = st == CZK_OK && !o.no_verify;
         report->wall_s = wall;
         report->peak_reserved = czk_engine_peak_reserved(e);
-        czk_engine_event *ev = NULL;
-        size_t nev = 0;
-        if (report->parts && czk_engine_events(e, &ev, &nev) == CZK_OK) {
-            for (size_t i = 0; i < job->n; i++) {
-                czk_kind_partition_times *pt = &report->parts[i];
-                memset(pt, 0, sizeof *pt);
-                pt->partition = job->partitions ? job->partitions[i] : (uint32_t)i;
-                if (i < nev) {
-                    pt->synth_s = ev[i].synth_end - ev[i].synth_start;
-                    pt->prove_s = ev[i].prove_end - ev[i].prove_start;
-                    pt->batch = ev[i].batch;
-                }
+        for (size_t i = 0; report->parts && i < job->n; i++) {
+            czk_kind_partition_times *pt = &report->parts[i];
+            memset(pt, 0, sizeof *pt);
+            pt->partition = job->partitions ? job->partitions[i] : (uint32_t)i;
+            if (i < nev) {
+                pt->synth_s = ev[i].synth_end - ev[i].synth_start;
+                pt->prove_s = ev[i].prove_end - ev[i].prove_start;
+                pt->batch = ev[i].batch;
             }
         }
-        free(ev);
     }
+    free(ev);
     czk_engine_destroy(e);
     /* the source's name stays valid: names are string literals */
     czk_witness_source_close(&src);
+    czk_groth16_params_clear(&streamed);
     if (st != CZK_OK) return czk_error(st, "%s", msg);
     return CZK_OK;
 }

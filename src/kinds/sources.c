@@ -94,7 +94,7 @@ static czk_status par_check(czk_witness *w, int threads) { return czk__par_prove
 static czk_status par_get(czk_witness *w, czk_cs_assignment *out) { return czk__par_prover_get(w->pp, out); }
 
 static const czk_witness_ops par_ops = {"parallel", 1, par_bytes, par_create, par_synthesize, par_check,
-                                        par_get, wit_destroy, state_close, NULL, NULL};
+                                        par_get, wit_destroy, state_close, NULL, NULL, NULL};
 
 /* ---- PCE --------------------------------------------------------------------------------- */
 
@@ -127,7 +127,9 @@ static czk_status pce_synthesize(czk_witness *w, const void *data, uint32_t k, i
     czk__par_circuit c;
     CZK_TRY(w->st->plan->plan(&c, w->ctx, w->st->shape, data, k, w->st->lc));
     CZK_TRY(czk__par_witness(&w->work->v, &c, threads));
-    CZK_TRY(czk_pce_work_eval(w->work, threads, &w->asg));
+    czk_status st = czk_pce_work_eval(w->work, threads, &w->asg);
+    czk__pce_drop_pages(w->st->pce, -1);
+    CZK_TRY(st);
     w->have = 1;
     return CZK_OK;
 }
@@ -150,8 +152,10 @@ static czk_status pce_fill(czk_witness *w, int which, czk_fr *out, size_t m, int
     size_t rows = (size_t)czk_pce_rows(p);
     if (which < 0 || which > 2 || m < rows)
         return czk_error(CZK_ERR_INVALID_ARG, "PCE fill: matrix %d into %zu values (%zu rows)", which, m, rows);
-    CZK_TRY(czk_pce_eval(p, which == 0 ? out : NULL, which == 1 ? out : NULL, which == 2 ? out : NULL,
-                         w->asg.input, w->asg.n_input, w->asg.aux, w->asg.n_aux, threads));
+    czk_status st = czk_pce_eval(p, which == 0 ? out : NULL, which == 1 ? out : NULL, which == 2 ? out : NULL,
+                                 w->asg.input, w->asg.n_input, w->asg.aux, w->asg.n_aux, threads);
+    czk__pce_drop_pages(p, which); /* one matrix of a mapped PCE in memory at a time */
+    CZK_TRY(st);
     memset(out + rows, 0, (m - rows) * sizeof *out);
     return CZK_OK;
 }
@@ -174,6 +178,7 @@ static czk_status pce_check_rows(czk_witness *w, int threads)
         st = czk__pce_check_rows(a, b, c, r1 - r0, r0, threads);
     }
     free(abc);
+    czk__pce_drop_pages(p, -1);
     return st;
 }
 
@@ -191,8 +196,19 @@ static czk_status pce_get(czk_witness *w, czk_cs_assignment *out)
     return CZK_OK;
 }
 
-static const czk_witness_ops pce_ops = {"pce", 1, pce_bytes, pce_create, pce_synthesize, pce_check,
-                                        pce_get, wit_destroy, state_close, pce_synthesize_witness, pce_fill};
+/* After synthesize_witness: input and aux (the densities are the PCE's),
+ * the check's three windows of rows, and a margin for the plan's
+ * per-thread LC buffers. */
+static uint64_t pce_witness_only_bytes(const czk_witness_source *s, const czk_cs_sizes *z)
+{
+    (void)s;
+    return ((uint64_t)z->n_inputs + z->n_aux) * sizeof(czk_fr) + 3 * ((uint64_t)1 << 20) * sizeof(czk_fr) +
+           (uint64_t)czk_threads() * (8u << 20) + (1u << 20);
+}
+
+static const czk_witness_ops pce_ops = {"pce",         1,           pce_bytes,     pce_create,
+                                        pce_synthesize, pce_check,  pce_get,       wit_destroy,
+                                        state_close,   pce_synthesize_witness, pce_fill, pce_witness_only_bytes};
 
 /* ---- opening ------------------------------------------------------------------------------ */
 
@@ -247,6 +263,10 @@ czk_status czk__source_pce_open(czk_witness_source *out, const czk__kind_plan *p
     }
     czk_pce_info info;
     czk_pce_info_get(pce, &info);
-    out->shared_bytes = info.bytes;
+    /* a mapped PCE file is page cache the kernel may reclaim (it reads it
+     * back): charged as the memory it holds at once, the largest matrix
+     * (each evaluation drops its pages after it) and what is not mapped */
+    out->shared_bytes = info.mapped_bytes ? info.bytes - info.mapped_bytes + info.max_matrix_bytes : info.bytes;
+    if (info.mapped_bytes > info.bytes) out->shared_bytes = info.max_matrix_bytes + (1u << 20);
     return CZK_OK;
 }

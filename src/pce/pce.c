@@ -491,10 +491,30 @@ void czk_pce_info_get(const czk_pce *p, czk_pce_info *info)
     bytes += 2 * ((n_aux + 63) / 64) * 8 + ((p->n_inputs + 63) / 64) * 8;
     info->bytes = bytes;
     info->bytes_per_nnz = total ? (double)bytes / (double)total : 0;
+    if (p->map) {
+        info->mapped_bytes = p->map_len;
+        for (int i = 0; i < 3; i++) {
+            size_t mb = p->map_range[i][1] - p->map_range[i][0];
+            if (mb > info->max_matrix_bytes) info->max_matrix_bytes = mb;
+        }
+    }
     info->a_aux_popcount = p->pop[0];
     info->b_input_popcount = p->pop[1];
     info->b_aux_popcount = p->pop[2];
     snprintf(info->key, sizeof info->key, "%s", p->key);
+}
+
+void czk__pce_drop_pages(const czk_pce *p, int which)
+{
+    if (!p || !p->map) return;
+    const uintptr_t page = 4096;
+    for (int i = 0; i < 3; i++) {
+        if (which >= 0 && i != which) continue;
+        /* whole pages inside the matrix's range: its neighbours' pages stay */
+        uintptr_t lo = ((uintptr_t)p->map + p->map_range[i][0] + page - 1) & ~(page - 1);
+        uintptr_t hi = ((uintptr_t)p->map + p->map_range[i][1]) & ~(page - 1);
+        if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
 }
 
 /* ---- evaluation ------------------------------------------------------------------ */
@@ -1115,6 +1135,8 @@ czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key)
         m->table = (czk_fr *)(map + offs[6 * i + 3]);
         m->meta = (uint16_t *)(map + offs[6 * i + 4]);
         m->over = (uint64_t *)(map + offs[6 * i + 5]);
+        p->map_range[i][0] = offs[6 * i + 0];
+        p->map_range[i][1] = offs[6 * i + 5] + al[6 * i + 5];
         m->block = malloc((p->nblocks + 1) * sizeof *m->block);
         if (!m->block || !p->dens[0] || !p->dens[1] || !p->dens[2]) {
             s = czk_error(CZK_ERR_NOMEM, "%s: matrix %s (%llu non-zeros)", path, names[i], (unsigned long long)m->nnz);

@@ -34,7 +34,15 @@ struct czk_pce {
     char key[CZK_PCE_KEY_MAX];
     void *map;      /* read from a file: the mapping the matrices' arrays point into (else NULL) */
     size_t map_len;
+    size_t map_range[3][2]; /* mapped: [first, end) bytes of each matrix's arrays in the mapping */
 };
+
+/* A mapped PCE (read from its file): the pages of matrix `which` (0..2; -1
+ * every matrix) leave the process (madvise DONTNEED), so that the matrices
+ * one evaluation at a time used count in its memory, not the whole file;
+ * they stay in the page cache and the next use maps them back (no disk
+ * read while the cache keeps them). No effect on a PCE built in memory. */
+void czk__pce_drop_pages(const czk_pce *p, int which);
 
 /* File format (version 3): arrays start at multiples of this; the trailer
  * is XXH3-64 over the chunk digests (czk__pce_file_sum). */

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "common/fileio.h"
 #include "czk/perf.h"
 
 #define RESAMPLES 2000
@@ -404,8 +405,9 @@ czk_status czk_perf_diff_write_svg(const char *path, const czk_perf_diff *d, con
     for (size_t k = 0; k < sizeof main_metrics / sizeof main_metrics[0]; k++)
         for (size_t i = 0; i < d->nrows && ns < 16; i++)
             if (!strcmp(d->rows[i].name, main_metrics[k]) && d->rows[i].na && d->rows[i].nb) sel[ns++] = &d->rows[i];
-    FILE *f = fopen(path, "w");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot create SVG: %s", path, strerror(errno));
+    czk__afile af;
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
     const int W = 760, PH = 74, top = 46, left = 230, right = 20;
     int H = top + (int)ns * PH + 20;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
@@ -450,6 +452,5 @@ czk_status czk_perf_diff_write_svg(const char *path, const czk_perf_diff *d, con
         fprintf(f, "</g>\n");
     }
     fprintf(f, "</svg>\n");
-    if (fclose(f)) return czk_error(CZK_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-    return CZK_OK;
+    return czk__afile_commit(&af, NULL, 0);
 }

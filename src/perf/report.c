@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "common/fileio.h"
 #include "czk/perf.h"
 
 static int usable(const czk_perf_value *v)
@@ -194,11 +195,15 @@ czk_status czk_perf_report_write_json(FILE *f, const czk_perf_report *r)
 
 czk_status czk_perf_report_save(const char *path, const czk_perf_report *r)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return czk_error(CZK_ERR_IO, "%s: cannot create counter report: %s", path, strerror(errno));
+    czk__afile af;
+    FILE *f;
+    CZK_TRY(czk__afile_open_stream(&af, &f, path, 0));
     czk_status s = czk_perf_report_write_json(f, r);
-    if (fclose(f) && s == CZK_OK) s = czk_error(CZK_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-    return s;
+    if (s != CZK_OK) {
+        czk__afile_abort(&af);
+        return czk_error_context(s, "%s", path);
+    }
+    return czk__afile_commit(&af, NULL, 0);
 }
 
 static double num(json_t *o, const char *k)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "czk/czk.h"
+#include "porep/porep_internal.h"
 #include "czk/kind.h"
 #include "czk/pce.h"
 #include "czk/porep_kind.h"
@@ -82,4 +83,5 @@ static czk_status porep_source_open(czk_witness_source *out, const void *data, c
 const czk_proof_kind czk_kind_porep = {
     "porep", "StackedDRG proof of replication (SealCommitPhase2 of a C1 output)",
     &porep_circuit, porep_partitions, porep_param_path, porep_source_open,
+    1, "porep", czk__porep_decode, czk__porep_free, czk__porep_sector_size, czk__porep_param_path_of_size,
 };

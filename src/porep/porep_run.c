@@ -9,6 +9,8 @@
 #include "czk/czk.h"
 #include "czk/pce.h"
 #include "czk/porep_kind.h"
+#include "common/fileio.h"
+#include "groth16/groth16_internal.h"
 #include "kinds/params.h"
 
 static czk_status shape_synth(czk_cs *cs, const void *shape, uint32_t k)
@@ -37,6 +39,18 @@ czk_status czk_porep_setup_write(const char *params_path, const char *vk_path, c
     CZK_TRY(czk_pce_porep_get(&pce, shape, progress, ctx, NULL));
     czk_pce_info in;
     czk_pce_info_get(pce, &in);
+    /* the file's size, known before the hours of work: h has m - 1 points
+     * (m the domain), l one per aux variable, a every input and the aux
+     * variables A uses, b the variables B uses (in G1 and in G2) */
+    size_t m = 1;
+    while (m < in.rows) m <<= 1;
+    const size_t nb = (size_t)(in.b_input_popcount + in.b_aux_popcount);
+    const size_t n[5] = {m - 1, (size_t)(in.cols - in.n_inputs), (size_t)(in.n_inputs + in.a_aux_popcount), nb, nb};
+    czk_status sp = czk__space_check(params_path, czk__params_file_bytes((size_t)in.n_inputs, n));
+    if (sp != CZK_OK) {
+        czk_pce_destroy(pce);
+        return sp;
+    }
     czk_groth16_setup_circuit c = {(size_t)in.rows, (size_t)in.cols, (size_t)in.n_inputs, pce_columns, pce};
     czk_groth16_setup_opts o;
     memset(&o, 0, sizeof o);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "czk/czk.h"
 #include "czk/post_kind.h"
@@ -137,12 +138,13 @@ czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const 
     char part[4096];
     if (snprintf(part, sizeof part, "%s", dir) >= (int)sizeof part)
         return czk_error(CZK_ERR_INVALID_ARG, "post dir %s: path too long", dir);
+    int made = 0; /* this call made dir: a failure removes it again */
     for (char *q = part + 1;; q++) { /* mkdir -p */
         char c = *q;
         if (c != '/' && c != 0) continue;
         *q = 0;
-        if (mkdir(part, 0777) != 0 && errno != EEXIST)
-            return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+        made = mkdir(part, 0777) == 0;
+        if (!made && errno != EEXIST) return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
         *q = c;
         if (!c) break;
     }
@@ -164,9 +166,10 @@ czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const 
     char *js = NULL;
     if (st == CZK_OK) st = czk_post_json_dump(&js, m);
     const size_t blen = one * v->n, jlen = js ? strlen(js) : 0;
-    if (st == CZK_OK) {
+    if (st == CZK_OK) { /* the JSON, which completes the directory, is replaced last */
         const void *chunk = bin;
-        st = czk__write_atomic(bp, &chunk, &blen, 1);
+        const char *retire[1] = {jp};
+        st = czk__write_atomic_set(bp, &chunk, &blen, 1, retire, 1);
     }
     if (st == CZK_OK) {
         const void *chunks[2] = {js, "\n"};
@@ -174,6 +177,7 @@ czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const 
         st = czk__write_atomic(jp, chunks, lens, 2);
         if (st != CZK_OK) remove(bp);
     }
+    if (st != CZK_OK && made) rmdir(dir);
     free(bin);
     free(js);
     if (st == CZK_OK && bytes) *bytes = blen + jlen + 1;

@@ -154,11 +154,13 @@ static czk_status winning_source_open(czk_witness_source *out, const void *data,
 const czk_proof_kind czk_kind_window_post = {
     "window-post", "WindowPoSt: one FallbackPoSt partition of a vanilla proof",
     &window_circuit, post_partitions, post_param_path, window_source_open,
+    3, "wpost", czk__window_decode, czk__post_free, czk__post_sector_size, czk__window_param_path_of_size,
 };
 
 const czk_proof_kind czk_kind_winning_post = {
     "winning-post", "WinningPoSt: the FallbackPoSt proof of a vanilla proof",
     &winning_circuit, post_partitions, post_param_path, winning_source_open,
+    4, "winning", czk__winning_decode, czk__post_free, czk__post_sector_size, czk__winning_param_path_of_size,
 };
 
 const czk_proof_kind *czk_post_proof_kind(czk_post_kind k)

@@ -332,6 +332,18 @@ czk_status set_pce(const loader &L, const std::string &key, const toml::node &v)
     return CZK_OK;
 }
 
+// [srs] stream_params: "auto" (parameters that do not fit the budget beside a
+// partition are streamed from disk), "always", "never".
+czk_status set_stream_params(const loader &L, const std::string &key, const toml::node &v)
+{
+    const auto *s = v.as_string();
+    if (s && ieq(s->get(), "auto")) L.c->stream_params = 0;
+    else if (s && ieq(s->get(), "always")) L.c->stream_params = 1;
+    else if (s && ieq(s->get(), "never")) L.c->stream_params = -1;
+    else return bad_value(L, key, v, "\"auto\", \"always\" or \"never\"");
+    return CZK_OK;
+}
+
 // cuzk's levels (Rust tracing's); "trace" is czk's debug.
 czk_status set_log_level(const loader &L, const std::string &key, const toml::node &v)
 {
@@ -368,6 +380,9 @@ czk_status set_batch_wait(const loader &L, const std::string &key, const toml::n
 
 const char *const NO_GPU =
     "czk proves on the CPU: it has no GPUs; [synthesis] threads and [memory] total_budget size it";
+// Keys cuzk itself accepts and ignores (deprecated), with its reason.
+const char *const CUZK_DEPRECATED_BUDGET =
+    "deprecated by cuzk too: [memory] total_budget is the one budget of parameters, PCE and witnesses";
 
 // Setters of one field of the configuration being filled, by kind of value.
 template <char *czk_serve_config::*F> czk_status path_key(const loader &L, const std::string &k, const toml::node &v)
@@ -406,8 +421,13 @@ const key_spec KEYS[] = {
     {"memory", "total_budget", set_total_budget, nullptr},
     {"memory", "safety_margin", size_key<&C::safety_margin>, nullptr},
     {"memory", "eviction_min_idle", duration_key<&C::eviction_min_idle_s>, nullptr},
+    {"memory", "pinned_budget", nullptr, CUZK_DEPRECATED_BUDGET},
+    {"memory", "working_memory_budget", nullptr, CUZK_DEPRECATED_BUDGET},
     {"scheduler", "max_batch_size", int_key<&C::batch, 1, CZK_ENGINE_MAX_BATCH>, nullptr},
     {"scheduler", "max_batch_wait_ms", set_batch_wait, nullptr},
+    {"scheduler", "sort_by_type", nullptr,
+     "czk orders queued work by priority, then submission; parameters of several circuits stay resident in "
+     "memory under [memory] total_budget (there is no GPU memory to switch)"},
     {"scheduler", "critical_lane", bool_key<&C::critical_lane>, nullptr},
     {"scheduler", "background_nice", int_key<&C::background_nice, 0, 19>, nullptr},
     {"synthesis", "threads", int_key<&C::threads, 0, 65536>, nullptr},
@@ -418,7 +438,15 @@ const key_spec KEYS[] = {
      "czk starts synthesis when the memory budget has room, not by a lookahead count"},
     {"pipeline", "max_parallel_synthesis", nullptr,
      "czk bounds parallel synthesis by [pipeline] synthesis_concurrency and the memory budget"},
+    {"pipeline", "slot_size", int_key<&C::queue_depth, 0, 4096>, nullptr},
+    {"pipeline", "max_gpu_queue_depth", nullptr,
+     "czk keeps at most [pipeline] slot_size witnesses synthesized ahead of its provers, within the memory budget"},
+    {"synthesis", "partition_workers", nullptr,
+     "deprecated by cuzk too: the memory budget and [pipeline] synthesis_concurrency bound parallel partitions"},
     {"srs", "param_cache", path_key<&C::param_cache>, nullptr},
+    {"srs", "stream_params", set_stream_params, nullptr},
+    {"srs", "preload", nullptr,
+     "deprecated by cuzk too: parameters load when the first job needs them (or by the PreloadSRS call)"},
     {"logging", "level", set_log_level, nullptr},
     {"logging", "format", set_log_format, nullptr},
     {"gpus", "devices", nullptr, NO_GPU},
@@ -595,17 +623,12 @@ czk_status load(czk_serve_config *c, const char *path, void (*warn)(void *, cons
     return CZK_OK;
 }
 
-// MemTotal of /proc/meminfo in bytes; 0 when it cannot be read.
+// What this process may use: MemTotal or a smaller cgroup limit.
 uint64_t mem_total()
 {
-    FILE *f = std::fopen("/proc/meminfo", "r");
-    if (!f) return 0;
-    char line[256];
-    unsigned long long kib = 0;
-    while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "MemTotal: %llu kB", &kib) == 1) break;
-    std::fclose(f);
-    return (uint64_t)kib * 1024;
+    czk_memory_info mi;
+    czk_memory_probe(&mi);
+    return mi.limit;
 }
 
 } // namespace
@@ -657,18 +680,20 @@ extern "C" void czk_serve_config_service_opts(const czk_serve_config *c, czk_ser
     out->param_cache = c->param_cache;
     if (c->memory_total) {
         out->memory_budget = c->memory_total;
-    } else { // "auto": MemTotal - safety_margin
+    } else { // "auto": MemTotal (or a smaller cgroup limit) - safety_margin
         uint64_t total = mem_total();
         out->memory_budget = total > c->safety_margin ? total - c->safety_margin : czk_engine_default_budget();
     }
     out->threads = c->threads;
     out->synth_workers = c->synth_workers;
+    out->queue_depth = c->queue_depth;
     out->batch = c->batch;
     out->no_critical_lane = !c->critical_lane;
     out->background_nice = c->background_nice;
     // max_batch_wait_ms = 0 means "do not wait"; the service reads <= 0 as its default
     out->batch_timeout_s = c->batch_wait_s > 0 ? c->batch_wait_s : 1e-6;
     out->pce = c->pce;
+    out->stream_params = c->stream_params;
     out->retention_s = c->retention_s;
     out->eviction_min_idle_s = c->eviction_min_idle_s;
     out->log_level = c->log_level;

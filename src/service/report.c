@@ -65,8 +65,9 @@ czk_status czk_service_status(czk_service *s, czk_svc_status *out)
         if (!r->loaded) continue;
         czk_svc_srs *e = &out->srs[out->n_srs++];
         snprintf(e->circuit_id, sizeof e->circuit_id, "%s", r->circuit_id);
-        e->tier = CZK_SVC_HOT;
-        e->size_bytes = r->bytes;
+        /* streamed: served from the file through the page cache */
+        e->tier = r->streamed ? CZK_SVC_WARM : CZK_SVC_HOT;
+        e->size_bytes = r->streamed ? r->file_size : r->bytes;
         e->pce_bytes = r->src_bytes;
         e->ref_count = r->refs;
         e->idle_s = r->refs ? 0 : now - r->last_used;
@@ -179,18 +180,6 @@ static json_t *by_kind_json(const uint64_t *v)
     return o;
 }
 
-static uint64_t meminfo_total(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f) return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) break;
-    fclose(f);
-    return (uint64_t)kb * 1024;
-}
-
 czk_status czk_service_status_json(czk_service *s, char **out)
 {
     *out = NULL;
@@ -213,11 +202,13 @@ czk_status czk_service_status_json(czk_service *s, char **out)
         json_object_set_new(queues, czk_svc_kind_label(st.queues[i].kind),
                             json_pack("{s:I, s:I}", "pending", (json_int_t)st.queues[i].pending, "in_progress",
                                       (json_int_t)st.queues[i].in_progress));
-    uint64_t total = meminfo_total();
+    czk_memory_info mi; /* MemTotal and the cgroup limit, read now */
+    czk_memory_probe(&mi);
     json_t *doc = json_pack(
-        "{s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:{s:i, s:i}, s:o, s:{s:o, s:o}, "
+        "{s:I, s:{s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I}, s:{s:i, s:i}, s:o, s:{s:o, s:o}, "
         "s:{s:I, s:I, s:I, s:o, s:o, s:I}, s:o}",
-        "uptime_secs", (json_int_t)st.uptime_s, "memory", "total_bytes", (json_int_t)total, "used_bytes",
+        "uptime_secs", (json_int_t)st.uptime_s, "memory", "total_bytes", (json_int_t)mi.mem_total, "limit_bytes",
+        (json_int_t)mi.limit, "limit_source", mi.source, "used_bytes",
         (json_int_t)(st.memory_reserved + st.resident_bytes), "available_bytes",
         (json_int_t)(st.memory_limit > st.memory_reserved + st.resident_bytes
                          ? st.memory_limit - st.memory_reserved - st.resident_bytes

@@ -45,10 +45,19 @@ static double ms_between(double a, double b) { return b > a ? (b - a) * 1e3 : 0;
 
 /* ---- jobs ---------------------------------------------------------------------------- */
 
+/* The job with job id `id`. */
 static svc_job *find_locked(czk_service *s, const char *id)
 {
     for (svc_job *j = s->jobs; j; j = j->next)
         if (!strcmp(j->id, id)) return j;
+    return NULL;
+}
+
+/* The job of the same request: request_id and content digest equal. */
+static svc_job *find_request_locked(czk_service *s, const char *request_id, const uint8_t digest[32])
+{
+    for (svc_job *j = s->jobs; j; j = j->next)
+        if (!strcmp(j->request_id, request_id) && !memcmp(j->digest, digest, 32)) return j;
     return NULL;
 }
 
@@ -119,7 +128,7 @@ static void resident_drop(czk_service *s, svc_resident *r)
         czk_witness_source_close(&r->src);
     }
     if (r->loaded) czk_groth16_params_clear(&r->params);
-    r->have_src = r->loaded = 0;
+    r->have_src = r->loaded = r->streamed = 0;
     r->bytes = r->src_bytes = 0;
 }
 
@@ -167,18 +176,72 @@ static svc_resident *resident_get_locked(czk_service *s, const char *path, const
     return r;
 }
 
-/* Load r's parameters (the caller set r->loading and holds a reference);
- * called without the lock. */
-static czk_status resident_load(czk_service *s, svc_resident *r)
+static uint64_t file_size(const char *path)
 {
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
+/* The file's size and mtime (ns); 0 when it cannot be stat'ed. */
+static int file_stamp(const char *path, uint64_t *size, int64_t *mtime_ns)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) return 0;
+    *size = (uint64_t)sb.st_size;
+    *mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+    return 1;
+}
+
+/* Bytes parameters with p's counts hold when read into memory. */
+static uint64_t resident_params_bytes(const czk_groth16_params *p)
+{
+    return sizeof *p + p->vk.n_ic * sizeof(czk_g1_affine) +
+           (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(czk_g1_affine) + p->n_b_g2 * sizeof(czk_g2_affine);
+}
+
+/* Load r's parameters (the caller set r->loading and holds a reference),
+ * called without the lock: read into memory when they fit the budget beside
+ * the other resident sets and `task` bytes (one partition's witness and
+ * prover scratch; 0: a preload, which keeps a quarter of the budget for
+ * them), else opened as streamed parameters (the file stays on disk and
+ * each prover pass reads it: the page cache is their WARM tier). */
+static czk_status resident_load(czk_service *s, svc_resident *r, uint64_t task)
+{
+    czk_groth16_check check = s->o.params_check_set ? s->o.params_check : CZK_GROTH16_CHECK_DEFAULT;
+    double t0 = czk_now();
+    czk_groth16_params head;
+    czk_status st = czk_groth16_params_open_streamed(&head, r->path, check, s->o.stream_chunk_bytes, s->o.threads);
+    if (st != CZK_OK) return czk_error_context(st, "parameters %s", r->path);
+    uint64_t need = resident_params_bytes(&head);
+    pthread_mutex_lock(&s->mu);
+    uint64_t others = 0;
+    for (const svc_resident *x = s->res; x; x = x->next)
+        if (x != r) others += x->bytes + x->src_bytes;
+    pthread_mutex_unlock(&s->mu);
+    uint64_t budget = s->o.memory_budget, room = budget > others ? budget - others : 0;
+    uint64_t keep = task ? task : budget / 4;
+    int stream = s->o.stream_params == 1 || (s->o.stream_params == 0 && need + keep > room);
+    if (stream) {
+        r->params = head;
+        r->streamed = 1;
+        czk__svc_log(s, CZK_LOG_INFO, NULL,
+                     "%s: parameters streamed from %s (%.1f GB; in memory they would take %.1f GB, the budget "
+                     "leaves %.1f GB beside a partition's %.1f GB): each prover pass reads them, %s",
+                     r->circuit_id, r->path, (double)file_size(r->path) / 1e9, (double)need / 1e9,
+                     (double)room / 1e9, (double)keep / 1e9,
+                     check == CZK_GROTH16_CHECK_PINNED ? "its checksum compared with the sidecar"
+                                                        : czk_groth16_check_name(check));
+        return CZK_OK;
+    }
+    czk_groth16_params_clear(&head);
     czk_groth16_read_info info;
     czk_groth16_read_opts ro;
     memset(&ro, 0, sizeof ro);
-    ro.check = s->o.params_check_set ? s->o.params_check : CZK_GROTH16_CHECK_DEFAULT;
+    ro.check = check;
     ro.threads = s->o.threads;
-    double t0 = czk_now();
-    czk_status st = czk_groth16_params_read_ex(&r->params, r->path, &ro, &info);
+    st = czk_groth16_params_read_ex(&r->params, r->path, &ro, &info);
     if (st != CZK_OK) return czk_error_context(st, "parameters %s", r->path);
+    r->streamed = 0;
     char desc[600];
     czk_groth16_read_info_describe(desc, sizeof desc, &info);
     czk__svc_log(s, CZK_LOG_INFO, NULL, "loaded %s from %s in %.2f s (%s)", r->circuit_id, r->path, czk_now() - t0,
@@ -186,16 +249,12 @@ static czk_status resident_load(czk_service *s, svc_resident *r)
     return CZK_OK;
 }
 
-static uint64_t file_size(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
-}
-
 /* Take a reference on the resident set at path with its parameters loaded
- * and (data != NULL) its witness source open, loading what is missing. */
+ * and (data != NULL) its witness source open, loading what is missing;
+ * task: one partition's bytes (0 for a preload). A set whose file changed
+ * since it was loaded (size or mtime) is loaded again once no job holds it. */
 static czk_status resident_acquire(czk_service *s, svc_resident **out, const char *path, const char *circuit_id,
-                                   const czk_proof_kind *pk, const void *data, svc_job *j)
+                                   const czk_proof_kind *pk, const void *data, svc_job *j, uint64_t task)
 {
     *out = NULL;
     pthread_mutex_lock(&s->mu);
@@ -203,6 +262,14 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
     if (!r) {
         pthread_mutex_unlock(&s->mu);
         return czk_error(CZK_ERR_NOMEM, "resident entry");
+    }
+    uint64_t fsz;
+    int64_t fmt;
+    if (r->loaded && !r->refs && !r->loading && file_stamp(path, &fsz, &fmt) &&
+        (fsz != r->file_size || fmt != r->file_mtime_ns)) {
+        czk__svc_log(s, CZK_LOG_WARN, NULL, "%s: %s changed since it was loaded (size %llu -> %llu): loading it again",
+                     r->circuit_id, path, (unsigned long long)r->file_size, (unsigned long long)fsz);
+        resident_drop(s, r);
     }
     r->refs++;
     czk_status st = CZK_OK;
@@ -216,13 +283,18 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
             if (j) j->loading_self = 1;
             make_room_locked(s, file_size(path), r);
             pthread_mutex_unlock(&s->mu);
-            st = resident_load(s, r);
+            uint64_t size0 = 0;
+            int64_t mtime0 = 0;
+            (void)file_stamp(path, &size0, &mtime0);
+            st = resident_load(s, r, task);
             pthread_mutex_lock(&s->mu);
             r->loading = 0;
             if (j) j->loading_self = 0;
             pthread_cond_broadcast(&s->cv);
             if (st != CZK_OK) break;
             r->loaded = 1;
+            r->file_size = size0;
+            r->file_mtime_ns = mtime0;
             r->bytes = czk_engine_params_bytes(&r->params);
             continue;
         }
@@ -306,10 +378,6 @@ static void job_times(czk_service *s, svc_job *j, uint64_t eid)
 static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap)
 {
     const czk_proof_kind *pk = j->pay.pk;
-    if (!pk) {
-        snprintf(msg, cap, "%s", j->pay.unsupported);
-        return CZK_SVC_FAILED;
-    }
     char path[1024];
     czk_status st = pk->param_path(path, sizeof path, s->param_cache, j->pay.data, ".params");
     if (st != CZK_OK) {
@@ -317,7 +385,7 @@ static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap
         return CZK_SVC_FAILED;
     }
     svc_resident *r;
-    st = resident_acquire(s, &r, path, j->pay.circuit_id, pk, j->pay.data, j);
+    st = resident_acquire(s, &r, path, j->pay.circuit_id, pk, j->pay.data, j, j->task_bytes);
     if (st != CZK_OK) {
         snprintf(msg, cap, "%s", czk_last_error());
         return CZK_SVC_FAILED;
@@ -341,14 +409,7 @@ static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap
         return CZK_SVC_FAILED;
     }
     czk_engine_job ej;
-    memset(&ej, 0, sizeof ej);
-    ej.circuit = pk->circuit;
-    ej.source = &r->src;
-    ej.data = j->pay.data;
-    ej.params = &r->params;
-    ej.n_partitions = np;
-    ej.priority = j->priority;
-    ej.name = j->id;
+    czk_kind_engine_job(&ej, pk, j->pay.data, &r->params, &r->src, NULL, np, j->priority, j->id);
     uint64_t eid = 0;
     st = czk_engine_submit(s->engine, &eid, &ej);
     czk_svc_outcome oc = CZK_SVC_COMPLETED;
@@ -461,6 +522,10 @@ czk_status czk_service_create(czk_service **out, const czk_service_opts *opts)
     if (s->o.eviction_min_idle_s <= 0) s->o.eviction_min_idle_s = 300;
     if (!s->o.memory_budget) s->o.memory_budget = czk_engine_default_budget();
     if (s->o.threads <= 0) s->o.threads = czk_threads();
+    /* a streamed pass's chunk: small enough that a 32GiB partition's
+     * witness, H's vectors and the PCE's largest matrix fit a 24 GiB box's
+     * budget beside it; per point, 2M-point MSMs cost about what 8M-point ones do */
+    if (!s->o.stream_chunk_bytes) s->o.stream_chunk_bytes = (uint64_t)256 << 20;
     s->param_cache = strdup(s->o.param_cache ? s->o.param_cache : czk_fc_param_cache_dir());
     s->o.param_cache = s->param_cache;
     s->o.log = opts ? opts->log : NULL;
@@ -471,6 +536,7 @@ czk_status czk_service_create(czk_service **out, const czk_service_opts *opts)
     eo.synth_threads = s->o.threads;
     eo.prove_threads = s->o.threads;
     eo.batch = s->o.batch;
+    eo.queue_depth = s->o.queue_depth;
     eo.batch_timeout_s = s->o.batch_timeout_s;
     eo.memory_budget = s->o.memory_budget;
     eo.lc = CZK_LC_DEFAULT;
@@ -572,8 +638,8 @@ void czk_service_destroy(czk_service *s)
 static czk_status check_request_id(const char *id)
 {
     size_t n = id ? strlen(id) : 0;
-    if (n >= CZK_SVC_ID_MAX)
-        return czk_error(CZK_ERR_INVALID_ARG, "request_id: %zu bytes, at most %d", n, CZK_SVC_ID_MAX - 1);
+    if (n > CZK_SVC_REQUEST_ID_MAX)
+        return czk_error(CZK_ERR_INVALID_ARG, "request_id: %zu bytes, at most %d", n, CZK_SVC_REQUEST_ID_MAX);
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
             return czk_error(CZK_ERR_INVALID_ARG, "request_id: control character 0x%02x at byte %zu",
@@ -602,11 +668,12 @@ static uint32_t queue_position_locked(const czk_service *s, const svc_job *j)
     return n;
 }
 
-/* An existing job a request_id attaches to: one not finished, or completed
- * (its result); a failed or cancelled one is replaced by a new job. */
-static int attach_locked(czk_service *s, const char *id, czk_svc_submitted *out)
+/* The existing job of the same request (id and content) to attach to: one
+ * not finished, or completed (its result); a failed or cancelled one is
+ * replaced by a new job. */
+static int attach_locked(czk_service *s, const char *request_id, const uint8_t digest[32], czk_svc_submitted *out)
 {
-    svc_job *j = find_locked(s, id);
+    svc_job *j = find_request_locked(s, request_id, digest);
     if (!j) return 0;
     if (j->state == SVC_DONE && j->outcome != CZK_SVC_COMPLETED) {
         unlink_locked(s, j);
@@ -618,18 +685,35 @@ static int attach_locked(czk_service *s, const char *id, czk_svc_submitted *out)
     return 1;
 }
 
+/* A job id no job in the table holds: the request_id itself, else the
+ * request_id, "~" and 16 hex digits of the digest (another request under
+ * the same id), else that with "-2", "-3" ... (an id chosen by a client to
+ * look like ours). */
+static void job_id_locked(czk_service *s, char out[CZK_SVC_ID_MAX], const char *request_id, const uint8_t digest[32])
+{
+    snprintf(out, CZK_SVC_ID_MAX, "%s", request_id);
+    if (!find_locked(s, out)) return;
+    char base[CZK_SVC_REQUEST_ID_MAX + 1 + 16 + 1];
+    snprintf(base, sizeof base, "%s~%02x%02x%02x%02x%02x%02x%02x%02x", request_id, digest[0], digest[1], digest[2],
+             digest[3], digest[4], digest[5], digest[6], digest[7]);
+    snprintf(out, CZK_SVC_ID_MAX, "%s", base);
+    for (unsigned k = 2; find_locked(s, out); k++) snprintf(out, CZK_SVC_ID_MAX, "%s-%u", base, k);
+}
+
 czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_submitted *out)
 {
     memset(out, 0, sizeof *out);
     if (!s || !r) return czk_error(CZK_ERR_INVALID_ARG, "submit: service and request are required");
     CZK_TRY(check_request_id(r->request_id));
     int named = r->request_id && *r->request_id;
+    uint8_t digest[32];
+    czk__svc_request_digest(digest, r);
     pthread_mutex_lock(&s->mu);
     if (s->stopping) {
         pthread_mutex_unlock(&s->mu);
         return czk_error(CZK_ERR_UNAVAILABLE, "the service is shutting down");
     }
-    int attached = named && attach_locked(s, r->request_id, out);
+    int attached = named && attach_locked(s, r->request_id, digest, out);
     pthread_mutex_unlock(&s->mu);
     if (attached) return CZK_OK;
 
@@ -644,34 +728,40 @@ czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_
     j->svc = s;
     j->priority = r->priority >= CZK_SVC_LOW && r->priority <= CZK_SVC_CRITICAL ? (int)r->priority
                                                                               : (int)czk_svc_default_priority(r->kind);
-    if (named) snprintf(j->id, sizeof j->id, "%s", r->request_id);
-    else uuid4(j->id);
-    /* a job that cannot fit even alone: its parameter file plus one witness */
-    if (j->pay.pk) {
-        char path[1024];
-        czk_cs_sizes z;
-        if (j->pay.pk->param_path(path, sizeof path, s->param_cache, j->pay.data, ".params") == CZK_OK &&
-            j->pay.pk->circuit->sizes(&z, j->pay.data, 0) == CZK_OK) {
-            uint64_t need = file_size(path) + czk_witness_cs_bytes(&z);
-            if (need > s->o.memory_budget) {
-                czk__svc_payload_free(&j->pay);
-                free(j);
-                return czk_error(CZK_ERR_NOMEM,
-                                 "the job needs at least %llu bytes (parameters + one partition's witness), more "
-                                 "than the memory budget of %llu bytes",
-                                 (unsigned long long)need, (unsigned long long)s->o.memory_budget);
-            }
+    memcpy(j->digest, digest, sizeof digest);
+    if (named) snprintf(j->request_id, sizeof j->request_id, "%s", r->request_id);
+    /* a job that cannot fit even alone with its parameters streamed: one
+     * partition's witness (PCE: input and aux alone) and the streamed
+     * prover's vectors and chunk */
+    czk_cs_sizes z;
+    if (j->pay.pk->circuit->sizes(&z, j->pay.data, 0) == CZK_OK) {
+        uint64_t w = czk_witness_cs_bytes(&z), lean = ((uint64_t)z.n_inputs + z.n_aux) * sizeof(czk_fr);
+        uint64_t ps = czk_groth16_prove_stream_bytes(&z, s->o.stream_chunk_bytes, s->o.threads);
+        j->task_bytes = w + czk_groth16_prove_bytes(&z, NULL, s->o.threads, s->o.batch);
+        uint64_t need = (s->o.pce != CZK_PCE_MODE_OFF ? lean : w) + ps;
+        if (need > s->o.memory_budget) {
+            czk__svc_payload_free(&j->pay);
+            free(j);
+            return czk_error(CZK_ERR_NOMEM,
+                             "the job needs at least %.2f GB even with its parameters streamed from disk (one "
+                             "partition's witness %.2f GB, the streamed prover's vectors and chunk %.2f GB), more than "
+                             "the memory budget of %.2f GB: raise [memory] total_budget (--memory) to at least "
+                             "%llu bytes",
+                             (double)need / 1e9, (double)(need - ps) / 1e9, (double)ps / 1e9,
+                             (double)s->o.memory_budget / 1e9, (unsigned long long)need);
         }
-        czk_error_clear();
     }
+    czk_error_clear();
     pthread_mutex_lock(&s->mu);
-    if (s->stopping || (named && attach_locked(s, r->request_id, out))) {
+    if (s->stopping || (named && attach_locked(s, r->request_id, digest, out))) {
         int stopping = s->stopping;
         pthread_mutex_unlock(&s->mu);
         czk__svc_payload_free(&j->pay);
         free(j);
         return stopping ? czk_error(CZK_ERR_UNAVAILABLE, "the service is shutting down") : CZK_OK;
     }
+    if (named) job_id_locked(s, j->id, r->request_id, digest);
+    else uuid4(j->id);
     j->refs = 2; /* the table, the thread */
     j->in_table = 1;
     j->next = s->jobs;
@@ -692,6 +782,10 @@ czk_status czk_service_submit(czk_service *s, const czk_svc_request *r, czk_svc_
     }
     snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
     out->queue_position = queue_position_locked(s, j);
+    if (named && strcmp(j->id, j->request_id))
+        czk__svc_log(s, CZK_LOG_INFO, j->id,
+                     "request_id '%s' names another request too (other content): this one is job '%s'",
+                     j->request_id, j->id);
     czk__svc_log(s, CZK_LOG_INFO, j->id, "queued: %s, priority %d, %u partition%s", j->pay.what, j->priority,
                  j->pay.partitions, j->pay.partitions == 1 ? "" : "s");
     pthread_mutex_unlock(&s->mu);
@@ -814,7 +908,7 @@ czk_status czk_service_preload(czk_service *s, const char *circuit_id, int *alre
     pthread_mutex_unlock(&s->mu);
     double t0 = czk_now();
     svc_resident *r;
-    CZK_TRY(resident_acquire(s, &r, path, c->id, NULL, NULL, NULL));
+    CZK_TRY(resident_acquire(s, &r, path, c->id, NULL, NULL, NULL, 0));
     resident_release(s, r);
     if (already) *already = was;
     if (ms) *ms = (uint64_t)ms_between(t0, czk_now());

@@ -19,26 +19,32 @@ typedef struct svc_circuit {
     const char *id;      /* "porep-32g" */
     czk_svc_kind kind;
     uint64_t sector_size;
+    const czk_proof_kind *pk;
 } svc_circuit;
 
-/* The circuit ids czk knows (svc_circuits()[i], n entries). */
+/* The circuit ids czk knows: every kind of the registry at every
+ * production sector size (svc_circuits()[i], n entries). */
 const svc_circuit *czk__svc_circuits(size_t *n);
 const svc_circuit *czk__svc_circuit_find(const char *id);
-/* The id of kind k at sector_size; NULL when there is none. */
-const char *czk__svc_circuit_id(czk_svc_kind k, uint64_t sector_size);
 /* The .params path of circuit c under dir. */
 czk_status czk__svc_circuit_path(char *out, size_t cap, const char *dir, const svc_circuit *c) CZK_WUR;
 
-/* A decoded request: what a job proves. */
+/* A decoded request: what a job proves (the kind's decode, czk/kind.h). */
 typedef struct svc_payload {
     czk_svc_kind kind;
-    const czk_proof_kind *pk; /* NULL: a kind czk has no circuit for (the job fails) */
-    void *data;               /* the kind's job data (czk_fc_c1 *, czk_post_vanilla *) */
+    const czk_proof_kind *pk;
+    void *data;               /* the kind's job data (czk_fc_c1 *, czk_post_vanilla *, czk_snap_vanilla *) */
     uint32_t partitions;
-    char circuit_id[32];      /* "" when unknown */
+    char circuit_id[32];      /* "" for a custom shape */
     char what[96];            /* "PoRep 32GiB sector 12", for logs */
-    char unsupported[256];    /* pk NULL: why */
 } svc_payload;
+
+/* SHA-256 of everything a request asks for: proof kind, registered proof,
+ * sector size and number, miner id, randomness, partition index, the three
+ * commitments and the payload bytes, each length-prefixed (priority and
+ * request_id are not part of it). Two requests with one request_id are the
+ * same request only when their digests are equal. */
+void czk__svc_request_digest(uint8_t out[32], const czk_svc_request *r);
 
 /* Decode and check r's payload (errors name the field and offset). */
 czk_status czk__svc_payload_decode(svc_payload *out, const czk_svc_request *r) CZK_WUR;
@@ -54,6 +60,9 @@ typedef struct svc_resident {
     char path[1024];
     int loading;              /* a job thread is reading it (others wait on cv) */
     int loaded;
+    int streamed;             /* loaded as streamed parameters: the file stays on disk (tier WARM) */
+    uint64_t file_size;       /* the file when it was loaded: another size or mtime reloads it */
+    int64_t file_mtime_ns;
     czk_groth16_params params;
     czk_witness_source src;   /* opened by the first job (needs its data) */
     int have_src;
@@ -65,9 +74,12 @@ typedef struct svc_resident {
 
 typedef struct svc_job {
     struct czk_service *svc;
-    char id[CZK_SVC_ID_MAX];
+    char id[CZK_SVC_ID_MAX];  /* the job id: unique in the table */
+    char request_id[CZK_SVC_REQUEST_ID_MAX + 1]; /* as submitted; "" for an anonymous request */
+    uint8_t digest[32];       /* what the request asks for (czk__svc_request_digest) */
     svc_payload pay;
     int priority;             /* the wire's 1..4, after the kind's default */
+    uint64_t task_bytes;      /* one partition's witness + resident prover scratch (residency decides with it) */
     svc_state state;
     czk_svc_outcome outcome;  /* DONE: COMPLETED, FAILED or CANCELLED */
     char error[1024];

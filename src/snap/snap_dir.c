@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/fileio.h"
 #include "czk/czk.h"
@@ -64,12 +65,13 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
     char part[4096];
     if (snprintf(part, sizeof part, "%s", dir) >= (int)sizeof part)
         return czk_error(CZK_ERR_INVALID_ARG, "snap dir %s: path too long", dir);
+    int made = 0; /* this call made dir: a failure removes it again */
     for (char *q = part + 1;; q++) { /* mkdir -p */
         char c = *q;
         if (c != '/' && c != 0) continue;
         *q = 0;
-        if (mkdir(part, 0777) != 0 && errno != EEXIST)
-            return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+        made = mkdir(part, 0777) == 0;
+        if (!made && errno != EEXIST) return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
         *q = c;
         if (!c) break;
     }
@@ -79,7 +81,8 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
     const size_t one = czk_snap_partition_proof_bytes(s);
     uint8_t *bin = malloc(one);
     if (!bin) return czk_error(CZK_ERR_NOMEM, "snap dir: %zu bytes", one);
-    char path[4096];
+    char path[4096], json[4096];
+    snprintf(json, sizeof json, "%s/snap.json", dir);
     uint64_t total = 0;
     czk_status st = CZK_OK;
     uint32_t written = 0;
@@ -87,19 +90,19 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
         size_t len = 0;
         snprintf(path, sizeof path, "%s/snap-partition-%u.bin", dir, k);
         st = czk_snap_partition_encode(bin, one, &len, &v->parts[k], s);
-        if (st == CZK_OK) {
+        if (st == CZK_OK) { /* snap.json, which completes the directory, goes with the first and comes last */
             const void *chunk = bin;
-            st = czk__write_atomic(path, &chunk, &len, 1);
+            const char *retire[1] = {json};
+            st = czk__write_atomic_set(path, &chunk, &len, 1, retire, k == 0);
         }
         if (st == CZK_OK) total += len, written++;
     }
     char *js = NULL;
     if (st == CZK_OK) st = czk_snap_json_dump(&js, &m);
     if (st == CZK_OK) {
-        snprintf(path, sizeof path, "%s/snap.json", dir);
         const void *chunks[2] = {js, "\n"};
         const size_t lens[2] = {strlen(js), 1};
-        st = czk__write_atomic(path, chunks, lens, 2);
+        st = czk__write_atomic(json, chunks, lens, 2);
         total += lens[0] + 1;
     }
     if (st != CZK_OK) /* no partial directory: the partitions written go */
@@ -107,6 +110,7 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
             snprintf(path, sizeof path, "%s/snap-partition-%u.bin", dir, k);
             remove(path);
         }
+    if (st != CZK_OK && made) rmdir(dir);
     free(bin);
     free(js);
     if (st == CZK_OK && bytes) *bytes = total;

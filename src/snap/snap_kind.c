@@ -85,6 +85,7 @@ static czk_status snap_source_open(czk_witness_source *out, const void *data, co
 const czk_proof_kind czk_kind_snap = {
     "snap", "SnapDeals: every EmptySectorUpdate partition of an update's vanilla proofs",
     &snap_circuit, snap_partitions, snap_param_path, snap_source_open,
+    2, "snap", czk__snap_decode, czk__snap_free, czk__snap_sector_size, czk__snap_param_path_of_size,
 };
 
 /* ---- parameters ------------------------------------------------------------------- */

@@ -7,6 +7,9 @@
 #   expect_absent FILE DESC       FILE does not exist (a failed command left nothing)
 #   check DESC COMMAND...         COMMAND succeeds
 #   flip_byte FILE OFFSET         flip the low bit of one byte in place
+#   wait_listening LOG PID        wait (15 s at most) for czk serve PID's "listening on" line
+#                                 in LOG; 1, with LOG's tail printed, if it did not come
+#   window_randomness DIR         DIR/post-window.json's randomness as 64 hex digits
 #   cli_finish                    print the counts; exit 0 only if nothing failed
 #
 # With CZK_CLI_TIMES set, expect prints each command's wall time (to find
@@ -66,6 +69,23 @@ check() {
 flip_byte() {
     b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
     printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+wait_listening() {
+    i=0
+    while ! grep -q "czk serve: info: listening on" "$1" 2>/dev/null && [ $i -lt 300 ] && kill -0 "$2" 2>/dev/null; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    grep -q "czk serve: info: listening on" "$1" && return 0
+    echo "FAIL: czk serve did not start"
+    sed 's/^/  serve: /' "$1" | tail -5
+    return 1
+}
+
+window_randomness() {
+    # shellcheck disable=SC2046
+    printf '%02x' $(tr -d ' \n' <"$1/post-window.json" | sed 's/.*"randomness":\[\([0-9,]*\)\].*/\1/' | tr ',' ' ')
 }
 
 cli_finish() {

@@ -330,6 +330,68 @@ CZK_TEST(budget_of_one_task_completes_every_job)
     czk_engine_destroy(e);
 }
 
+/* Streamed parameters (the file left on disk, each prover pass reading it)
+ * through the engine: every proof verifies; with room for two witnesses and
+ * one prover pass the next partition is synthesized while this one is being
+ * proven; with the budget of one task (its witness and its streamed pass)
+ * the partitions run one after another. */
+CZK_TEST(streamed_parameters_pipelined)
+{
+    get_params();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/random.params", czk_test_tmpdir());
+    REQUIRE_OK(czk_groth16_params_write_pinned(path, &g_params));
+    czk_groth16_params sp;
+    REQUIRE_OK(czk_groth16_params_open_streamed(&sp, path, CZK_GROTH16_CHECK_PINNED, 1 << 20, 2));
+    CHECK(czk_groth16_params_streamed(&sp) && !strcmp(czk_groth16_params_path(&sp), path));
+    CHECK(sp.n_l == g_params.n_l && sp.n_h == g_params.n_h && sp.vk.n_ic == g_params.vk.n_ic && !sp.h && !sp.l);
+    CHECK(czk_engine_params_bytes(&sp) < czk_engine_params_bytes(&g_params) / 8);
+    enum { NP = 3 };
+    for (int tight = 0; tight < 2; tight++) {
+        inst in;
+        memset(&in, 0, sizeof in);
+        in.value_seed = 900 + (uint64_t)tight;
+        czk_engine_opts o = {0};
+        o.synth_workers = 1;
+        o.prove_threads = 2;
+        o.rng = czk_test_rng();
+        czk_engine_job j = make_job(&in, NP, 0);
+        j.params = &sp;
+        uint64_t min;
+        REQUIRE_OK(czk_engine_job_min_budget(&min, &j, &o));
+        o.memory_budget = tight ? min : 4 * min;
+        czk_engine *e;
+        REQUIRE_OK(czk_engine_create(&e, &o));
+        uint64_t id;
+        REQUIRE_OK(czk_engine_submit(e, &id, &j));
+        czk_groth16_proof pr[NP];
+        CHECK_OK(czk_engine_wait(e, id, pr, NP));
+        check_proofs(&in, pr, NP);
+        CHECK(czk_engine_peak_reserved(e) <= o.memory_budget);
+        czk_engine_event *ev;
+        size_t nev;
+        REQUIRE_OK(czk_engine_events(e, &ev, &nev));
+        REQUIRE(nev == NP);
+        for (size_t k = 0; k < nev; k++) {
+            CHECK(ev[k].streamed == 1 && ev[k].lean == 0 && ev[k].params_check == CZK_GROTH16_CHECK_PINNED);
+            CHECK(ev[k].params_bytes_read > 0 && ev[k].batch == 1);
+        }
+        for (size_t k = 0; k + 1 < nev; k++) {
+            if (tight)
+                CHECK_MSG(ev[k + 1].synth_start >= ev[k].prove_end,
+                          "one task's budget: partition %zu synthesized (%.4f) before %zu was proven (%.4f)", k + 1,
+                          ev[k + 1].synth_start, k, ev[k].prove_end);
+            else
+                CHECK_MSG(ev[k + 1].synth_start < ev[k].prove_end,
+                          "room for two witnesses: partition %zu synthesized at %.4f, after %zu was proven (%.4f)",
+                          k + 1, ev[k + 1].synth_start, k, ev[k].prove_end);
+        }
+        free(ev);
+        czk_engine_destroy(e);
+    }
+    czk_groth16_params_clear(&sp);
+}
+
 CZK_TEST(priorities_overtake)
 {
     get_params();

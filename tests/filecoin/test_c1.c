@@ -465,3 +465,106 @@ CZK_TEST(lenient_variants_accepted)
     czk_fc_c1_free(&c);
     czk_fc_c1_free(&d);
 }
+
+/* The C1 as Curio's ProofShare path sends it: decoded into Go's
+ * Commit1OutRaw (lib/proof/porep_vproof_types.go) and marshalled again by
+ * encoding/json: compact, the struct members in Go's order, each Column
+ * with its "_h", wrapped in c1OutputWrapper {SectorNum, Phase1Out (standard
+ * base64), SectorSize}. It reads as the same C1. */
+static json_t *go_object(json_t *src, const char *const *keys, size_t n)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_object_get(src, keys[i]);
+        json_object_set(o, keys[i], v ? v : json_null());
+    }
+    return o;
+}
+
+static json_t *go_column_proof(json_t *p)
+{
+    static const char *const col[] = {"index", "rows", "_h"};
+    json_t *o = json_object();
+    json_object_set_new(o, "column", go_object(json_object_get(p, "column"), col, 3));
+    json_object_set(o, "inclusion_proof", json_object_get(p, "inclusion_proof"));
+    return o;
+}
+
+static json_t *go_challenge(json_t *c)
+{
+    static const char *const lab[] = {"parents", "layer_index", "node"};
+    json_t *r = json_object_get(c, "replica_column_proofs"), *o = json_object(), *rc = json_object();
+    json_object_set(o, "comm_d_proofs", json_object_get(c, "comm_d_proofs"));
+    json_object_set(o, "comm_r_last_proof", json_object_get(c, "comm_r_last_proof"));
+    json_object_set_new(rc, "c_x", go_column_proof(json_object_get(r, "c_x")));
+    const char *const lists[] = {"drg_parents", "exp_parents"};
+    for (int l = 0; l < 2; l++) {
+        json_t *a = json_array(), *v;
+        size_t i;
+        json_array_foreach(json_object_get(r, lists[l]), i, v) json_array_append_new(a, go_column_proof(v));
+        json_object_set_new(rc, lists[l], a);
+    }
+    json_object_set_new(o, "replica_column_proofs", rc);
+    json_t *labs = json_array(), *v;
+    size_t i;
+    json_array_foreach(json_object_get(c, "labeling_proofs"), i, v) json_array_append_new(labs, go_object(v, lab, 3));
+    json_object_set_new(o, "labeling_proofs", labs);
+    json_object_set_new(o, "encoding_proof", go_object(json_object_get(c, "encoding_proof"), lab, 3));
+    return o;
+}
+
+CZK_TEST(go_reencoded_c1_accepted)
+{
+    czk_init();
+    czk_fc_shape s;
+    REQUIRE_OK(czk_fc_shape_of_size(&s, 2048));
+    czk_fc_c1 c, d;
+    REQUIRE_OK(czk_fc_gen_c1(&c, &s, 14, NULL, NULL));
+    char *js;
+    size_t len;
+    REQUIRE_OK(czk_fc_c1_to_json(&js, &len, &c));
+    json_error_t e;
+    json_t *top = json_loadb(js, len, 0, &e);
+    REQUIRE(top);
+    static const char *const order[] = {"comm_d", "comm_r", "registered_proof", "replica_id", "seed", "ticket"};
+    json_t *go = go_object(top, order, 6), *vp = json_object();
+    const char *k;
+    json_t *parts;
+    json_object_foreach(json_object_get(top, "vanilla_proofs"), k, parts) {
+        json_t *pa = json_array(), *part;
+        size_t i;
+        json_array_foreach(parts, i, part) {
+            json_t *ca = json_array(), *ch;
+            size_t j;
+            json_array_foreach(part, j, ch) json_array_append_new(ca, go_challenge(ch));
+            json_array_append_new(pa, ca);
+        }
+        json_object_set_new(vp, k, pa);
+    }
+    json_object_set_new(go, "vanilla_proofs", vp);
+    char *body = json_dumps(go, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    REQUIRE(body);
+    CHECK(strncmp(body, "{\"comm_d\":[", 11) == 0 && strstr(body, "\"_h\":null") != NULL);
+    size_t blen = strlen(body);
+    char *b64 = malloc(4 * (blen / 3 + 1) + 1);
+    REQUIRE(b64);
+    size_t n64 = czk_fc_base64_encode(b64, (const uint8_t *)body, blen);
+    b64[n64] = 0;
+    size_t cap = n64 + 128;
+    char *env = malloc(cap);
+    REQUIRE(env);
+    snprintf(env, cap, "{\"SectorNum\":5,\"Phase1Out\":\"%s\",\"SectorSize\":2048}", b64);
+    REQUIRE_OK(czk_fc_c1_parse(&d, env, strlen(env), "go.json"));
+    CHECK(d.has_envelope && d.sector_num == 5);
+    c.has_envelope = 1;
+    c.sector_num = 5;
+    CHECK(c1_equal(&c, &d));
+    czk_fc_c1_free(&d);
+    free(env);
+    free(b64);
+    free(body);
+    json_decref(go);
+    json_decref(top);
+    free(js);
+    czk_fc_c1_free(&c);
+}

@@ -287,11 +287,47 @@ circuit_digests_equal() {
     fi
 }
 
+# go_c1 IN OUT: the C1 envelope as Curio's ProofShare path sends it: the
+# inner SealCommitPhase1Output decoded into Go's Commit1OutRaw and marshalled
+# again by encoding/json (lib/proof/porep_vproof_types.go: its struct order,
+# comm_d first; Column's "_h"; compact), re-wrapped as c1OutputWrapper
+go_c1() {
+    python3 - "$1" "$2" <<'PYEOF'
+import base64, json, sys
+env = json.load(open(sys.argv[1]))
+inner = json.loads(base64.b64decode(env["Phase1Out"]))
+def col(c):
+    return {"index": c["index"], "rows": c["rows"], "_h": c.get("_h")}
+def colproof(p):
+    return {"column": col(p["column"]), "inclusion_proof": p["inclusion_proof"]}
+def chal(p):
+    r = p["replica_column_proofs"]
+    return {"comm_d_proofs": p["comm_d_proofs"], "comm_r_last_proof": p["comm_r_last_proof"],
+            "replica_column_proofs": {"c_x": colproof(r["c_x"]), "drg_parents": [colproof(x) for x in r["drg_parents"]],
+                                      "exp_parents": [colproof(x) for x in r["exp_parents"]]},
+            "labeling_proofs": [{"parents": x["parents"], "layer_index": x["layer_index"], "node": x["node"]}
+                                for x in p["labeling_proofs"]],
+            "encoding_proof": {k: p["encoding_proof"][k] for k in ("parents", "layer_index", "node")}}
+go = {k: inner[k] for k in ("comm_d", "comm_r", "registered_proof", "replica_id", "seed", "ticket")}
+go["vanilla_proofs"] = {k: [[chal(c) for c in part] for part in v] for k, v in inner["vanilla_proofs"].items()}
+body = json.dumps(go, separators=(",", ":")).encode()
+assert body != json.dumps(inner, separators=(",", ":")).encode()
+out = {"SectorNum": env["SectorNum"], "Phase1Out": base64.b64encode(body).decode(), "SectorSize": env["SectorSize"]}
+open(sys.argv[2], "w").write(json.dumps(out, separators=(",", ":")))
+PYEOF
+}
+
 # serve_porep DIR: the real C1 through czk serve (gRPC Prove from czk
-# client, as Curio sends it) with the same parameter files; filecoin-proofs'
-# verify_seal judges the proof. A second request finds the parameters
-# resident. SIGTERM then stops the daemon with exit status 0.
-serve_porep() {
+# client) under the ids Curio gives it (lib/ffi/cuzk_funcs.go,
+# tasks/proofshare/task_prove.go) with the same parameter files;
+# filecoin-proofs' verify_seal judges the proofs: porep-<miner>-<sector>;
+# ps-porep-<miner>-<sector>-<task> with the C1 as Go re-encodes it (the
+# parameters now resident); a redone C1 under the same porep- id, which must
+# get a proof of its own (czk verify accepts it for its C1, verify_seal
+# refuses it for the first). SIGTERM then stops the daemon with exit 0.
+# serve_start / serve_stop: czk serve on a unix socket with the oracle's
+# parameter files ($sock, $spid); serve_stop checks its exit status 0 on SIGTERM.
+serve_start() {
     sock="$T/serve/czk.sock"
     # --background-nice 0: beside other tests, a lowered prover would only be slower
     "$CZK" serve --listen "unix://$sock" --param-cache "$FILPARAMS" --params-check curve --memory 8GiB \
@@ -304,23 +340,73 @@ serve_porep() {
         sleep 0.1; i=$((i + 1))
     done
     if ! grep -q "czk serve: info: listening on" "$T/serve.log"; then
-        bad "czk serve did not start"; sed 's/^/    ! /' "$T/serve.log" | tail -8; return
+        bad "czk serve did not start"; sed 's/^/    ! /' "$T/serve.log" | tail -8; return 1
     fi
-    for n in 1 2; do
-        expect_rc 0 "czk client prove (czk serve, request $n)" "$CZK" client prove --addr "unix://$sock" --c1 "$1/c1.json" \
-            --request-id "oracle-$n" -o "$T/serve$n.proof" --json --deadline 1800
-        cp "$T/out" "$T/serve$n.json"
-        expect_rc 0 "filecoin-proofs verify_seal accepts the proof of czk serve (request $n)" \
-            "$ORACLE" verify-seal "$1" "$T/serve$n.proof"
-    done
-    load2=$(sed -n 's/.*"srs_load_ms": *\([0-9]*\).*/\1/p' "$T/serve2.json")
-    if [ -n "$load2" ] && [ "$load2" -lt 1000 ]; then ok "the second request found the parameters resident (srs_load ${load2} ms)"
-    else bad "the second request's srs_load_ms is '$load2'"; fi
+}
+
+serve_stop() {
     kill -TERM "$spid"
     wait "$spid"
     rc=$?
     trap 'rm -rf "$T"' EXIT
     if [ "$rc" -eq 0 ]; then ok "czk serve exits 0 on SIGTERM"; else bad "czk serve exited $rc"; sed 's/^/    ! /' "$T/serve.log" | tail -8; fi
+}
+
+serve_porep() {
+    serve_start || return
+    miner=$(sed -n 's/.*"miner_id": *\([0-9]*\).*/\1/p' "$1/sector.json")
+    sector=$(sed -n 's/.*"sector_id": *\([0-9]*\).*/\1/p' "$1/sector.json")
+    go_c1 "$1/c1.json" "$T/c1-go.json" || bad "re-encoding the C1 as Go does"
+    "$CZK" gen-c1 --sector-size 2KiB --seed 9 --envelope -o "$T/c1-redo.json" --quiet || bad "czk gen-c1 (redone C1)"
+    n=0
+    for req in "porep-$miner-$sector $1/c1.json" "ps-porep-$miner-$sector-77 $T/c1-go.json" \
+        "porep-$miner-$sector $T/c1-redo.json"; do
+        n=$((n + 1))
+        id=${req% *}
+        c1=${req#* }
+        expect_rc 0 "czk client prove (czk serve, request $n: $id)" "$CZK" client prove --addr "unix://$sock" \
+            --c1 "$c1" --request-id "$id" --miner-id "$miner" --sector-number "$sector" -o "$T/serve$n.proof" \
+            --json --deadline 1800
+        cp "$T/out" "$T/serve$n.json"
+    done
+    expect_rc 0 "verify_seal accepts the proof of czk serve under Curio's id porep-$miner-$sector" \
+        "$ORACLE" verify-seal "$1" "$T/serve1.proof"
+    expect_rc 0 "verify_seal accepts the proof of the C1 as Go re-encodes it (ProofShare's ps-porep- id)" \
+        "$ORACLE" verify-seal "$1" "$T/serve2.proof"
+    load2=$(sed -n 's/.*"srs_load_ms": *\([0-9]*\).*/\1/p' "$T/serve2.json")
+    if [ -n "$load2" ] && [ "$load2" -lt 1000 ]; then ok "the second request found the parameters resident (srs_load ${load2} ms)"
+    else bad "the second request's srs_load_ms is '$load2'"; fi
+    expect_rc 0 "a redone C1 under the same porep- id got its own proof (czk verify accepts it for that C1)" \
+        "$CZK" verify --param-cache "$FILPARAMS" --c1 "$T/c1-redo.json" --proof "$T/serve3.proof"
+    expect_rc 1 "... which verify_seal refuses for the first C1 (not the stale proof)" \
+        "$ORACLE" verify-seal "$1" "$T/serve3.proof"
+    serve_stop
+}
+
+# serve_snap DIR SNAPDIR: the real update through czk serve as Curio sends
+# it (one bincode PartitionProof each, the three commitments) under
+# snap-<miner>-<sector>, and the same update as a ProofShare request
+# (ps-snap-<miner>-<sector>-<task>: another request, its own job);
+# verify_empty_sector_update_proof judges both proofs.
+serve_snap() {
+    serve_start || return
+    miner=$(sed -n 's/.*"miner_id": *\([0-9]*\).*/\1/p' "$1/sector.json")
+    sector=$(sed -n 's/.*"sector_id": *\([0-9]*\).*/\1/p' "$1/sector.json")
+    hexof() { python3 -c 'import json, sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())' "$2/snap.json" "$1"; }
+    upd=$(python3 -c 'import json, sys
+names = ["StackedDrg%sV1" % s for s in ("2KiB", "8MiB", "512MiB", "32GiB", "64GiB")]
+print(names.index(json.load(open(sys.argv[1]))["registered_update_proof"]))' "$2/snap.json")
+    n=0
+    for id in "snap-$miner-$sector" "ps-snap-$miner-$sector-78"; do
+        n=$((n + 1))
+        expect_rc 0 "czk client prove --kind snap (czk serve, $id)" "$CZK" client prove --addr "unix://$sock" \
+            --kind snap --registered-proof "$upd" --vanilla "$2/snap-partition-0.bin" --comm-r-old "$(hexof comm_r_old "$2")" \
+            --comm-r-new "$(hexof comm_r_new "$2")" --comm-d-new "$(hexof comm_d_new "$2")" --request-id "$id" \
+            --miner-id "$miner" --sector-number "$sector" -o "$T/serve-snap$n.proof" --deadline 1800
+        expect_rc 0 "verify_empty_sector_update_proof accepts the proof of czk serve ($id)" "$ORACLE" verify-snap \
+            --vanilla "$2" "$T/serve-snap$n.proof"
+    done
+    serve_stop
 }
 
 seal() { # seal SIZE DIR
@@ -552,6 +638,7 @@ porep)
                 --vanilla "$T/gensnap" "$T/gensnap.proof"
             expect_rc 1 "verify_empty_sector_update_proof rejects it for the real update's commitments" "$ORACLE" \
                 verify-snap --vanilla "$T/snap" "$T/gensnap.proof"
+            serve_snap "$D" "$T/snap"
         else
             bad "2KiB snap parameters ($sstem)"
         fi

@@ -11,6 +11,7 @@
 #include "common/random_circuit.h"
 #include "czk/czk.h"
 #include "czk/pce.h"
+#include "pce/pce_internal.h"
 
 typedef czk_status (*synth_fn)(czk_cs *cs, uint64_t value_seed, void *ctx);
 
@@ -193,6 +194,9 @@ CZK_TEST(files_roundtrip_and_damage)
     czk_pce_info i1, i2;
     czk_pce_info_get(p, &i1);
     czk_pce_info_get(q, &i2);
+    /* the file is mapped (its matrices one range each), the original in memory */
+    CHECK(i1.mapped_bytes == 0 && i2.mapped_bytes > i2.max_matrix_bytes && i2.max_matrix_bytes > 0);
+    i2.mapped_bytes = i2.max_matrix_bytes = 0;
     CHECK(!memcmp(&i1, &i2, sizeof i1));
     /* a PCE read from disk evaluates like the original */
     czk_cs *prove = NULL;
@@ -203,6 +207,19 @@ CZK_TEST(files_roundtrip_and_damage)
     REQUIRE_OK(czk_cs_prove_get(prove, &w));
     czk_fr *a = malloc(w.n_constraints * sizeof *a);
     CHECK_OK(czk_pce_eval(q, a, NULL, NULL, w.input, w.n_input, w.aux, w.n_aux, 1));
+    CHECK(!memcmp(a, w.a, w.n_constraints * sizeof *a));
+    /* its pages dropped from the process (one matrix, then all): mapped back, the same values */
+    czk__pce_drop_pages(q, 0);
+    memset(a, 0, w.n_constraints * sizeof *a);
+    CHECK_OK(czk_pce_eval(q, a, NULL, NULL, w.input, w.n_input, w.aux, w.n_aux, 1));
+    CHECK(!memcmp(a, w.a, w.n_constraints * sizeof *a));
+    czk__pce_drop_pages(q, -1);
+    czk__pce_drop_pages(p, -1); /* a PCE in memory: nothing to drop */
+    memset(a, 0, w.n_constraints * sizeof *a);
+    CHECK_OK(czk_pce_eval(q, a, NULL, NULL, w.input, w.n_input, w.aux, w.n_aux, 1));
+    CHECK(!memcmp(a, w.a, w.n_constraints * sizeof *a));
+    memset(a, 0, w.n_constraints * sizeof *a);
+    CHECK_OK(czk_pce_eval(p, a, NULL, NULL, w.input, w.n_input, w.aux, w.n_aux, 1));
     CHECK(!memcmp(a, w.a, w.n_constraints * sizeof *a));
     free(a);
     czk_cs_destroy(prove);

@@ -21,6 +21,12 @@ Scenarios (each prints one 'ok' / 'FAIL' line per check, exits 1 on any FAIL):
                retrying UNAVAILABLE for SECONDS; writes OUT/ID.proof
     rr N [PREFIX]   N WindowPoSt Proves (ids PREFIX-i, default rr-i) over a
                round_robin channel (ADDR a list), each retried on UNAVAILABLE
+    curio DIR_A DIR_B   Curio's own requests (test_curio.sh): two WindowPoSt
+               partitions of one deadline (gen-post directories with one
+               randomness and miner) under the one request_id Curio gives them,
+               proven concurrently, B with a skipped sector removed (OUT/b-skipped is
+               B's directory as proven); a retry; a WinningPoSt; writes
+               OUT/a.proof, OUT/b.proof, OUT/winning.proof
 """
 import json
 import os
@@ -396,6 +402,92 @@ def rr(addr, out, n, prefix="rr"):
     check(good == int(n), "round_robin over %s: %d of %s COMPLETED" % (addr, good, n))
 
 
+def go_bytes(b):
+    """Go's fmt %d of a []byte: "[12 34 56]"."""
+    return "[" + " ".join(str(x) for x in b) + "]"
+
+
+def post_dir(d, kind="window"):
+    with open(os.path.join(d, "post-%s.json" % kind)) as f:
+        meta = json.load(f)
+    with open(os.path.join(d, "vanilla-%s.bin" % kind), "rb") as f:
+        blob = f.read()
+    n = len(meta["sector_ids"])
+    one = len(blob) // n
+    return meta, [blob[i * one:(i + 1) * one] for i in range(n)]
+
+
+def curio_window(meta, sectors, randomness):
+    """lib/ffi/cuzk_funcs.go WindowPoStCuzk: one per-sector vanilla proof each
+    (skipped sectors removed), partition_index 0, HIGH, the id of the deadline."""
+    miner = meta["miner_id"]
+    return pb.SubmitProofRequest(
+        request_id="wdpost-%d-%d-%s" % (miner, 0, go_bytes(randomness[:8])),
+        proof_kind=pb.WINDOW_POST_PARTITION, sector_size=2048, registered_proof=10, priority=pb.HIGH,
+        vanilla_proofs=sectors, miner_id=miner, randomness=randomness, partition_index=0)
+
+
+def curio(stub, out, dir_a, dir_b):
+    meta_a, sec_a = post_dir(dir_a)
+    meta_b, sec_b = post_dir(dir_b)
+    rnd = bytearray(meta_a["randomness"])
+    rnd[31] &= 0x3f  # tasks/window/compute_do.go masks it so
+    rnd = bytes(rnd)
+    check(rnd == bytes(meta_a["randomness"]) == bytes(meta_b["randomness"]) and meta_a["miner_id"] == meta_b["miner_id"]
+          and meta_a["sector_ids"] != meta_b["sector_ids"], "two partitions of one deadline: one randomness and miner")
+    # B's second sector was skipped: Curio drops its proof (compute_do.go compacts vproofs)
+    skipped = dict(meta_b)
+    c = len(meta_b["challenges"]) // len(meta_b["sector_ids"])
+    skipped["sector_ids"] = meta_b["sector_ids"][:1]
+    skipped["comm_r"] = meta_b["comm_r"][:1]
+    skipped["challenges"] = meta_b["challenges"][:c]
+    os.makedirs(os.path.join(out, "b-skipped"), exist_ok=True)
+    with open(os.path.join(out, "b-skipped", "post-window.json"), "w") as f:
+        json.dump(skipped, f)
+    write(os.path.join(out, "b-skipped", "vanilla-window.bin"), sec_b[0])
+    req_a, req_b = curio_window(meta_a, sec_a, rnd), curio_window(meta_b, sec_b[:1], rnd)
+    check(req_a.request_id == req_b.request_id, "one request_id for both partitions: %s" % req_a.request_id)
+    res = {}
+
+    def prove(name, req):
+        try:
+            res[name] = stub.Prove(pb.ProveRequest(submit=req), timeout=600).result
+        except grpc.RpcError as e:
+            res[name] = e
+
+    ts = [threading.Thread(target=prove, args=x) for x in (("a", req_a), ("b", req_b))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for name in ("a", "b"):
+        r = res[name]
+        if isinstance(r, grpc.RpcError):
+            check(False, "Prove of partition %s: %s %s" % (name, r.code(), r.details()))
+        elif completed(r, "Prove of partition %s" % name):
+            write(os.path.join(out, name + ".proof"), r.proof)
+    ra, rb = res["a"], res["b"]
+    if isinstance(ra, grpc.RpcError) or isinstance(rb, grpc.RpcError):
+        return
+    check(ra.proof != rb.proof, "the two partitions got different proofs")
+    rid = req_a.request_id
+    ids = sorted([ra.job_id, rb.job_id], key=len)
+    check(ids[0] == rid and ids[1].startswith(rid + "~") and len(ids[1]) == len(rid) + 17,
+          "job ids: the request_id, and request_id~<16 hex> for the other request (%s)" % ids)
+    # Curio's retry of partition B (its Prove timed out, say): the same proof, not proven again
+    again = stub.Prove(pb.ProveRequest(submit=req_b), timeout=600).result
+    check(again.proof == rb.proof and again.job_id == rb.job_id, "a retry of B gets B's proof (job %s)" % again.job_id)
+    # WinningPoSt: lib/ffi/cuzk_funcs.go WinningPoStCuzk
+    wmeta = WINNING_META
+    wr = bytes(wmeta["randomness"])
+    w = stub.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(
+        request_id="winpost-%d-%s" % (wmeta["miner_id"], wr[:8].hex()), proof_kind=pb.WINNING_POST,
+        sector_size=2048, registered_proof=0, priority=pb.CRITICAL, vanilla_proofs=[WINNING],
+        miner_id=wmeta["miner_id"], randomness=wr)), timeout=600).result
+    if completed(w, "Prove of a WinningPoSt (%s)" % w.job_id):
+        write(os.path.join(out, "winning.proof"), w.proof)
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
@@ -421,6 +513,8 @@ def main():
             porep(stub, out, *args)
         elif scen == "retry":
             retry(stub, out, *args)
+        elif scen == "curio":
+            curio(stub, out, *args)
         else:
             sys.exit("grpc_client.py: unknown scenario " + scen)
     print("%s: %d failed" % (scen, failures))

@@ -432,7 +432,7 @@ CZK_TEST(service_opts_mapping)
     CHECK(o.log == NULL && o.log_ctx == NULL);
     czk_serve_config_clear(&c);
 
-    /* auto: MemTotal - safety_margin */
+    /* auto: MemTotal (or a smaller cgroup limit) - safety_margin */
     czk_serve_config_init(&c);
     unsigned long long kib = 0;
     FILE *f = fopen("/proc/meminfo", "r");
@@ -442,9 +442,13 @@ CZK_TEST(service_opts_mapping)
         if (sscanf(line, "MemTotal: %llu kB", &kib) == 1) break;
     fclose(f);
     REQUIRE(kib > 0);
+    czk_memory_info mi;
+    czk_memory_probe(&mi);
+    CHECK_EQ_U64(mi.mem_total, kib * 1024);
+    CHECK(mi.limit <= kib * 1024);
     c.safety_margin = 1ull << 20;
     czk_serve_config_service_opts(&c, &o);
-    CHECK_EQ_U64(o.memory_budget, kib * 1024 - (1ull << 20));
+    CHECK_EQ_U64(o.memory_budget, mi.limit - (1ull << 20));
     CHECK(o.param_cache == NULL);
     CHECK(o.pce == CZK_PCE_MODE_AUTO);
     /* a margin as large as the machine: the engine's default budget */
@@ -468,6 +472,99 @@ CZK_TEST(example_file_loads)
     CHECK_MSG(w.n == 0, "docs/examples/czk.toml gives %d warnings, the first '%s'", w.n, w.msg[0]);
     CHECK(c.status_listen != NULL);
     czk_serve_config_clear(&c);
+}
+
+/* cuzk's shipped example (its keys and values, tests/server/cuzk.example.toml)
+ * loads unchanged: the keys czk has a notion of are applied, each GPU key and
+ * scheduler.sort_by_type gets one warning. */
+CZK_TEST(cuzk_example_file_loads)
+{
+    czk_serve_config c;
+    warnings w = {0};
+    czk_serve_config_init(&c);
+    const char *path = CZK_SOURCE_DIR "/tests/server/cuzk.example.toml";
+    REQUIRE_OK(czk_serve_config_load(&c, path, collect, &w));
+    CHECK(!strcmp(c.listen, "0.0.0.0:9820"));
+    CHECK(c.param_cache && !strcmp(c.param_cache, "/data/zk/params"));
+    CHECK_EQ_U64(c.memory_total, 0); /* auto */
+    CHECK_EQ_U64(c.safety_margin, 5ull << 30);
+    CHECK(c.eviction_min_idle_s == 300);
+    CHECK_EQ_U64(c.batch, 1);
+    CHECK(c.batch_wait_s == 10);
+    CHECK_EQ_U64(c.threads, 0);
+    CHECK_EQ_U64(c.synth_workers, 1);
+    CHECK(c.log_level == CZK_LOG_INFO);
+    static const char *const want[] = {
+        "gpus.devices is ignored", "gpus.gpu_threads is ignored", "gpus.gpu_workers_per_device is ignored",
+        "scheduler.sort_by_type is ignored", "pipeline.enabled is ignored", "pipeline.synthesis_lookahead is ignored",
+    };
+    CHECK_MSG(w.n == 6, "%d warnings, wanted 6 (the first '%s')", w.n, w.msg[0]);
+    REQUIRE(w.n == 6);
+    for (int i = 0; i < 6; i++) CHECK_MSG(strstr(w.msg[i], want[i]), "warning %d: '%s'", i, w.msg[i]);
+    CHECK(strstr(w.msg[0], "cuzk.example.toml:17: "));
+    czk_serve_config_clear(&c);
+}
+
+/* The rest of cuzk's keys: [pipeline] slot_size bounds the witnesses
+ * synthesized ahead of the provers (the engine's queue depth), and every
+ * key cuzk itself accepts and ignores (deprecated, or GPU queue tuning)
+ * loads with one warning each. */
+CZK_TEST(cuzk_other_keys)
+{
+    czk_serve_config c;
+    warnings w;
+    REQUIRE_OK(load(&c, &w,
+                    "[srs]\n"
+                    "preload = [\"porep-32g\", \"wpost-32g\"]\n"
+                    "[memory]\n"
+                    "pinned_budget = \"50GiB\"\n"
+                    "working_memory_budget = \"80GiB\"\n"
+                    "[synthesis]\n"
+                    "partition_workers = 12\n"
+                    "[pipeline]\n"
+                    "slot_size = 3\n"
+                    "max_gpu_queue_depth = 8\n"
+                    "[scheduler]\n"
+                    "sort_by_type = false\n"
+                    "[logging]\n"
+                    "format = \"json\"\n"));
+    static const char *const want[] = {
+        "czk.toml:2: srs.preload is ignored: deprecated by cuzk too",
+        "czk.toml:4: memory.pinned_budget is ignored: deprecated by cuzk too",
+        "czk.toml:5: memory.working_memory_budget is ignored: deprecated by cuzk too",
+        "czk.toml:7: synthesis.partition_workers is ignored: deprecated by cuzk too",
+        "czk.toml:10: pipeline.max_gpu_queue_depth is ignored",
+        "czk.toml:12: scheduler.sort_by_type is ignored",
+    };
+    CHECK_MSG(w.n == 6, "%d warnings, wanted 6 (the first '%s')", w.n, w.msg[0]);
+    REQUIRE(w.n == 6);
+    for (int i = 0; i < 6; i++) CHECK_MSG(strstr(w.msg[i], want[i]), "warning %d: '%s'", i, w.msg[i]);
+    CHECK_EQ_U64(c.queue_depth, 3);
+    CHECK_EQ_U64(c.log_json, 1);
+    czk_serve_config_clear(&c);
+    /* czk's own [srs] stream_params */
+    static const struct { const char *v; int want; } modes[] = {{"\"auto\"", 0}, {"\"always\"", 1}, {"\"Never\"", -1}};
+    for (int i = 0; i < 3; i++) {
+        REQUIRE_OK(load_one(&c, "srs", "stream_params", modes[i].v));
+        CHECK_EQ_U64((uint64_t)(c.stream_params + 1), (uint64_t)(modes[i].want + 1));
+        czk_service_opts so0;
+        czk_serve_config_service_opts(&c, &so0);
+        CHECK_EQ_U64((uint64_t)(so0.stream_params + 1), (uint64_t)(modes[i].want + 1));
+        czk_serve_config_clear(&c);
+    }
+    CHECK_FAILS(CZK_ERR_FORMAT, "[srs]\nstream_params = \"sometimes\"\n", "srs.stream_params = \"sometimes\"",
+                "\"auto\", \"always\" or \"never\"");
+    REQUIRE_OK(load(&c, &w, "[pipeline]\nslot_size = 3\n"));
+    czk_service_opts so;
+    czk_serve_config_service_opts(&c, &so);
+    CHECK_EQ_U64(so.queue_depth, 3);
+    czk_serve_config_clear(&c);
+    /* values are still checked where czk applies them */
+    CHECK_FAILS(CZK_ERR_FORMAT, "[pipeline]\nslot_size = -1\n", "czk.toml:2: pipeline.slot_size = -1");
+    CHECK_FAILS(CZK_ERR_FORMAT, "[pipeline]\nslot_size = \"3\"\n", "pipeline.slot_size");
+    /* and a key cuzk does not define stays an error */
+    CHECK_FAILS(CZK_ERR_FORMAT, "[scheduler]\nsort_by_typ = true\n", "unknown key 'scheduler.sort_by_typ'",
+                "did you mean 'scheduler.sort_by_type'");
 }
 
 /* The whole of a file, malloc'd and NUL-terminated; NULL if unreadable. */
@@ -502,7 +599,9 @@ CZK_TEST(serve_md_quotes_the_examples)
         "total_budget", "safety_margin", "eviction_min_idle", "max_batch_size", "max_batch_wait_ms", "critical_lane",
         "background_nice", "threads",
         "synthesis_concurrency", "pce", "enabled", "synthesis_lookahead", "max_parallel_synthesis", "param_cache",
-        "level", "format", "devices", "gpu_threads", "gpu_workers_per_device",
+        "level", "format", "devices", "gpu_threads", "gpu_workers_per_device", "sort_by_type", "slot_size",
+        "max_gpu_queue_depth", "pinned_budget", "working_memory_budget", "partition_workers", "preload",
+        "stream_params",
     };
     char quoted[64];
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 
 #include "czk/czk.h"
 #include "czk/post_kind.h"
+#include "czk/post_vanilla.h"
 #include "czk/snap_kind.h"
 #include "czk/service.h"
 
@@ -205,6 +207,106 @@ CZK_TEST(window_post_proves_and_verifies)
     CHECK_MSG(hot, "wpost-2k is resident after its jobs");
     czk_svc_status_clear(&st);
     czk_service_destroy(s);
+}
+
+/* Curio's WindowPoSt request_id: "wdpost-<miner>-<partition>-" and Go's %d
+ * of randomness[:8] ("[12 34 ...]"). */
+static void wdpost_id(char *out, size_t cap, uint64_t miner, const uint8_t randomness[32])
+{
+    int n = snprintf(out, cap, "wdpost-%llu-0-[", (unsigned long long)miner);
+    for (int i = 0; i < 8; i++) n += snprintf(out + n, cap - (size_t)n, "%s%u", i ? " " : "", randomness[i]);
+    snprintf(out + n, cap - (size_t)n, "]");
+}
+
+/* Another partition of the vector's deadline: its randomness and miner,
+ * other sectors (czk gen-post's generator), bincode per sector in enc. */
+static int other_partition(czk_post_json *m, uint8_t **enc, czk_svc_bytes parts[2], uint64_t seed)
+{
+    czk_post_vanilla v;
+    czk_post_gen_opts go = {g_meta.randomness, 1, MINER};
+    if (czk_post_gen_ex(&v, m, &g_meta.shape, 2, 2, seed, &go) != CZK_OK) return 0;
+    size_t nb = czk_post_sector_proof_bytes(&g_meta.shape.tree, g_meta.shape.sector_challenges), len = 0;
+    *enc = malloc(2 * nb);
+    int ok = *enc != NULL;
+    for (int i = 0; ok && i < 2; i++) {
+        ok = czk_post_sector_proof_encode(*enc + i * nb, nb, &len, &v.proofs[i], &g_meta.shape.tree) == CZK_OK;
+        parts[i].data = *enc + i * nb;
+        parts[i].len = len;
+    }
+    czk_post_gen_vanilla_free(&v);
+    return ok;
+}
+
+/* Curio proves every WindowPoSt partition of a deadline as a task of its
+ * own, with partition_index 0 and one request_id for all of them: two such
+ * requests submitted together are two jobs, each proof verifies against its
+ * own sectors and not the other's; a true retry attaches; after completion
+ * the same id with the first content gets the first result, and with new
+ * content (a redone request) a new proof, never a stale one. */
+CZK_TEST(one_request_id_two_partitions)
+{
+    prepare();
+    czk_post_json m2, m3;
+    uint8_t *enc2 = NULL, *enc3 = NULL;
+    czk_svc_bytes p2[2], p3[2];
+    REQUIRE(other_partition(&m2, &enc2, p2, 7));
+    REQUIRE(other_partition(&m3, &enc3, p3, 8));
+    char id[128];
+    wdpost_id(id, sizeof id, MINER, g_meta.randomness);
+    czk_service *s = make_service(600, 0);
+    czk_svc_request a = window_request(id, CZK_SVC_HIGH);
+    czk_svc_request b = a;
+    b.vanilla_proofs = p2;
+    b.n_vanilla_proofs = 2;
+    czk_svc_submitted sa, sb, again;
+    REQUIRE_OK(czk_service_submit(s, &a, &sa));
+    REQUIRE_OK(czk_service_submit(s, &b, &sb));
+    CHECK(!strcmp(sa.job_id, id));
+    CHECK_EQ_U64((uint64_t)sb.attached, 0);
+    CHECK_MSG(strncmp(sb.job_id, id, strlen(id)) == 0 && sb.job_id[strlen(id)] == '~' &&
+                  strlen(sb.job_id) == strlen(id) + 17,
+              "the second request's job id is the request_id, '~' and 16 hex digits: '%s'", sb.job_id);
+    /* a retry of each (another priority is the same request) attaches to its own job */
+    b.priority = CZK_SVC_NORMAL;
+    REQUIRE_OK(czk_service_submit(s, &b, &again));
+    CHECK(again.attached && !strcmp(again.job_id, sb.job_id));
+    REQUIRE_OK(czk_service_submit(s, &a, &again));
+    CHECK(again.attached && !strcmp(again.job_id, sa.job_id));
+    czk_svc_result ra, rb;
+    REQUIRE_OK(czk_service_await(s, sa.job_id, -1, &ra));
+    REQUIRE_OK(czk_service_await(s, sb.job_id, -1, &rb));
+    check_proof(&ra);
+    REQUIRE(rb.status == CZK_SVC_COMPLETED && rb.proof_len == CZK_GROTH16_PROOF_BYTES);
+    czk_groth16_proof pb;
+    REQUIRE_OK(czk_groth16_proof_decode(&pb, rb.proof));
+    CHECK_OK(czk_post_json_verify(&g_params.vk, &m2, &pb));
+    CHECK_MSG(czk_post_json_verify(&g_params.vk, &g_meta, &pb) != CZK_OK, "B's proof must not verify for A");
+    czk_error_clear();
+    CHECK(memcmp(ra.proof, rb.proof, CZK_GROTH16_PROOF_BYTES) != 0);
+    /* completed: the first content again is A's result */
+    REQUIRE_OK(czk_service_submit(s, &a, &again));
+    CHECK(again.attached && !strcmp(again.job_id, sa.job_id));
+    /* a redone request under the same id (new content) after both completed: a new proof of it */
+    czk_svc_request c = a;
+    c.vanilla_proofs = p3;
+    c.n_vanilla_proofs = 2;
+    czk_svc_submitted sc;
+    REQUIRE_OK(czk_service_submit(s, &c, &sc));
+    CHECK(!sc.attached && strcmp(sc.job_id, sa.job_id) && strcmp(sc.job_id, sb.job_id));
+    czk_svc_result rc;
+    REQUIRE_OK(czk_service_await(s, sc.job_id, -1, &rc));
+    REQUIRE(rc.status == CZK_SVC_COMPLETED);
+    czk_groth16_proof pc;
+    REQUIRE_OK(czk_groth16_proof_decode(&pc, rc.proof));
+    CHECK_OK(czk_post_json_verify(&g_params.vk, &m3, &pc));
+    czk_svc_result_clear(&ra);
+    czk_svc_result_clear(&rb);
+    czk_svc_result_clear(&rc);
+    czk_service_destroy(s);
+    free(enc2);
+    free(enc3);
+    czk_post_json_free(&m2);
+    czk_post_json_free(&m3);
 }
 
 CZK_TEST(await_timeout_unknown_and_retention)
@@ -569,6 +671,132 @@ CZK_TEST(preload_evict_status_metrics)
     /* the log told the story */
     CHECK(strstr(g_log.text, "loaded wpost-2k") != NULL);
     CHECK(strstr(g_log.text, "[mx] completed") != NULL);
+}
+
+/* Copy file src to dst with src's mtime (so that its checksum sidecar stays
+ * fresh); 1 on success. */
+static int copy_with_mtime(const char *src, const char *dst)
+{
+    size_t n = 0;
+    FILE *f = fopen(src, "rb");
+    if (!f) return 0;
+    fseek(f, 0, SEEK_END);
+    n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(n ? n : 1);
+    int ok = b && fread(b, 1, n, f) == n;
+    fclose(f);
+    FILE *g = ok ? fopen(dst, "wb") : NULL;
+    ok = g && fwrite(b, 1, n, g) == n;
+    if (g) ok = fclose(g) == 0 && ok;
+    free(b);
+    struct stat st;
+    if (ok && stat(src, &st) == 0) {
+        struct timespec ts[2] = {st.st_atim, st.st_mtim};
+        ok = utimensat(AT_FDCWD, dst, ts, 0) == 0;
+    }
+    return ok;
+}
+
+/* Overwrite 8 bytes at off of path, keeping its size and mtime. */
+static int corrupt_keep_mtime(const char *path, long off)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    FILE *f = fopen(path, "r+b");
+    if (!f) return 0;
+    int ok = fseek(f, off, SEEK_SET) == 0 && fwrite("\x5a\x5a\x5a\x5a\x5a\x5a\x5a\x5a", 1, 8, f) == 8;
+    ok = fclose(f) == 0 && ok;
+    struct timespec ts[2] = {st.st_atim, st.st_mtim};
+    return ok && utimensat(AT_FDCWD, path, ts, 0) == 0;
+}
+
+static czk_svc_outcome prove_once(czk_service *s, const char *id, czk_svc_result *res)
+{
+    czk_svc_request r = window_request(id, CZK_SVC_NORMAL);
+    czk_svc_submitted sub;
+    if (czk_service_submit(s, &r, &sub) != CZK_OK) return CZK_SVC_UNKNOWN;
+    if (czk_service_await(s, sub.job_id, -1, res) != CZK_OK) return CZK_SVC_UNKNOWN;
+    return res->status;
+}
+
+/* Parameters streamed from disk (tier WARM), as those that do not fit the
+ * budget beside a partition are: the proof verifies; the daemon survives
+ * the file being corrupted in place (the job FAILS naming the file, the
+ * section, point and offset), truncated under it (the
+ * entry is loaded again: FAILED naming the file) and restored (proven
+ * again). A budget too small even for the streamed form is refused with the
+ * budget that would do. */
+CZK_TEST(streamed_parameters_and_a_file_changed_under_them)
+{
+    prepare();
+    char dir[4300], src[4400], dst[4400], scsrc[4500], scdst[4500];
+    snprintf(dir, sizeof dir, "%s/streamed", czk_test_tmpdir());
+    REQUIRE(mkdir(dir, 0755) == 0);
+    REQUIRE_OK(czk_post_param_path(src, sizeof src, g_cache, &g_meta.shape, ".params"));
+    REQUIRE_OK(czk_post_param_path(dst, sizeof dst, dir, &g_meta.shape, ".params"));
+    snprintf(scsrc, sizeof scsrc, "%s.czkcheck", src);
+    snprintf(scdst, sizeof scdst, "%s.czkcheck", dst);
+    REQUIRE(copy_with_mtime(src, dst) && copy_with_mtime(scsrc, scdst));
+    /* streamed on request (stream_params 1): at 2KiB the readers' block
+     * buffers alone outweigh the parameters, so "auto" keeps them resident */
+    uint64_t chunk = 1 << 20;
+    czk_service_opts o;
+    memset(&o, 0, sizeof o);
+    o.param_cache = dir;
+    o.threads = 2;
+    o.synth_workers = 1;
+    o.stream_chunk_bytes = chunk;
+    o.log = log_to;
+    o.log_ctx = &g_log;
+    o.log_level = CZK_LOG_DEBUG;
+    o.stream_params = 1;
+    o.memory_budget = 256 << 20;
+    czk_service *s = NULL;
+    REQUIRE_OK(czk_service_create(&s, &o));
+    czk_svc_result res;
+    czk_svc_outcome oc = prove_once(s, "streamed-1", &res);
+    CHECK_MSG(oc == CZK_SVC_COMPLETED, "streamed: %d '%s' (%s)", oc, res.error, czk_last_error());
+    if (oc == CZK_SVC_COMPLETED) check_proof(&res);
+    czk_svc_result_clear(&res);
+    czk_svc_status st;
+    REQUIRE_OK(czk_service_status(s, &st));
+    int warm = 0;
+    for (size_t i = 0; i < st.n_srs; i++)
+        if (!strcmp(st.srs[i].circuit_id, "wpost-2k") && st.srs[i].tier == CZK_SVC_WARM) warm = 1;
+    CHECK_MSG(warm, "wpost-2k is WARM (streamed)");
+    czk_svc_status_clear(&st);
+    pthread_mutex_lock(&g_log.mu);
+    CHECK(strstr(g_log.text, "wpost-2k: parameters streamed from") != NULL);
+    pthread_mutex_unlock(&g_log.mu);
+    /* corrupted in place (size and mtime kept): the pass's checksum differs from the sidecar */
+    REQUIRE(corrupt_keep_mtime(dst, 4096));
+    oc = prove_once(s, "streamed-2", &res);
+    CHECK_MSG(oc == CZK_SVC_FAILED && strstr(res.error, dst) && strstr(res.error, "section h, point 10 (byte offset"),
+              "corrupted: %d '%s'", oc, res.error);
+    czk_svc_result_clear(&res);
+    /* truncated under it: loaded again, which fails naming the file */
+    REQUIRE(truncate(dst, 1000) == 0);
+    oc = prove_once(s, "streamed-3", &res);
+    CHECK_MSG(oc == CZK_SVC_FAILED && strstr(res.error, dst), "truncated: %d '%s'", oc, res.error);
+    czk_svc_result_clear(&res);
+    /* restored: proven again */
+    REQUIRE(copy_with_mtime(src, dst));
+    oc = prove_once(s, "streamed-4", &res);
+    CHECK_MSG(oc == CZK_SVC_COMPLETED, "restored: %d '%s'", oc, res.error);
+    if (oc == CZK_SVC_COMPLETED) check_proof(&res);
+    czk_svc_result_clear(&res);
+    czk_service_destroy(s);
+    /* too small even for the streamed form: refused, saying what would do */
+    o.memory_budget = 64 << 10;
+    REQUIRE_OK(czk_service_create(&s, &o));
+    czk_svc_request r = window_request("tiny", CZK_SVC_NORMAL);
+    czk_svc_submitted sub;
+    CHECK(czk_service_submit(s, &r, &sub) == CZK_ERR_NOMEM);
+    CHECK_MSG(strstr(czk_last_error(), "even with its parameters streamed") &&
+                  strstr(czk_last_error(), "raise [memory] total_budget"),
+              "%s", czk_last_error());
+    czk_service_destroy(s);
 }
 
 CZK_TEST(budget_and_shutdown)

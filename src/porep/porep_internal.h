@@ -1,0 +1,15 @@
+/* Internal to src/porep: what porep_kind.c's registry entry takes from the
+ * kind's other files (porep_request.c). */
+#ifndef CZK_POREP_POREP_INTERNAL_H
+#define CZK_POREP_POREP_INTERNAL_H
+
+#include "czk/kind.h"
+
+/* A request's C1 envelope (or inner C1 JSON) into a czk_fc_c1. */
+czk_status czk__porep_decode(void **data, char what[96], const czk_kind_request *r) CZK_WUR;
+void czk__porep_free(void *data);
+uint64_t czk__porep_sector_size(const void *data);
+czk_status czk__porep_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
+                                         const char *ext) CZK_WUR;
+
+#endif
