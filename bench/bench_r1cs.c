@@ -33,7 +33,7 @@ static czk_status r1cs_pass(czk_r1cs_digest *out, uint8_t asg[32], czk_r1cs_diff
 {
     czk_cs *vals = NULL, *cs = NULL;
     czk_r1cs_digester *d = NULL;
-    czk_r1cs_digest_opts dopt = {dump, o->compare, 1, names};
+    czk_r1cs_digest_opts dopt = {dump, o->compare, czk_threads(), names};
     CZK_TRY(czk_cs_create(&vals, CZK_CS_WITNESS, o->lc, z));
     czk_status s = czk_cs_r1cs_digester_create(&d, &cs, vals, o->lc, &dopt);
     if (s == CZK_OK) s = synth(cs, ctx);

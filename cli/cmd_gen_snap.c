@@ -11,7 +11,7 @@
 #include "czk/snap_kind.h"
 
 static const char usage[] =
-    "usage: czk gen-snap --sector-size S -o DIR [--seed N] [--json] [--quiet]\n\n"
+    "usage: czk gen-snap --sector-size S -o DIR [--seed N] [--challenges K] [--json] [--quiet]\n\n"
     "Write a synthetic SnapDeals update whose vanilla partition proofs are consistent:\n"
     "an old replica and new data that repeat a pseudo-random tile of nodes (the whole\n"
     "sector up to 8MiB), the new replica encoded from them with rho as filecoin-proofs\n"
@@ -21,13 +21,17 @@ static const char usage[] =
     "  --sector-size S   2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 2KiB)\n"
     "  -o, --output DIR  writes DIR/snap-partition-K.bin (one per partition, bincode\n"
     "                    PartitionProof) and DIR/snap.json (atomically, the JSON last)\n"
-    "  --seed N          generator seed (default 1)\n";
+    "  --seed N          generator seed (default 1)\n"
+    "  --challenges K    a test shape: K challenges per partition (1 .. the size's), the\n"
+    "                    rest of the size's circuit kept; snap.json records K (no v28\n"
+    "                    parameters exist for it)\n";
 
-enum { OPT_SIZE = CZK_OPT_FIRST_FREE, OPT_SEED };
+enum { OPT_SIZE = CZK_OPT_FIRST_FREE, OPT_SEED, OPT_CHALLENGES };
 
 typedef struct gen_opts {
     const char *out;
     unsigned long long size, seed;
+    long long challenges;
 } gen_opts;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -44,6 +48,10 @@ static int on_opt(void *ctx, int opt, const char *arg)
             return czk_cli_usage_error("gen-snap", usage, "--seed wants a non-negative integer, got '%s'", arg);
         o->seed = (unsigned long long)v;
         return 0;
+    case OPT_CHALLENGES:
+        if (czk_cli_parse_int(arg, 1, 100000, &o->challenges))
+            return czk_cli_usage_error("gen-snap", usage, "--challenges wants a positive integer, got '%s'", arg);
+        return 0;
     case 'o': o->out = arg; return 0;
     default: return czk_cli_usage_error("gen-snap", usage, "unexpected option");
     }
@@ -54,6 +62,7 @@ static int run(int argc, char **argv)
     static const struct option opts[] = {
         {"sector-size", required_argument, 0, OPT_SIZE},
         {"seed", required_argument, 0, OPT_SEED},
+        {"challenges", required_argument, 0, OPT_CHALLENGES},
         {"output", required_argument, 0, 'o'},
         {0, 0, 0, 0},
     };
@@ -67,6 +76,9 @@ static int run(int argc, char **argv)
     czk_snap_shape shape;
     if (czk_snap_shape_of(&shape, o.size) != CZK_OK)
         return czk_cli_usage_error("gen-snap", usage, "--sector-size: %s", czk_last_error());
+    const char *name = czk_snap_proof_name(shape.update_proof); /* snap.json's, with or without --challenges */
+    if (o.challenges && czk_snap_shape_challenges(&shape, (uint32_t)o.challenges) != CZK_OK)
+        return czk_cli_usage_error("gen-snap", usage, "--challenges: %s", czk_last_error());
     double t0 = czk_now();
     czk_snap_vanilla v;
     czk_status s = czk_snap_gen(&v, &shape, o.seed);
@@ -82,7 +94,6 @@ static int run(int argc, char **argv)
         czk_snap_vanilla_free(&v);
         return czk_cli_fail("gen-snap", s, what);
     }
-    const char *name = czk_snap_proof_name(shape.update_proof);
     if (common.json) {
         printf("{\"dir\":\"%s\",\"registered_update_proof\":\"%s\",\"sector_size\":%llu,\"partitions\":%u,"
                "\"challenges\":%u,\"partition_bytes\":%zu,\"bytes\":%llu,\"generate_s\":%.3f,\"check_s\":%.3f,"

@@ -308,7 +308,9 @@ typedef struct czk_r1cs_digest {
 typedef struct czk_r1cs_digest_opts {
     const char *dump_path;    /* write the dump there (temporary name, fsync, rename); NULL: none */
     const char *compare_path; /* compare every h_c with this dump (*diff); NULL: none */
-    int threads;              /* row hashes in parallel (czk_cs_r1cs_digest*, not the digester); < 1: 1 */
+    int threads;              /* row hashes in parallel; < 1: 1. The digester with threads > 1 and
+                               * no names hashes batches of rows on threads - 1 workers and the
+                               * enforcing thread while synthesis goes on (the same digest) */
     int names;                /* digester only: keep namespace paths (the czk_cs it gives has
                                * wants_names = 1, so gadgets take their named code paths) so
                                * that the diff names its constraint */
@@ -367,8 +369,9 @@ void czk_cs_r1cs_digest_assignment(uint8_t out[32], const czk_fr *input, size_t 
 czk_status czk_cs_r1cs_digest_values(uint8_t out[32], const czk_cs *cs) CZK_WUR;
 
 /* Streaming digester: a constraint system that hashes every constraint as it
- * is enforced (nothing kept per constraint but the dump's buffered writes),
- * for circuits too large to record. create gives *cs (ONE allocated, owned by
+ * is enforced (nothing kept per constraint but the dump's buffered writes and,
+ * with opts->threads > 1, two batches of rows being hashed), for circuits too
+ * large to record. create gives *cs (ONE allocated, owned by
  * the digester: synthesize into it; never czk_cs_finalize / reset / destroy
  * it). values: NULL (no values: gadgets run as for SHAPE), or a freshly
  * created PROVE, WITNESS or TEST backend (nothing allocated but ONE) that

@@ -61,6 +61,13 @@ czk_status czk_snap_shape_of(czk_snap_shape *s, uint64_t sector_size) CZK_WUR;
  * h of hs bits, and the apex leaves and partitions must fit tree D). */
 czk_status czk_snap_shape_custom(czk_snap_shape *s, uint64_t nodes, uint32_t base_arity, uint32_t sub_arity,
                                  uint32_t top_arity) CZK_WUR;
+/* A test shape: s with fewer challenges per partition (1 .. s->challenges),
+ * every other constant kept. The circuit derives that many challenges (the
+ * same digests, fewer of them), so every gadget of the sector's circuit runs
+ * at a fraction of its size; it is no registered proof's
+ * (CZK_SNAP_PROOF_CUSTOM: no v28 parameters). snap.json records it as the
+ * registered update proof of the same size plus "challenges". */
+czk_status czk_snap_shape_challenges(czk_snap_shape *s, uint32_t challenges) CZK_WUR;
 /* "StackedDrg2KiBV1" .. "StackedDrg64GiBV1" (filecoin-proofs-api
  * RegisteredUpdateProof), "CzkCustom"; NULL outside. */
 const char *czk_snap_proof_name(int p);
@@ -193,20 +200,23 @@ czk_status czk_snap_vanilla_check(const czk_snap_vanilla *v) CZK_WUR;
  * `czk-oracle vanilla-snap` and `czk gen-snap` write it (snap.json). */
 typedef struct czk_snap_json {
     char proof[32];         /* registered_update_proof, "StackedDrg2KiBV1" .. */
-    czk_snap_shape shape;   /* its production shape */
+    czk_snap_shape shape;   /* its production shape, or its test shape with "challenges" */
     uint8_t comm_r_old[32], comm_r_new[32], comm_d_new[32];
     uint32_t partitions;    /* = shape.partitions */
 } czk_snap_json;
 
 /* Read snap.json at path into out: registered_update_proof (a known update
  * proof), comm_r_old, comm_r_new, comm_d_new (32 numbers 0..255 each, each a
- * canonical field element), partitions (the proof type's); other keys are
+ * canonical field element), partitions (the proof type's), and optionally
+ * challenges (a test shape, czk_snap_shape_challenges); other keys are
  * ignored. Errors (CZK_ERR_IO, CZK_ERR_FORMAT, CZK_ERR_NOT_CANONICAL) name
  * the file, the key and what is wrong. */
 czk_status czk_snap_json_read(czk_snap_json *out, const char *path) CZK_WUR;
-/* m as snap.json text (those keys, sorted); *out is malloc'd (free it). */
+/* m as snap.json text (those keys, sorted; challenges only for a test
+ * shape); *out is malloc'd (free it). */
 czk_status czk_snap_json_dump(char **out, const czk_snap_json *m) CZK_WUR;
-/* m of v (a production shape): its proof name and commitments. */
+/* m of v (a production shape, or one with fewer challenges): its proof name
+ * and commitments. */
 czk_status czk_snap_json_of(czk_snap_json *m, const czk_snap_vanilla *v) CZK_WUR;
 
 /* ---- the circuit -------------------------------------------------------------- */

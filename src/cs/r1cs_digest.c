@@ -576,6 +576,220 @@ czk_status czk_cs_r1cs_digest_values(uint8_t out[32], const czk_cs *cs)
     return CZK_OK;
 }
 
+/* ---- the digester's batches: rows hashed on every core, pushed in order ----- */
+
+/* Synthesis enforces one constraint at a time. With threads > 1 the digester
+ * copies each row's terms into a batch; a full batch is encoded and hashed by
+ * a pool of threads - 1 workers (the synthesizing thread joins in when it has
+ * filled the next batch first) while synthesis goes on into the other batch;
+ * its h_c then enter the sink in row order, so the digest, the dump and the
+ * comparison are those of the one-row-at-a-time path. */
+#define BATCH_ROWS ((uint32_t)1 << 14)
+#define BATCH_TERMS ((size_t)1 << 18) /* a batch is full at either bound */
+#define CHUNK_ROWS 256u               /* rows a thread takes at a time */
+
+typedef struct batch {
+    czk_lc_term *terms; /* row after row: A in, A aux, B in, B aux, C in, C aux */
+    size_t n_terms, cap_terms;
+    size_t *off;        /* row i's first term */
+    uint32_t *cnt;      /* row i's six part sizes at cnt[6 i] */
+    uint32_t n_rows;
+    uint8_t *h;         /* row i's h_c at h + 32 i */
+} batch;
+
+static void batch_clear(batch *b)
+{
+    free(b->terms);
+    free(b->off);
+    free(b->cnt);
+    free(b->h);
+    memset(b, 0, sizeof *b);
+}
+
+static czk_status batch_init(batch *b)
+{
+    memset(b, 0, sizeof *b);
+    b->off = malloc(BATCH_ROWS * sizeof *b->off);
+    b->cnt = malloc(6 * BATCH_ROWS * sizeof *b->cnt);
+    b->h = malloc(32 * (size_t)BATCH_ROWS);
+    if (!b->off || !b->cnt || !b->h) return czk_error(CZK_ERR_NOMEM, "r1cs digest: a batch of %u rows", BATCH_ROWS);
+    return CZK_OK;
+}
+
+/* Row i's views into the batch's terms. */
+static void batch_views(const batch *b, uint32_t i, czk_lc_view v[3])
+{
+    const czk_lc_term *t = b->terms + b->off[i];
+    const uint32_t *c = b->cnt + 6 * (size_t)i;
+    for (int k = 0; k < 3; k++) {
+        v[k].in = t;
+        v[k].n_in = c[2 * k];
+        t += c[2 * k];
+        v[k].aux = t;
+        v[k].n_aux = c[2 * k + 1];
+        t += c[2 * k + 1];
+    }
+}
+
+static czk_status batch_add(batch *b, const czk_lc_view *v[3])
+{
+    size_t n = 0;
+    for (int k = 0; k < 3; k++) n += (size_t)v[k]->n_in + v[k]->n_aux;
+    CZK_TRY(grow((void **)&b->terms, &b->cap_terms, b->n_terms + n, sizeof(czk_lc_term)));
+    czk_lc_term *t = b->terms + b->n_terms;
+    uint32_t *c = b->cnt + 6 * (size_t)b->n_rows;
+    for (int k = 0; k < 3; k++) {
+        if (v[k]->n_in) memcpy(t, v[k]->in, v[k]->n_in * sizeof *t);
+        t += v[k]->n_in;
+        if (v[k]->n_aux) memcpy(t, v[k]->aux, v[k]->n_aux * sizeof *t);
+        t += v[k]->n_aux;
+        c[2 * k] = v[k]->n_in;
+        c[2 * k + 1] = v[k]->n_aux;
+    }
+    b->off[b->n_rows++] = b->n_terms;
+    b->n_terms += n;
+    return CZK_OK;
+}
+
+static int batch_full(const batch *b) { return b->n_rows == BATCH_ROWS || b->n_terms >= BATCH_TERMS; }
+
+typedef struct pool {
+    pthread_t *th;
+    int n_th, started;
+    enc *encs; /* n_th + 1: the last is the synthesizing thread's */
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    batch *job;
+    uint64_t gen;   /* jobs handed out */
+    uint32_t next;  /* the job's next unclaimed row (under mu) */
+    int busy, quit; /* workers not finished with the job; stop */
+    czk_status err;
+    uint64_t err_row;
+} pool;
+
+/* Claim chunks of the job and hash them until none is left. */
+static void pool_hash(pool *p, enc *e)
+{
+    batch *b = p->job;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        uint32_t r0 = p->next, r1 = r0 + CHUNK_ROWS < b->n_rows ? r0 + CHUNK_ROWS : b->n_rows;
+        p->next = r1;
+        int stop = p->err != CZK_OK;
+        pthread_mutex_unlock(&p->mu);
+        if (r0 >= r1 || stop) return;
+        for (uint32_t i = r0; i < r1; i++) {
+            czk_lc_view v[3];
+            const czk_lc_view *pv[3] = {&v[0], &v[1], &v[2]};
+            batch_views(b, i, v);
+            czk_status st = enc_row(e, b->h + 32 * (size_t)i, pv);
+            if (st != CZK_OK) {
+                pthread_mutex_lock(&p->mu);
+                if (p->err == CZK_OK) {
+                    p->err = st;
+                    p->err_row = i;
+                }
+                pthread_mutex_unlock(&p->mu);
+                return;
+            }
+        }
+    }
+}
+
+static void *pool_main(void *arg)
+{
+    pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    int me = p->started++;
+    uint64_t seen = 0; /* the first job is generation 1 */
+    for (;;) {
+        while (!p->quit && p->gen == seen) pthread_cond_wait(&p->go, &p->mu);
+        if (p->quit) break;
+        seen = p->gen;
+        pthread_mutex_unlock(&p->mu);
+        pool_hash(p, &p->encs[me]);
+        pthread_mutex_lock(&p->mu);
+        if (--p->busy == 0) pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void pool_submit(pool *p, batch *b)
+{
+    pthread_mutex_lock(&p->mu);
+    p->job = b;
+    p->next = 0;
+    p->busy = p->n_th;
+    p->gen++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Help with the job, then wait until every worker is done with it; the
+ * first failure, as the status of the row that failed. */
+static void pool_wait(pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static czk_status pool_finish(pool *p, uint64_t first_row)
+{
+    pool_hash(p, &p->encs[p->n_th]);
+    pool_wait(p);
+    pthread_mutex_lock(&p->mu);
+    czk_status st = p->err;
+    uint64_t row = first_row + p->err_row;
+    pthread_mutex_unlock(&p->mu);
+    if (st != CZK_OK)
+        return czk_error(st, "r1cs digest: constraint %llu could not be hashed (%s)", (unsigned long long)row,
+                         st == CZK_ERR_NOMEM ? "out of memory" : "SHA-256 failed");
+    return CZK_OK;
+}
+
+static void pool_destroy(pool *p)
+{
+    if (p->th) {
+        pthread_mutex_lock(&p->mu);
+        p->quit = 1;
+        pthread_cond_broadcast(&p->go);
+        pthread_mutex_unlock(&p->mu);
+        for (int i = 0; i < p->n_th; i++) pthread_join(p->th[i], NULL);
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->go);
+        pthread_cond_destroy(&p->done);
+    }
+    for (int i = 0; p->encs && i <= p->n_th; i++) enc_clear(&p->encs[i]);
+    free(p->encs);
+    free(p->th);
+    memset(p, 0, sizeof *p);
+}
+
+static czk_status pool_create(pool *p, int workers)
+{
+    memset(p, 0, sizeof *p);
+    p->encs = calloc((size_t)workers + 1, sizeof *p->encs);
+    pthread_t *th = calloc((size_t)workers, sizeof *th);
+    if (!p->encs || !th) {
+        free(th);
+        return czk_error(CZK_ERR_NOMEM, "r1cs digest: %d hashing threads", workers);
+    }
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->th = th;
+    for (; p->n_th < workers; p->n_th++) {
+        int e = pthread_create(&p->th[p->n_th], NULL, pool_main, p);
+        if (e != 0) {
+            pool_destroy(p);
+            return czk_error(CZK_ERR_NOMEM, "r1cs digest: cannot start a hashing thread: %s", strerror(e));
+        }
+    }
+    return CZK_OK;
+}
+
 /* ---- the streaming digester --------------------------------------------------- */
 
 struct czk_r1cs_digester {
@@ -587,6 +801,13 @@ struct czk_r1cs_digester {
     sink s;
     int open, finished;
     czk_r1cs_diff cap; /* the first differing constraint */
+    /* threads > 1 without names: rows go to batches (above) */
+    int batched;
+    pool pool;
+    batch bat[2];
+    int fill;         /* the batch being filled; the other is the pool's when in_flight */
+    int in_flight;
+    uint64_t fly_row; /* the first row of the batch in flight */
     /* namespace stack (opts.names): "a/b/c" in ns, marks[i] = length before push i */
     char *ns;
     size_t ns_len, ns_cap;
@@ -648,6 +869,42 @@ static char *leaf_path(const czk_r1cs_digester *d, const char *name, uint64_t id
     return n < 0 ? NULL : s;
 }
 
+/* Wait for the batch in flight and push its h_c into the sink, in order. */
+static czk_status drain(czk_r1cs_digester *d)
+{
+    if (!d->in_flight) return CZK_OK;
+    d->in_flight = 0;
+    const batch *b = &d->bat[!d->fill];
+    CZK_TRY(pool_finish(&d->pool, d->fly_row));
+    for (uint32_t i = 0; i < b->n_rows; i++) {
+        int differs;
+        CZK_TRY(sink_push(&d->s, b->h + 32 * (size_t)i, &differs));
+        if (CZK_UNLIKELY(differs)) {
+            czk_lc_view v[3];
+            const czk_lc_view *pv[3] = {&v[0], &v[1], &v[2]};
+            batch_views(b, i, v);
+            CZK_TRY(capture_terms(&d->cap, pv));
+        }
+    }
+    return CZK_OK;
+}
+
+/* Hand the batch being filled to the pool (after the one in flight has been
+ * pushed) and start filling the other. */
+static czk_status rotate(czk_r1cs_digester *d)
+{
+    CZK_TRY(drain(d));
+    batch *b = &d->bat[d->fill];
+    if (!b->n_rows) return CZK_OK;
+    d->fly_row = d->cs.n_constraints - b->n_rows;
+    pool_submit(&d->pool, b);
+    d->in_flight = 1;
+    d->fill = !d->fill;
+    d->bat[d->fill].n_rows = 0;
+    d->bat[d->fill].n_terms = 0;
+    return CZK_OK;
+}
+
 static czk_status d_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
                             const char *name, uint64_t idx)
 {
@@ -658,6 +915,13 @@ static czk_status d_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view 
         return czk_error(CZK_ERR_INVALID_ARG, "constraint %llu (%s): refers to an unallocated variable",
                          (unsigned long long)r, name ? name : "");
     const czk_lc_view *v[3] = {a, b, c};
+    if (d->batched) {
+        CZK_TRY(batch_add(&d->bat[d->fill], v));
+        if (d->inner && d->inner->needs_constraints) CZK_TRY(czk_cs_enforce(d->inner, a, b, c, name, idx));
+        cs->n_constraints = r + 1;
+        if (batch_full(&d->bat[d->fill])) CZK_TRY(rotate(d));
+        return CZK_OK;
+    }
     uint8_t h[32];
     int differs;
     CZK_TRY(enc_row(&d->e, h, v));
@@ -706,6 +970,12 @@ static const czk_cs_ops digester_ops = {d_alloc, d_alloc_input, d_enforce, d_ns_
 void czk_cs_r1cs_digester_destroy(czk_r1cs_digester *d)
 {
     if (!d) return;
+    if (d->batched) {
+        if (d->in_flight) pool_wait(&d->pool); /* the workers must be done with the batch */
+        pool_destroy(&d->pool);
+        batch_clear(&d->bat[0]);
+        batch_clear(&d->bat[1]);
+    }
     if (d->open) sink_abort(&d->s);
     enc_clear(&d->e);
     czk_cs_r1cs_diff_clear(&d->cap);
@@ -748,6 +1018,12 @@ czk_status czk_cs_r1cs_digester_create(czk_r1cs_digester **out, czk_cs **cs, czk
         st = sink_open(&d->s, opts);
         d->open = 1;
     }
+    if (st == CZK_OK && opts && opts->threads > 1 && !opts->names) {
+        d->batched = 1;
+        st = batch_init(&d->bat[0]);
+        if (st == CZK_OK) st = batch_init(&d->bat[1]);
+        if (st == CZK_OK) st = pool_create(&d->pool, opts->threads - 1);
+    }
     if (st == CZK_OK) {
         if (values) {
             d->cs.n_inputs = 1;
@@ -770,6 +1046,11 @@ czk_status czk_cs_r1cs_digester_finish(czk_r1cs_digester *d, czk_r1cs_digest *ou
 {
     if (d->finished) return czk_error(CZK_ERR_INVALID_ARG, "digester: finished twice");
     d->finished = 1;
+    if (d->batched) {
+        czk_status st = rotate(d);
+        if (st == CZK_OK) st = drain(d);
+        if (st != CZK_OK) return st; /* destroy removes the dump */
+    }
     d->open = 0;
     if (diff) {
         czk_cs_r1cs_diff_clear(diff);

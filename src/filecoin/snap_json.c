@@ -49,6 +49,14 @@ static czk_status walk(czk_snap_json *m, const json_t *j, const char *path)
         return czk_error(CZK_ERR_FORMAT, "%s: partitions: not %u (a %s update has %u partitions)", path,
                          m->shape.partitions, m->proof, m->shape.partitions);
     m->partitions = m->shape.partitions;
+    const json_t *c = json_object_get(j, "challenges");
+    if (c) { /* a test shape: fewer challenges per partition */
+        json_int_t n = json_is_integer(c) ? json_integer_value(c) : 0;
+        if (n < 1 || n > (json_int_t)m->shape.challenges)
+            return czk_error(CZK_ERR_FORMAT, "%s: challenges: not an integer 1 .. %u (a %s partition's)", path,
+                             m->shape.challenges, m->proof);
+        CZK_TRY(czk_snap_shape_challenges(&m->shape, (uint32_t)n));
+    }
     return CZK_OK;
 }
 
@@ -86,6 +94,8 @@ czk_status czk_snap_json_dump(char **out, const czk_snap_json *m)
         json_object_set_new(j, "comm_r_new", bytes32_json(m->comm_r_new));
         json_object_set_new(j, "comm_d_new", bytes32_json(m->comm_d_new));
         json_object_set_new(j, "partitions", json_integer(m->partitions));
+        if (m->shape.update_proof == CZK_SNAP_PROOF_CUSTOM)
+            json_object_set_new(j, "challenges", json_integer(m->shape.challenges));
         *out = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
     }
     json_decref(j);
@@ -96,9 +106,23 @@ czk_status czk_snap_json_dump(char **out, const czk_snap_json *m)
 czk_status czk_snap_json_of(czk_snap_json *m, const czk_snap_vanilla *v)
 {
     memset(m, 0, sizeof *m);
-    const char *name = czk_snap_proof_name(v->shape.update_proof);
-    if (v->shape.update_proof == CZK_SNAP_PROOF_CUSTOM || !name)
-        return czk_error(CZK_ERR_INVALID_ARG, "snap json: a custom shape has no registered update proof");
+    int p = v->shape.update_proof;
+    if (p == CZK_SNAP_PROOF_CUSTOM) { /* a registered size's shape with fewer challenges? */
+        const czk_snap_shape *s = &v->shape;
+        czk_snap_shape b;
+        p = -1;
+        if (czk_snap_shape_of(&b, s->tree.nodes << 5) == CZK_OK && s->tree.base_arity == b.tree.base_arity &&
+            s->tree.sub_arity == b.tree.sub_arity && s->tree.top_arity == b.tree.top_arity &&
+            s->partitions == b.partitions && s->apex_leaves == b.apex_leaves && s->h == b.h &&
+            s->challenges >= 1 && s->challenges < b.challenges)
+            p = b.update_proof;
+        czk_error_clear();
+    }
+    const char *name = czk_snap_proof_name(p);
+    if (p < 0 || !name)
+        return czk_error(CZK_ERR_INVALID_ARG,
+                         "snap json: a custom shape has no registered update proof (only fewer challenges can be "
+                         "recorded)");
     snprintf(m->proof, sizeof m->proof, "%s", name);
     m->shape = v->shape;
     czk_fr_to_bytes(m->comm_r_old, &v->comm_r_old);

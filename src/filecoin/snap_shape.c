@@ -131,6 +131,16 @@ czk_status czk_snap_shape_custom(czk_snap_shape *s, uint64_t nodes, uint32_t bas
     return snap_fits(s);
 }
 
+czk_status czk_snap_shape_challenges(czk_snap_shape *s, uint32_t challenges)
+{
+    if (challenges < 1 || challenges > s->challenges)
+        return czk_error(CZK_ERR_INVALID_ARG, "SnapDeals test shape: %u challenges per partition: 1 .. %u",
+                         challenges, s->challenges);
+    if (challenges < s->challenges) s->update_proof = CZK_SNAP_PROOF_CUSTOM;
+    s->challenges = challenges;
+    return CZK_OK;
+}
+
 /* ---- public inputs ------------------------------------------------------------------ */
 
 czk_status czk_snap_h_select(uint64_t *out, const czk_snap_shape *s, uint32_t h)

@@ -6,12 +6,12 @@
 #
 # Usage: build_fixtures.sh OUTDIR [POWER]
 #   OUTDIR  where everything goes; reused when its stamp matches the sources
-#   POWER   powers-of-tau size (default 12: domains up to 4096)
+#   POWER   powers-of-tau size (default 11: domains up to 2048)
 # Needs the npm packages of the repository's package.json in ./node_modules
 # (scripts/install-npm-deps); fails with a message if they are missing.
 set -eu
 OUT="$1"
-POWER="${2:-12}"
+POWER="${2:-11}"
 SRC="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$SRC/../.." && pwd)"
 BIN="$ROOT/node_modules/.bin"

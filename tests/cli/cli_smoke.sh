@@ -88,6 +88,8 @@ expect_out "--snap, --vanilla and --proof are required together" "verify --snap 
 expect 2 "gen-snap without -o" -- gen-snap --sector-size 2KiB
 expect 2 "gen-snap with a size of no update proof" -- gen-snap --sector-size 4KiB -o d
 expect_out "--sector-size" "gen-snap names the bad size"
+expect 2 "gen-snap with more challenges than the size has" -- gen-snap --sector-size 2KiB --challenges 11 -o d
+expect_out "1 .. 10" "gen-snap names the allowed counts"
 expect 2 "setup window-post with a PoRep option" -- setup --circuit window-post --sector-size 2KiB --layers 2 -o p --vk v
 expect 2 "setup porep with --sectors" -- setup --circuit porep --sector-size 2KiB --sectors 2 -o p --vk v
 

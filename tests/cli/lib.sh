@@ -12,6 +12,8 @@
 #   window_randomness DIR         DIR/post-window.json's randomness as 64 hex digits
 #   cli_finish                    print the counts; exit 0 only if nothing failed
 #
+# With CZK_CLI_TIMES set, expect prints each command's wall time (to find
+# what a script spends its time on).
 # $CZK is the czk executable (the scripts' first argument).
 
 cli_init() {
@@ -24,8 +26,11 @@ cli_init() {
 
 expect() {
     want="$1"; desc="$2"; shift 3
+    [ -n "${CZK_CLI_TIMES:-}" ] && t0=$(date +%s.%N)
     "$CZK" "$@" >"$T/out" 2>"$T/err"
     got=$?
+    [ -n "${CZK_CLI_TIMES:-}" ] && awk -v a="$t0" -v b="$(date +%s.%N)" -v d="$desc" \
+        'BEGIN { printf "  [%6.1f s] %s\n", b - a, d }'
     if [ "$got" -eq "$want" ]; then
         pass=$((pass + 1))
     else

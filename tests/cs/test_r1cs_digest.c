@@ -3,7 +3,8 @@
  * zero terms), sensitivity (a coefficient, a swapped variable, a moved term:
  * the comparison names the constraint), the dump (round trip, malformed
  * files), and the sources agreeing (TEST, SHAPE, the digester with and
- * without names) on Poseidon and a PoRep partition. */
+ * without names, on one thread or several) on Poseidon, random rows and a
+ * PoRep partition. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -679,10 +680,10 @@ CZK_TEST(r1cs_digest_sensitivity_compare)
         const char *path;
     } cases[] = {{K_COEFF, 4, "kat/big"}, {K_SWAP, 4, "kat/big"}, {K_MOVE, 2, "kat/lin"}, {K_MOVE | K_COEFF, 2, "kat/lin"}};
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
-        for (int via = 0; via < 3; via++) { /* TEST, SHAPE, the digester with names */
+        for (int via = 0; via < 4; via++) { /* TEST, SHAPE, the digester with names, on 2 threads without */
             czk_r1cs_diff df;
             memset(&df, 0, sizeof df);
-            o = dopts(NULL, ref, 1, 1);
+            o = via == 3 ? dopts(NULL, ref, 2, 0) : dopts(NULL, ref, 1, 1);
             czk_cs *cs = NULL;
             czk_r1cs_digester *dg = NULL;
             if (via < 2) {
@@ -699,11 +700,11 @@ CZK_TEST(r1cs_digest_sensitivity_compare)
             CHECK(!df.identical);
             CHECK_EQ_U64(df.counts_differ, 0);
             CHECK_MSG(df.first == cases[ci].first, "case %zu via %d: first %lld", ci, via, (long long)df.first);
-            if (via != 1)
+            if (via == 0 || via == 2)
                 CHECK_MSG(df.path && strcmp(df.path, cases[ci].path) == 0, "case %zu via %d: path %s", ci, via,
                           df.path ? df.path : "(null)");
             else
-                CHECK(df.path == NULL); /* SHAPE keeps no names */
+                CHECK(df.path == NULL); /* SHAPE and the digester without names keep no names */
             /* the captured terms hash to czk's h_c */
             uint8_t hc[32];
             CHECK_OK(czk_cs_r1cs_digest_row(hc, &df.lc[0], &df.lc[1], &df.lc[2]));
@@ -977,4 +978,111 @@ CZK_TEST(r1cs_digest_porep_sources_agree)
         czk_cs_destroy(cs);
     }
     czk_fc_c1_free(&c1);
+}
+
+/* ---- the digester on several threads ------------------------------------------------ */
+
+#define PAR_ROWS 70000u  /* more than four batches of 2^14 rows */
+#define PAR_WIDE0 40000u /* rows [PAR_WIDE0, PAR_WIDE0 + 800) have 400-term LCs: batches cut by terms */
+#define PAR_IN 8u
+#define PAR_AUX 5000u
+
+/* Row r of a seeded random circuit: 0..3 terms per part (400 aux terms in A
+ * of the wide rows), unsorted, with repeated indices and zero coefficients,
+ * which the hashing threads put in canonical order. */
+static void par_row(czk_lc_term *t, czk_lc_view v[3], czk_rng *rng, uint32_t r)
+{
+    for (int k = 0; k < 3; k++)
+        for (int part = 0; part < 2; part++) {
+            int wide = k == 0 && part == 1 && r >= PAR_WIDE0 && r < PAR_WIDE0 + 800;
+            uint32_t n = wide ? 400 : (uint32_t)czk_rng_below(rng, 4), lim = part ? PAR_AUX : PAR_IN;
+            for (uint32_t i = 0; i < n; i++) {
+                t[i].index = (uint32_t)czk_rng_below(rng, lim);
+                t[i].reserved_ = 0;
+                if (czk_rng_below(rng, 16) == 0) t[i].coeff = CZK_FR_ZERO;
+                else random_coeff(&t[i].coeff, rng);
+            }
+            if (part) {
+                v[k].aux = t;
+                v[k].n_aux = n;
+            } else {
+                v[k].in = t;
+                v[k].n_in = n;
+            }
+            t += n;
+        }
+}
+
+/* The seeded circuit through a digester with `threads` threads. */
+static void par_digest(czk_r1cs_digest *d, czk_r1cs_diff *df, uint64_t seed, const char *dump, const char *cmp,
+                       int threads)
+{
+    czk_cs *cs;
+    czk_r1cs_digester *dg;
+    czk_r1cs_digest_opts o = dopts(dump, cmp, threads, 0);
+    REQUIRE_OK(czk_cs_r1cs_digester_create(&dg, &cs, NULL, CZK_LC_VEC, &o));
+    czk_var x;
+    for (uint32_t i = 1; i < PAR_IN; i++) REQUIRE_OK(czk_cs_alloc_input(cs, &x, NULL, "in", i));
+    for (uint32_t i = 0; i < PAR_AUX; i++) REQUIRE_OK(czk_cs_alloc(cs, &x, NULL, "aux", i));
+    czk_rng rng;
+    czk_rng_seed(&rng, seed);
+    static czk_lc_term t[6 * 400];
+    for (uint32_t r = 0; r < PAR_ROWS; r++) {
+        czk_lc_view v[3];
+        par_row(t, v, &rng, r);
+        REQUIRE_OK(czk_cs_enforce(cs, &v[0], &v[1], &v[2], "row", r));
+    }
+    REQUIRE_OK(czk_cs_r1cs_digester_finish(dg, d, df));
+    czk_cs_r1cs_digester_destroy(dg);
+}
+
+/* With threads > 1 the digester hashes batches of rows on several threads:
+ * the digest, the dump and the comparison are the one-thread digester's over
+ * many batches (cut by rows and by terms); a difference in a late batch and
+ * in the last row is found at its index, with its terms. */
+CZK_TEST(r1cs_digest_parallel_digester)
+{
+    uint64_t seed = czk_rng_u64(czk_test_rng());
+    const char *dump1 = tmp_path("par1.dump"), *dump3 = tmp_path("parn.dump");
+    czk_r1cs_digest d1, d;
+    par_digest(&d1, NULL, seed, dump1, NULL, 1);
+    CHECK_EQ_U64(d1.n_constraints, PAR_ROWS);
+    CHECK_EQ_U64(d1.n_inputs, PAR_IN);
+    const int most = asan() ? 2 : 3;
+    for (int threads = 2; threads <= most; threads++) {
+        czk_r1cs_diff df;
+        memset(&df, 0, sizeof df);
+        par_digest(&d, &df, seed, threads == most ? dump3 : NULL, dump1, threads);
+        CHECK_MSG(df.identical, "%d threads: first differing constraint %lld", threads, (long long)df.first);
+        CHECK_MEM(d.r1cs, d1.r1cs, 32);
+        CHECK_EQ_U64(d.n_constraints, d1.n_constraints);
+        CHECK_EQ_U64(d.n_aux, d1.n_aux);
+        czk_cs_r1cs_diff_clear(&df);
+    }
+    size_t n1, n3;
+    uint8_t *f = read_all(dump1, &n1), *f3 = read_all(dump3, &n3);
+    REQUIRE(f && f3);
+    CHECK(n1 == n3 && memcmp(f, f3, n1) == 0); /* the same dump, byte for byte */
+    free(f3);
+    /* one flipped bit in the dump's hash of a row in a late batch, then of the last row */
+    const uint64_t rows[2] = {3 * 16384 + 77, PAR_ROWS - 1};
+    for (int i = 0; i < 2; i++) {
+        const char *bad = tmp_path("par-flipped.dump");
+        f[32 + 32 * rows[i] + 5] ^= 0x40;
+        write_all(bad, f, n1);
+        f[32 + 32 * rows[i] + 5] ^= 0x40;
+        czk_r1cs_diff df;
+        memset(&df, 0, sizeof df);
+        par_digest(&d, &df, seed, NULL, bad, 2);
+        CHECK(!df.identical && df.counts_differ == 0);
+        CHECK_MSG(df.first == (int64_t)rows[i], "first differing constraint %lld, wanted %llu", (long long)df.first,
+                  (unsigned long long)rows[i]);
+        CHECK_MEM(d.r1cs, d1.r1cs, 32);
+        uint8_t hc[32];
+        CHECK_OK(czk_cs_r1cs_digest_row(hc, &df.lc[0], &df.lc[1], &df.lc[2]));
+        CHECK_MEM(hc, df.h_ours, 32);
+        CHECK_MEM(df.h_ours, f + 32 + 32 * rows[i], 32);
+        czk_cs_r1cs_diff_clear(&df);
+    }
+    free(f);
 }

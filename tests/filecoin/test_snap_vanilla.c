@@ -540,3 +540,57 @@ CZK_TEST(snap_json_read)
     CHECK_ERR(json_text(&m2, buf), CZK_ERR_NOT_CANONICAL, "comm_d_new: not a field element");
     CHECK_ERR(json_text(&m2, "{"), CZK_ERR_FORMAT, "line 1");
 }
+
+/* A test shape with fewer challenges per partition (czk gen-snap
+ * --challenges): snap.json names the size's update proof and records the
+ * count; the directory reads back with that many proofs, checked; counts
+ * outside 1 .. the size's are refused, and other custom shapes have no
+ * snap.json. */
+CZK_TEST(snap_test_shape_challenges)
+{
+    czk_snap_shape s, s8;
+    REQUIRE_OK(czk_snap_shape_of(&s8, 8ULL << 20));
+    CHECK(czk_snap_shape_challenges(&s8, 0) == CZK_ERR_INVALID_ARG);
+    CHECK_ERR(czk_snap_shape_challenges(&s8, 11), CZK_ERR_INVALID_ARG, "1 .. 10");
+    REQUIRE_OK(czk_snap_shape_challenges(&s8, 10)); /* the size's own count: still the registered proof */
+    CHECK_EQ_U64(s8.update_proof, 1);
+    REQUIRE_OK(czk_snap_shape_of(&s, 2048));
+    REQUIRE_OK(czk_snap_shape_challenges(&s, 3));
+    CHECK(s.update_proof == CZK_SNAP_PROOF_CUSTOM);
+    CHECK_EQ_U64(s.challenges, 3);
+    czk_snap_vanilla v, r;
+    REQUIRE_OK(czk_snap_gen(&v, &s, 5));
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/snap-test-shape", czk_test_tmpdir());
+    uint64_t bytes;
+    REQUIRE_OK(czk_snap_dir_write(dir, &v, &bytes));
+    czk_snap_json m;
+    REQUIRE_OK(czk_snap_dir_read(&r, &m, dir));
+    CHECK(strcmp(m.proof, "StackedDrg2KiBV1") == 0);
+    CHECK_EQ_U64(m.shape.challenges, 3);
+    CHECK(m.shape.update_proof == CZK_SNAP_PROOF_CUSTOM);
+    CHECK_EQ_U64(r.shape.challenges, 3);
+    char *txt = NULL;
+    REQUIRE_OK(czk_snap_json_dump(&txt, &m));
+    CHECK(strstr(txt, "\"challenges\": 3") != NULL);
+    free(txt);
+    czk_snap_vanilla_free(&r);
+    /* the count is checked against the size's */
+    char buf[2048], z32[200] = "[";
+    for (int i = 0; i < 32; i++) strcat(z32, i ? ",0" : "0");
+    strcat(z32, "]");
+    static const char *const bad[] = {"0", "11", "\"3\""};
+    for (int i = 0; i < 3; i++) {
+        snprintf(buf, sizeof buf,
+                 "{\"registered_update_proof\": \"StackedDrg2KiBV1\", \"comm_r_old\": %s, \"comm_r_new\": %s, "
+                 "\"comm_d_new\": %s, \"partitions\": 1, \"challenges\": %s}",
+                 z32, z32, z32, bad[i]);
+        CHECK_ERR(json_text(&m, buf), CZK_ERR_FORMAT, "challenges: not an integer 1 .. 10");
+    }
+    /* another custom shape has no registered update proof */
+    czk_snap_vanilla_free(&v);
+    REQUIRE_OK(czk_snap_shape_custom(&s, 64, 8, 0, 0));
+    REQUIRE_OK(czk_snap_gen(&v, &s, 5));
+    CHECK_ERR(czk_snap_json_of(&m, &v), CZK_ERR_INVALID_ARG, "no registered update proof");
+    czk_snap_vanilla_free(&v);
+}

@@ -13,10 +13,12 @@
 #                                  them, FallbackPoSt digests equal
 #   oracle.sh CZK czk-params       czk setup's parameters -> bellperson proves
 #                                  with them -> both verifiers accept
-#   oracle.sh CZK digest SIZE      digests only, of a C1 from czk gen-c1 (512MiB, 32GiB;
-#                                  CZK_ORACLE_REAL_512=1: a real 512MiB seal, ~10 min)
+#   oracle.sh CZK digest SIZE      digests only, of a C1 from czk gen-c1 (512MiB, 32GiB
+#                                  with 2 challenges per partition; CZK_ORACLE_REAL_512=1:
+#                                  a real 512MiB seal, ~10 min)
 #   oracle.sh CZK snap-digest SIZE SnapDeals digests only, of a czk gen-snap update
-#                                  (512MiB, 32GiB, 64GiB: its first and last partition)
+#                                  (512MiB, 32GiB with 10 challenges per partition:
+#                                  its first and last partition)
 # The porep cases also update their sealed sector (SnapDeals, vanilla-snap):
 # digests of the update's partitions at both sizes; at 2KiB czk proves it
 # with 2KiB snap parameters (made like the PoRep ones) and filecoin-proofs'
@@ -33,7 +35,6 @@ SIZE="${3:-}"
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE="${CZK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/czk}"
 export CARGO_TARGET_DIR="$CACHE/oracle-target"
-ORACLE="$CARGO_TARGET_DIR/release/czk-oracle"
 # The PoRep parameters the cases prove and verify with. By default czk setup
 # makes them (toxic waste from getrandom, minutes) and bellperson rewrites
 # them; CZK_ORACLE_FIL_PARAMS=1 has filecoin-proofs generate its own instead
@@ -46,6 +47,12 @@ if ! command -v cargo >/dev/null 2>&1; then
     echo "oracle: skipped: cargo is not installed (the reference crates cannot be built)"
     exit 77
 fi
+# The built oracle is kept under a key of what it is built from (manifest,
+# lock file, sources, compiler): a later run, or another checkout of the same
+# sources, finds it without cargo; a checkout with other sources builds its
+# own beside it (the build directory, and so every dependency, is shared).
+KEY=$( { cat "$HERE/Cargo.toml" "$HERE/Cargo.lock" "$HERE"/src/*.rs; rustc -V 2>/dev/null; } | sha256sum | cut -c1-16)
+ORACLE="$CACHE/oracle-bin/$KEY/czk-oracle"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/czk-oracle.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -416,9 +423,19 @@ flip_byte() { # flip_byte IN OUT OFFSET
 case "$CASE" in
 build)
     echo "cargo: $(cargo --version)"
+    if [ -x "$ORACLE" ]; then
+        ok "czk-oracle $KEY already built ($ORACLE)"
+        finish
+    fi
     run "cargo build --release --locked (tests/oracle -> $CARGO_TARGET_DIR)" \
         cargo build --release --locked --manifest-path "$HERE/Cargo.toml"
-    if [ $? -eq 0 ] && [ -x "$ORACLE" ]; then ok "czk-oracle built"; else bad "czk-oracle did not build"; fi
+    if [ $? -eq 0 ] && mkdir -p "$(dirname "$ORACLE")" &&
+        cp "$CARGO_TARGET_DIR/release/czk-oracle" "$ORACLE.tmp.$$" && mv "$ORACLE.tmp.$$" "$ORACLE"; then
+        ok "czk-oracle built ($ORACLE)"
+    else
+        rm -f "$ORACLE.tmp.$$"
+        bad "czk-oracle did not build"
+    fi
     finish
     ;;
 names)
@@ -681,10 +698,15 @@ digest)
     fi
     case "$SIZE" in
     32GiB)
-        # a 32GiB-shaped C1 from czk's generator, with fewer challenges
-        run "czk gen-c1 --sector-size 32GiB" "$CZK" gen-c1 --sector-size 32GiB --seed 3 -o "$T/c1.json" --quiet
+        # the 32GiB circuit (2^30 nodes, 11 layers, tree 8,8, its parent
+        # graph, every gadget) with 2 challenges per partition instead of 18:
+        # every gadget of a challenge, and more than one challenge; the
+        # reference reads czk's test shape with its own setup for 2 challenges
+        # and its vanilla verifier accepts every partition first
+        run "czk gen-c1 --sector-size 32GiB --challenges 2" "$CZK" gen-c1 --sector-size 32GiB --challenges 2 \
+            --seed 3 -o "$T/c1.json" --quiet
         if [ $? -ne 0 ]; then bad "czk gen-c1 32GiB"; finish; fi
-        digests_equal "32GiB partition from czk gen-c1" "$T/c1.json" 0
+        digests_equal "32GiB partition (2 challenges) from czk gen-c1" "$T/c1.json" 0
         ;;
     512MiB)
         if [ -n "${CZK_ORACLE_REAL_512:-}" ]; then
@@ -715,11 +737,18 @@ snap-digest)
         exit 77
     fi
     # a czk gen-snap update (whole trees of a repeating tile; seconds): the
-    # reference synthesizes its first and last partition from czk's bincode
-    run "czk gen-snap --sector-size $SIZE" "$CZK" gen-snap --sector-size "$SIZE" --seed 3 -o "$T/gensnap" --quiet
+    # reference synthesizes its first and last partition from czk's bincode.
+    # 512MiB: whole partitions (86 challenges). 32GiB: the 32GiB circuit with
+    # 10 challenges per partition, the fewest that still derive them from two
+    # digests, the second one partly used (9 per digest at 32GiB), as the 86
+    # do from ten; the reference's own public parameters with 10 challenges.
+    CH=""
+    [ "$SIZE" = 32GiB ] && CH="--challenges 10"
+    # shellcheck disable=SC2086
+    run "czk gen-snap --sector-size $SIZE $CH" "$CZK" gen-snap --sector-size "$SIZE" $CH --seed 3 -o "$T/gensnap" --quiet
     if [ $? -ne 0 ]; then bad "czk gen-snap $SIZE"; finish; fi
     SNAP_BACKEND="--backend witness"
-    snap_digests_equal "$SIZE SnapDeals update from czk gen-snap" "$T/gensnap" 0 15
+    snap_digests_equal "$SIZE SnapDeals update from czk gen-snap${CH:+ ($CH)}" "$T/gensnap" 0 15
     finish
     ;;
 *)

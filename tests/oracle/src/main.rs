@@ -32,6 +32,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use storage_proofs_core::compound_proof::CompoundProof;
+use storage_proofs_core::proof::ProofScheme;
 use storage_proofs_porep::stacked::{self, StackedCompound, StackedDrg};
 
 use crate::util::{arg_value, has_flag, parse_size, step};
@@ -76,7 +77,9 @@ const USAGE: &str = "usage: czk-oracle <command> [options]
         the EmptySectorUpdate partition circuit filecoin-proofs builds from
         DIR's partition proof K (a vanilla-snap output: snap.json,
         snap-partition-K.bin), synthesized like r1cs-digest; also prints the v28
-        name of its parameter files
+        name of its parameter files. A snap.json with \"challenges\": N (czk
+        gen-snap --challenges N) gets the size's public parameters with N
+        challenges per partition
   params --circuit snap --sector-size S --cache DIR
         filecoin-proofs' EmptySectorUpdate parameters, generated where missing
   prove-snap --vanilla DIR [--cache DIR] -o PROOF
@@ -91,7 +94,10 @@ const USAGE: &str = "usage: czk-oracle <command> [options]
   r1cs-digest --c1 FILE [--partition K] [--dump FILE] [--show C]
         synthesize partition K with bellpepper and print the R1CS and assignment
         digests (docs/r1cs-digest.md); --show prints constraint C's terms and
-        namespace path
+        namespace path. A czk test shape (CzkCustom: a registered size's shape
+        with fewer challenges per partition, czk gen-c1 --challenges N) gets
+        that size's setup with N challenges; the vanilla verifier checks every
+        partition first
   post-digest --kind window|winning --vanilla DIR [--partition K] [--dump FILE] [--show C]
         the FallbackPoSt partition circuit filecoin-proofs builds from DIR's
         vanilla proof (a vanilla-post output), synthesized like r1cs-digest;
@@ -753,26 +759,36 @@ fn verdict(r: Result<bool>, proof_path: &Path) -> bool {
     }
 }
 
+/// The public parameters of a C1's partition circuit: filecoin-proofs' own
+/// for its registered proof, or for a czk test shape (`read_c1_any`) the same
+/// setup with `challenges` challenges per partition and the porep id czk gives
+/// every custom shape (its 2KiB V1_1 one: the parents czk computed).
+fn porep_public_params<Tree: 'static + MerkleTreeTrait>(
+    c1: &SealCommitPhase1Output,
+    challenges: Option<usize>,
+) -> Result<stacked::PublicParams<Tree>> {
+    let config = c1.registered_proof.as_v1_config();
+    let Some(k) = challenges else { return filecoin_proofs::parameters::public_params::<Tree>(&config) };
+    let mut sp = filecoin_proofs::parameters::setup_params(&config)?;
+    sp.challenges = stacked::Challenges::new_interactive(k);
+    sp.porep_id = RegisteredSealProof::StackedDrg2KiBV1_1.as_v1_config().porep_id;
+    <StackedDrg<'_, Tree, DefaultPieceHasher> as ProofScheme<'_>>::setup(&sp)
+}
+
 /// The partition circuit for partition k of a C1, exactly as
-/// seal_commit_phase2 builds it.
+/// seal_commit_phase2 builds it (for a test shape: with its public
+/// parameters).
 fn porep_circuit<Tree: 'static + MerkleTreeTrait>(
     c1: SealCommitPhase1Output,
     k: usize,
+    challenges: Option<usize>,
 ) -> Result<stacked::StackedCircuit<Tree, DefaultPieceHasher>> {
-    let config = c1.registered_proof.as_v1_config();
+    let pp = porep_public_params::<Tree>(&c1, challenges)?;
+    let public_inputs = porep_public_inputs::<Tree>(&c1, Some(k))?;
     let vanilla: Vec<Vec<filecoin_proofs::types::VanillaSealProof<Tree>>> = c1.vanilla_proofs.try_into()?;
     ensure!(k < vanilla.len(), "partition {} out of range (C1 has {})", k, vanilla.len());
-    let replica_id: Fr = c1.replica_id.into();
-    let public_inputs = stacked::PublicInputs {
-        replica_id: replica_id.into(),
-        tau: Some(stacked::Tau {
-            comm_d: DefaultPieceDomain::try_from_bytes(&c1.comm_d)?,
-            comm_r: filecoin_proofs::as_safe_commitment(&c1.comm_r, "comm_r")?,
-        }),
-        k: Some(k),
-        seed: Some(c1.seed),
-    };
-    let pp = filecoin_proofs::parameters::public_params::<Tree>(&config)?;
+    let n = pp.challenges.num_challenges_per_partition();
+    ensure!(vanilla[k].len() == n, "partition {} has {} challenge proofs, its setup {}", k, vanilla[k].len(), n);
     <StackedCompound<Tree, DefaultPieceHasher> as CompoundProof<StackedDrg<'_, Tree, DefaultPieceHasher>, _>>::circuit(
         &public_inputs,
         (),
@@ -782,20 +798,107 @@ fn porep_circuit<Tree: 'static + MerkleTreeTrait>(
     )
 }
 
-fn read_c1_any(path: &Path) -> Result<SealCommitPhase1Output> {
+fn porep_public_inputs<Tree: 'static + MerkleTreeTrait>(
+    c1: &SealCommitPhase1Output,
+    k: Option<usize>,
+) -> Result<stacked::PublicInputs<<Tree::Hasher as filecoin_hashers::Hasher>::Domain, DefaultPieceDomain>> {
+    let replica_id: Fr = c1.replica_id.into();
+    Ok(stacked::PublicInputs {
+        replica_id: replica_id.into(),
+        tau: Some(stacked::Tau {
+            comm_d: DefaultPieceDomain::try_from_bytes(&c1.comm_d)?,
+            comm_r: filecoin_proofs::as_safe_commitment(&c1.comm_r, "comm_r")?,
+        }),
+        k,
+        seed: Some(c1.seed),
+    })
+}
+
+/// filecoin-proofs' vanilla verifier on every partition of a test-shape C1,
+/// with its public parameters: the challenges (derived for that many per
+/// partition), parents, labels, columns and inclusion paths czk generated
+/// are the reference's.
+fn verify_test_c1<Tree: 'static + MerkleTreeTrait>(c1: &SealCommitPhase1Output, challenges: usize) -> Result<bool> {
+    let pp = porep_public_params::<Tree>(c1, Some(challenges))?;
+    let vanilla: Vec<Vec<filecoin_proofs::types::VanillaSealProof<Tree>>> = c1.vanilla_proofs.clone().try_into()?;
+    let public_inputs = porep_public_inputs::<Tree>(c1, None)?;
+    <StackedDrg<'_, Tree, DefaultPieceHasher> as ProofScheme<'_>>::verify_all_partitions(&pp, &public_inputs, &vanilla)
+}
+
+/// A C1 file, inner or in Curio's envelope. czk's test shapes
+/// ("registered_proof": "CzkCustom" with "czk_shape") are read when the shape
+/// is a registered sector size's with fewer challenges per partition: as that
+/// size's C1, and the challenge count.
+fn read_c1_any(path: &Path) -> Result<(SealCommitPhase1Output, Option<usize>)> {
     let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let v: serde_json::Value = serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))?;
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))?;
     if let Some(p1) = v.get("Phase1Out") {
         let b64 = p1.as_str().context("Phase1Out is not a string")?;
         let inner = base64::decode(b64).context("Phase1Out is not base64")?;
-        return serde_json::from_slice(&inner).context("parsing Phase1Out");
+        v = serde_json::from_slice(&inner).context("parsing Phase1Out")?;
     }
-    serde_json::from_value(v).with_context(|| format!("parsing {} as SealCommitPhase1Output", path.display()))
+    let mut challenges = None;
+    if v.get("registered_proof").and_then(|p| p.as_str()) == Some("CzkCustom") {
+        challenges = Some(test_shape_as_registered(&mut v).with_context(|| format!("{}: czk_shape", path.display()))?);
+    }
+    let c1 = serde_json::from_value(v).with_context(|| format!("parsing {} as SealCommitPhase1Output", path.display()))?;
+    Ok((c1, challenges))
 }
 
-fn digest_tree<Tree: 'static + MerkleTreeTrait>(c1: SealCommitPhase1Output, args: &[String]) -> Result<bool> {
+/// Rewrite a CzkCustom C1 as the registered proof whose shape it has (nodes,
+/// layers, tree arities, partitions) and return its challenges per
+/// partition, fewer than or as many as the registered proof's.
+fn test_shape_as_registered(v: &mut serde_json::Value) -> Result<usize> {
+    let shape = v.get("czk_shape").context("missing")?.clone();
+    let field = |k: &str| shape.get(k).and_then(|x| x.as_u64()).with_context(|| format!("{} is not a number", k));
+    let (nodes, layers, partitions, challenges) =
+        (field("nodes")?, field("layers")?, field("partitions")?, field("challenges")? as usize);
+    let mut tree: Vec<u64> = shape.get("tree").and_then(|t| t.as_array()).context("tree is not an array")?.iter()
+        .map(|x| x.as_u64().unwrap_or(0)).collect();
+    while tree.last() == Some(&0) {
+        tree.pop();
+    }
+    let size = nodes * 32;
+    let proof = seal_proof_of_size(size).context("no registered proof of that node count")?;
+    let (want_tree, key): (&[u64], &str) = match size {
+        2048 => (&[8], "StackedDrg2KiBV1"),
+        8388608 => (&[8], "StackedDrg8MiBV1"),
+        536870912 => (&[8], "StackedDrg512MiBV1"),
+        34359738368 => (&[8, 8], "StackedDrg32GiBV1"),
+        _ => (&[8, 8, 2], "StackedDrg64GiBV1"),
+    };
+    let config = proof.as_v1_config();
+    let want_layers = *filecoin_proofs::constants::LAYERS.read().expect("LAYERS").get(&size).context("layers")?;
+    let want_challenges = filecoin_proofs::parameters::setup_params(&config)?.challenges.num_challenges_per_partition();
+    ensure!(
+        layers as usize == want_layers && tree == want_tree && partitions == u64::from(usize::from(config.partitions) as u64)
+            && challenges >= 1 && challenges <= want_challenges,
+        "{:?}: not {:?}'s shape ({} layers, tree {:?}, {} partitions) with 1 to {} challenges",
+        shape, proof, want_layers, want_tree, usize::from(config.partitions), want_challenges
+    );
+    let obj = v.as_object_mut().context("not an object")?;
+    obj.remove("czk_shape");
+    obj.insert("registered_proof".into(), serde_json::to_value(proof)?);
+    let proofs = obj.get_mut("vanilla_proofs").and_then(|p| p.as_object_mut()).context("vanilla_proofs")?;
+    let parts = proofs.remove("CzkCustom").context("vanilla_proofs has no CzkCustom")?;
+    proofs.insert(key.into(), parts);
+    Ok(challenges)
+}
+
+fn digest_tree<Tree: 'static + MerkleTreeTrait>(
+    c1: SealCommitPhase1Output,
+    challenges: Option<usize>,
+    args: &[String],
+) -> Result<bool> {
     let k: usize = arg_value(args, "--partition").unwrap_or("0").parse().context("--partition wants a number")?;
-    let circuit = step("circuit", || porep_circuit::<Tree>(c1, k))?;
+    if let Some(n) = challenges {
+        let ok = step("verify vanilla", || verify_test_c1::<Tree>(&c1, n))?;
+        println!("test shape {:?} with {} challenges per partition: vanilla proofs {}", c1.registered_proof, n,
+            if ok { "valid" } else { "INVALID" });
+        ensure!(ok, "filecoin-proofs' vanilla verifier rejects the test shape's proofs");
+    }
+    let circuit = step("circuit", || porep_circuit::<Tree>(c1, k, challenges))?;
     digest_circuit(circuit, args)
 }
 
@@ -976,7 +1079,9 @@ fn cmd_verify_post(args: &[String]) -> Result<bool> {
     Ok(verdict(r, &proof_path))
 }
 
-/// What `vanilla-snap` writes beside the partition proofs (snap.json).
+/// What `vanilla-snap` writes beside the partition proofs (snap.json);
+/// `challenges` only for a czk test shape (`czk gen-snap --challenges K`:
+/// the sector size's circuit with K challenges per partition).
 #[derive(Deserialize)]
 struct SnapMeta {
     registered_update_proof: filecoin_proofs_api::RegisteredUpdateProof,
@@ -984,6 +1089,8 @@ struct SnapMeta {
     comm_r_new: [u8; 32],
     comm_d_new: [u8; 32],
     partitions: usize,
+    #[serde(default)]
+    challenges: Option<usize>,
 }
 
 fn read_snap(args: &[String]) -> Result<(SnapMeta, Vec<Vec<u8>>)> {
@@ -1009,8 +1116,26 @@ fn snap_circuit<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::posei
     use storage_proofs_core::parameter_cache::CacheableParameters;
     use storage_proofs_update::{constants::h_default, PartitionProof, PublicInputs, PublicParams};
     ensure!(k < parts.len(), "partition {} out of range ({} partitions)", k, parts.len());
-    let pp = PublicParams::from_sector_size(u64::from(meta.registered_update_proof.sector_size()));
+    let mut pp = PublicParams::from_sector_size(u64::from(meta.registered_update_proof.sector_size()));
+    let id = <UpdCompound<Tree> as CacheableParameters<UpdCircuit<Tree>, _>>::cache_identifier(&pp);
+    let params = match meta.challenges {
+        None => util::param_file_name(&id),
+        Some(n) => {
+            // the reference's own public parameters with fewer challenges:
+            // its circuit derives that many (ceil(n / per digest) digests)
+            ensure!(n >= 1 && n <= pp.challenge_count, "challenges {}: 1 to {}", n, pp.challenge_count);
+            pp.challenge_count = n;
+            format!("(none: a test shape, {} challenges per partition)", n)
+        }
+    };
     let proof: PartitionProof<Tree> = bincode::deserialize(&parts[k]).context("bincode PartitionProof")?;
+    ensure!(
+        proof.challenge_proofs.len() == pp.challenge_count,
+        "partition {} proves {} challenges, its circuit {}",
+        k,
+        proof.challenge_proofs.len(),
+        pp.challenge_count
+    );
     let pub_inputs = PublicInputs {
         k,
         comm_r_old: PoseidonDomain::try_from_bytes(&meta.comm_r_old)?,
@@ -1025,8 +1150,7 @@ fn snap_circuit<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::posei
         &pp,
         Some(k),
     )?;
-    let id = <UpdCompound<Tree> as CacheableParameters<UpdCircuit<Tree>, _>>::cache_identifier(&pp);
-    Ok((circuit, util::param_file_name(&id)))
+    Ok((circuit, params))
 }
 
 fn snap_digest_tree<Tree: 'static + MerkleTreeTrait<Hasher = filecoin_hashers::poseidon::PoseidonHasher>>(
@@ -1052,6 +1176,7 @@ fn cmd_prove_snap(args: &[String]) -> Result<()> {
     use filecoin_proofs_api::{update, PartitionProofBytes};
     set_cache(args);
     let (meta, parts) = read_snap(args)?;
+    ensure!(meta.challenges.is_none(), "a test shape ({:?} challenges) has no parameters to prove with", meta.challenges);
     let out = PathBuf::from(arg_value(args, "-o").context("-o PROOF is required")?);
     let vanilla: Vec<PartitionProofBytes> = parts.into_iter().map(PartitionProofBytes).collect();
     let proof = step("prove", || {
@@ -1075,6 +1200,7 @@ fn cmd_verify_snap(args: &[String]) -> Result<bool> {
     set_cache(args);
     let dir = PathBuf::from(arg_value(args, "--vanilla").context("--vanilla DIR is required")?);
     let meta: SnapMeta = read_json(&dir.join("snap.json"))?;
+    ensure!(meta.challenges.is_none(), "a test shape ({:?} challenges) has no verifying key", meta.challenges);
     let proof_path = PathBuf::from(args.last().context("verify-snap ... PROOF")?);
     let proof = fs::read(&proof_path).with_context(|| format!("reading {}", proof_path.display()))?;
     let t = Instant::now();
@@ -1129,17 +1255,21 @@ fn cmd_snap_vectors() -> Result<()> {
 
 fn cmd_r1cs_digest(args: &[String]) -> Result<bool> {
     let path = PathBuf::from(arg_value(args, "--c1").context("--c1 FILE is required")?);
-    let c1 = step("read c1", || read_c1_any(&path))?;
+    let (c1, challenges) = step("read c1", || read_c1_any(&path))?;
     let size = u64::from(c1.registered_proof.sector_size());
-    with_tree!(size, digest_tree, c1, args)
+    with_tree!(size, digest_tree, c1, challenges, args)
 }
 
-fn bench_tree<Tree: 'static + MerkleTreeTrait>(c1: SealCommitPhase1Output, args: &[String]) -> Result<()> {
+fn bench_tree<Tree: 'static + MerkleTreeTrait>(
+    c1: SealCommitPhase1Output,
+    challenges: Option<usize>,
+    args: &[String],
+) -> Result<()> {
     let k: usize = arg_value(args, "--partition").unwrap_or("0").parse().context("--partition wants a number")?;
     let iters: usize = arg_value(args, "-i").unwrap_or("3").parse().context("-i wants a number")?;
     let mut times = Vec::new();
     for it in 0..iters {
-        let circuit = porep_circuit::<Tree>(c1.clone(), k)?;
+        let circuit = porep_circuit::<Tree>(c1.clone(), k, challenges)?;
         let mut cs = digest::ProverCs::default();
         let cpu0 = util::cpu_seconds();
         let t = Instant::now();
@@ -1168,9 +1298,9 @@ fn bench_tree<Tree: 'static + MerkleTreeTrait>(c1: SealCommitPhase1Output, args:
 
 fn cmd_synth_bench(args: &[String]) -> Result<()> {
     let path = PathBuf::from(arg_value(args, "--c1").context("--c1 FILE is required")?);
-    let c1 = read_c1_any(&path)?;
+    let (c1, challenges) = read_c1_any(&path)?;
     let size = u64::from(c1.registered_proof.sector_size());
-    with_tree!(size, bench_tree, c1, args)
+    with_tree!(size, bench_tree, c1, challenges, args)
 }
 
 fn main() {
