@@ -1,10 +1,10 @@
 /* czk — witness sources: how one partition of a proof becomes the
  * assignment the Groth16 prover consumes.
  *
- * A proof kind (PoRep, and the PoSt / SnapDeals kinds to come) can produce a
+ * A proof kind (PoRep, WindowPoSt, WinningPoSt, SnapDeals) can produce a
  * partition's witness in more than one way: full synthesis into the PROVE
- * backend (one thread per partition), the PoRep parallel prover (the
- * challenges of one partition on several threads), or the pre-compiled
+ * backend (one thread per partition), the parallel prover (the challenges
+ * of one partition on several threads), or the pre-compiled
  * constraint evaluation (witness-only synthesis + sparse mat-vec). The
  * engine pipelines any of them under its memory budget through this one
  * interface:

@@ -4,36 +4,19 @@
 #include <string.h>
 #include <sys/random.h>
 
-#define ROTL32(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
-/* RFC 8439 §2.1 quarter round */
-#define QR(a, b, c, d)                                                                  \
-    do {                                                                                \
-        a += b; d ^= a; d = ROTL32(d, 16);                                              \
-        c += d; b ^= c; b = ROTL32(b, 12);                                              \
-        a += b; d ^= a; d = ROTL32(d, 8);                                               \
-        c += d; b ^= c; b = ROTL32(b, 7);                                               \
-    } while (0)
+#include "common/chacha.h"
 
+/* One ChaCha20 block (RFC 8439): word 12 the block counter, 13-15 the nonce. */
 static void chacha_block(czk_rng *rng)
 {
-    uint32_t s[16], x[16];
-    s[0] = 0x61707865; s[1] = 0x3320646e; s[2] = 0x79622d32; s[3] = 0x6b206574;
-    memcpy(&s[4], rng->key, 32);
-    s[12] = rng->counter++;
-    memcpy(&s[13], rng->nonce, 12);
-    memcpy(x, s, sizeof x);
-    for (int i = 0; i < 10; i++) {
-        QR(x[0], x[4], x[8], x[12]); QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]); QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]); QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]); QR(x[3], x[4], x[9], x[14]);
-    }
+    const uint32_t iv[4] = {rng->counter++, rng->nonce[0], rng->nonce[1], rng->nonce[2]};
+    uint32_t x[16];
+    czk__chacha_block(x, rng->key, iv, 20);
     for (int i = 0; i < 16; i++) {
-        uint32_t v = x[i] + s[i];
-        rng->buf[4 * i + 0] = (uint8_t)v;
-        rng->buf[4 * i + 1] = (uint8_t)(v >> 8);
-        rng->buf[4 * i + 2] = (uint8_t)(v >> 16);
-        rng->buf[4 * i + 3] = (uint8_t)(v >> 24);
+        rng->buf[4 * i + 0] = (uint8_t)x[i];
+        rng->buf[4 * i + 1] = (uint8_t)(x[i] >> 8);
+        rng->buf[4 * i + 2] = (uint8_t)(x[i] >> 16);
+        rng->buf[4 * i + 3] = (uint8_t)(x[i] >> 24);
     }
     if (rng->counter == 0) rng->nonce[0]++; /* 2^32 blocks: move to the next nonce */
     rng->pos = 0;

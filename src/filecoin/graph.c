@@ -19,41 +19,14 @@
 #include <string.h>
 
 #include "czk/filecoin.h"
+#include "common/chacha.h"
 #include "filecoin/internal.h"
 
 /* ---- ChaCha8 as rand_chacha's ChaCha8Rng (key = seed, 64-bit block
  * counter in words 12-13 from 0, stream 0 in words 14-15; output words in
  * order, a u64 = two consecutive words, low first). ---- */
 
-#define ROTL32(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-#define QR(a, b, c, d)                                                                  \
-    do {                                                                                \
-        a += b; d ^= a; d = ROTL32(d, 16);                                              \
-        c += d; b ^= c; b = ROTL32(b, 12);                                              \
-        a += b; d ^= a; d = ROTL32(d, 8);                                               \
-        c += d; b ^= c; b = ROTL32(b, 7);                                               \
-    } while (0)
-
-void czk__fc_chacha_block(uint32_t out[16], const uint32_t key[8], uint64_t counter, uint64_t stream,
-                          int rounds)
-{
-    uint32_t in[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, key[0], key[1], key[2], key[3],
-                       key[4], key[5], key[6], key[7], (uint32_t)counter, (uint32_t)(counter >> 32),
-                       (uint32_t)stream, (uint32_t)(stream >> 32)};
-    uint32_t x[16];
-    memcpy(x, in, sizeof x);
-    for (int r = 0; r < rounds; r += 2) {
-        QR(x[0], x[4], x[8], x[12]);
-        QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]);
-        QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]);
-        QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]);
-        QR(x[3], x[4], x[9], x[14]);
-    }
-    for (int i = 0; i < 16; i++) out[i] = x[i] + in[i];
-}
+/* (common/chacha.c: czk__chacha_block64) */
 
 /* ---- Blake2b-512, unkeyed (RFC 7693), for inputs of at most 128 bytes. ---- */
 
@@ -195,7 +168,7 @@ void czk__fc_drg_parents(uint32_t out[CZK_FC_DRG_DEGREE], const czk__fc_graph *g
     memcpy(key, g->drg_key, 7 * sizeof(uint32_t));
     key[7] = (uint32_t)node;
     uint32_t buf[16];
-    czk__fc_chacha_block(buf, key, 0, 0, 8);
+    czk__chacha_block64(buf, key, 0, 0, 8);
     unsigned w = 0;
     const uint64_t m_prime = CZK_FC_DRG_DEGREE - 1;
     uint64_t meta = node * m_prime;
@@ -207,7 +180,7 @@ void czk__fc_drg_parents(uint32_t out[CZK_FC_DRG_DEGREE], const czk__fc_graph *g
         uint64_t r2 = (uint64_t)buf[w + 2] | (uint64_t)buf[w + 3] << 32;
         w += 4; /* 5 parents x 4 words = 20 of the 16-word block: refill below */
         if (w == 16) {
-            czk__fc_chacha_block(buf, key, 1, 0, 8);
+            czk__chacha_block64(buf, key, 1, 0, 8);
             w = 0;
         }
         uint64_t bucket = r1 % n_buckets + 1;
@@ -305,7 +278,7 @@ static void chacha20_ietf_bytes(uint8_t *out, const uint32_t key[8], uint64_t of
         nw[i] = (uint32_t)nonce[4 * i] | (uint32_t)nonce[4 * i + 1] << 8 | (uint32_t)nonce[4 * i + 2] << 16 |
                 (uint32_t)nonce[4 * i + 3] << 24;
     uint32_t counter = (uint32_t)(off / 64);
-    czk__fc_chacha_block(blk, key, (uint64_t)counter | (uint64_t)nw[0] << 32, (uint64_t)nw[1] | (uint64_t)nw[2] << 32,
+    czk__chacha_block64(blk, key, (uint64_t)counter | (uint64_t)nw[0] << 32, (uint64_t)nw[1] | (uint64_t)nw[2] << 32,
                          20);
     for (size_t b = 0; b < n; b++) {
         size_t pos = off % 64 + b;

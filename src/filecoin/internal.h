@@ -46,10 +46,6 @@ void czk__fc_graph_init(czk__fc_graph *g, const czk_fc_shape *s);
 void czk__fc_drg_parents(uint32_t out[CZK_FC_DRG_DEGREE], const czk__fc_graph *g, uint64_t node);
 void czk__fc_exp_parents(uint32_t out[CZK_FC_EXP_DEGREE], const czk__fc_graph *g, uint64_t node);
 
-/* ChaCha block function with `rounds` rounds (8: ChaCha8, 20: ChaCha20),
- * 64-bit counter in words 12-13 and 64-bit stream in words 14-15. */
-void czk__fc_chacha_block(uint32_t out[16], const uint32_t key[8], uint64_t counter, uint64_t stream,
-                          int rounds);
 /* Blake2b-512 of at most 128 bytes (RFC 7693). */
 void czk__fc_blake2b512(uint8_t out[64], const uint8_t *in, size_t len);
 /* SHA-256 (FIPS 180-4) through the project's native implementation. */

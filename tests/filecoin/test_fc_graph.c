@@ -12,6 +12,7 @@
 
 #include "czk/czk.h"
 #include "czk/filecoin.h"
+#include "common/chacha.h"
 #include "filecoin/internal.h"
 
 CZK_TEST(blake2b512_vs_openssl)
@@ -46,7 +47,7 @@ CZK_TEST(chacha_block_vs_openssl_chacha20)
         REQUIRE(EVP_EncryptUpdate(ctx, ks, &n, zeros, 128) == 1);
         EVP_CIPHER_CTX_free(ctx);
         for (uint64_t ctr = 0; ctr < 2; ctr++) {
-            czk__fc_chacha_block(blk, key, ctr, stream, 20);
+            czk__chacha_block64(blk, key, ctr, stream, 20);
             uint8_t out[64];
             for (int i = 0; i < 16; i++)
                 for (int b = 0; b < 4; b++) out[4 * i + b] = (uint8_t)(blk[i] >> (8 * b));
@@ -63,7 +64,7 @@ CZK_TEST(chacha8_known_answer)
                                        0xe8, 0x1f, 0x09, 0xa5, 0xa1, 0x2c, 0x84, 0x0e, 0xc3, 0xce, 0x9a,
                                        0x7f, 0x3b, 0x18, 0x1b, 0xe1, 0x88, 0xef, 0x71, 0x1a, 0x1e};
     uint32_t key[8] = {0}, blk[16];
-    czk__fc_chacha_block(blk, key, 0, 0, 8);
+    czk__chacha_block64(blk, key, 0, 0, 8);
     uint8_t out[32];
     for (int i = 0; i < 8; i++)
         for (int b = 0; b < 4; b++) out[4 * i + b] = (uint8_t)(blk[i] >> (8 * b));
