@@ -410,8 +410,8 @@ static int run(int argc, char **argv)
     int jobs = o.sim_jobs ? (int)o.sim_jobs : cpus >= 2 ? 2 : 1;
     const char *self = czk_cli_self_path();
     if (!self) return czk_cli_fail("diff", czk_error(CZK_ERR_IO, "cannot resolve /proc/self/exe"), "start");
-    char tmp[] = "/tmp/czk-diff-XXXXXX";
-    if (!mkdtemp(tmp)) return czk_cli_fail("diff", czk_error(CZK_ERR_IO, "mkdtemp: %s", strerror(errno)), "start");
+    char tmp[512];
+    if (czk_cli_scratch_dir(tmp, sizeof tmp, "diff") != CZK_OK) return czk_cli_fail("diff", CZK_ERR_IO, "start");
     side *s = calloc(2, sizeof *s);
     char *order = calloc((size_t)(2 * o.runs + 1), 1);
     if (!s || !order) return czk_cli_fail("diff", czk_error(CZK_ERR_NOMEM, "sides"), "start");
@@ -533,9 +533,8 @@ static int run(int argc, char **argv)
     if (o.keep) {
         fprintf(stderr, "czk diff: scratch folder kept: %s (A/, B/: one folder per run)\n", tmp);
     } else {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-        if (system(cmd) != 0) fprintf(stderr, "czk diff: could not remove %s\n", tmp);
+        if (czk_cli_remove_tree(tmp) != 0)
+            fprintf(stderr, "czk diff: could not remove %s: %s\n", tmp, strerror(errno));
     }
     for (int k = 0; k < 2; k++) {
         for (size_t i = 0; i < s[k].nprof; i++) czk_perf_profile_clear(&s[k].prof[i]);

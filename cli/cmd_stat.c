@@ -237,8 +237,8 @@ static int run(int argc, char **argv)
     cmd[0] = 0;
     for (int i = first; i < argc && co < sizeof cmd; i++)
         co += (size_t)snprintf(cmd + co, sizeof cmd - co, "%s%s", i > first ? " " : "", argv[i]);
-    char tmp[] = "/tmp/czk-stat-XXXXXX";
-    if (!mkdtemp(tmp)) return czk_cli_fail("stat", czk_error(CZK_ERR_IO, "mkdtemp: %s", strerror(errno)), "start");
+    char tmp[512];
+    if (czk_cli_scratch_dir(tmp, sizeof tmp, "stat") != CZK_OK) return czk_cli_fail("stat", CZK_ERR_IO, "start");
     czk_perf_report *r = calloc((size_t)o.repeat, sizeof *r);
     if (!r) return czk_cli_fail("stat", czk_error(CZK_ERR_NOMEM, "reports"), "start");
     czk_perf_progress pr;
@@ -374,9 +374,8 @@ static int run(int argc, char **argv)
     if (o.keep) {
         fprintf(stderr, "czk stat: scratch folder kept: %s\n", tmp);
     } else {
-        char rm[128];
-        snprintf(rm, sizeof rm, "rm -rf '%s'", tmp);
-        if (system(rm) != 0) fprintf(stderr, "czk stat: could not remove %s\n", tmp);
+        if (czk_cli_remove_tree(tmp) != 0)
+            fprintf(stderr, "czk stat: could not remove %s: %s\n", tmp, strerror(errno));
     }
     free(r);
     return status;

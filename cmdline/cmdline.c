@@ -1,8 +1,12 @@
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <omp.h>
@@ -172,4 +176,26 @@ const char *czk_cli_self_path(void)
         path[n] = 0;
     }
     return path;
+}
+
+czk_status czk_cli_scratch_dir(char *out, size_t cap, const char *tag)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base) base = "/tmp";
+    int n = snprintf(out, cap, "%s/czk-%s-XXXXXX", base, tag);
+    if (n < 0 || (size_t)n >= cap) return czk_error(CZK_ERR_INVALID_ARG, "TMPDIR %s: path too long", base);
+    if (!mkdtemp(out)) return czk_error(CZK_ERR_IO, "%s: cannot make a scratch folder: %s", out, strerror(errno));
+    return CZK_OK;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st, (void)flag, (void)f;
+    return remove(path) ? -1 : 0;
+}
+
+int czk_cli_remove_tree(const char *dir)
+{
+    /* depth first (children before their folder), not crossing mounts, links not followed */
+    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }

@@ -70,4 +70,11 @@ int czk_cli_progress_enabled(const czk_cli_common *c);
 /* Absolute path of this executable (for running it again), or NULL. */
 const char *czk_cli_self_path(void);
 
+/* A new private scratch folder "$TMPDIR/czk-<tag>-XXXXXX" (TMPDIR unset or
+ * empty: /tmp) into out; CZK_ERR_IO with the folder named when it cannot be made. */
+czk_status czk_cli_scratch_dir(char *out, size_t cap, const char *tag) CZK_WUR;
+/* Remove a folder and everything under it (symbolic links are removed, not
+ * followed); 0, or -1 with errno when something stayed. */
+int czk_cli_remove_tree(const char *dir);
+
 #endif

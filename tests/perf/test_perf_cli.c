@@ -1,6 +1,8 @@
 /* `czk bench X --counters` and `czk diff` as a command: the reference event
  * list, JSON output, external commands, usage errors, failing sides. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 
 #include "perf_cli_util.h"
 
@@ -293,5 +295,22 @@ CZK_TEST(stat_command)
     snprintf(cmd, sizeof cmd, "'%s' stat --backend none -- /nonexistent/prog 2>&1", czk_test_cli());
     out = perf_run_capture(cmd, &st);
     CHECK(st == 1 && out && strstr(out, "not found"));
+    free(out);
+
+    /* the scratch folder is made under $TMPDIR, removed after the run, kept
+     * (and named) with --keep */
+    char td[600];
+    snprintf(td, sizeof td, "%s/stat-tmpdir", czk_test_tmpdir());
+    REQUIRE(mkdir(td, 0700) == 0);
+    snprintf(cmd, sizeof cmd, "TMPDIR='%s' '%s' stat --backend none -- true >/dev/null 2>&1; ls -A '%s' | wc -l", td,
+             czk_test_cli(), td);
+    out = perf_run_capture(cmd, &st);
+    CHECK_MSG(out && atoi(out) == 0, "left under TMPDIR: %s", out ? out : "?");
+    free(out);
+    snprintf(cmd, sizeof cmd, "TMPDIR='%s' '%s' stat --backend none --keep -- true 2>&1 >/dev/null", td, czk_test_cli());
+    out = perf_run_capture(cmd, &st);
+    char want[700];
+    snprintf(want, sizeof want, "scratch folder kept: %s/czk-stat-", td);
+    CHECK_MSG(st == 0 && out && strstr(out, want), "exit %d: %s", st, out ? out : "?");
     free(out);
 }
