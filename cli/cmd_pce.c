@@ -2,6 +2,7 @@
  * FallbackPoSt (WindowPoSt / WinningPoSt) circuits: build the cache,
  * inspect a file. Its benchmark is `czk bench synth-only --pce on`. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -9,9 +10,7 @@
 #include "shape_opts.h"
 #include "czk/czk.h"
 #include "czk/pce.h"
-#include "czk/porep.h"
-#include "czk/post_kind.h"
-#include "czk/snap_kind.h"
+#include "czk/kind.h"
 
 static const char usage[] =
     "usage: czk pce build [--circuit porep|window-post|winning-post|snap] (--sector-size S | CUSTOM SHAPE) [-o FILE]\n"
@@ -96,42 +95,36 @@ static void print_info(const czk_pce *p, int json, double build_s)
     if (build_s > 0) printf("built in   %.2f s\n", build_s);
 }
 
+static int build_shape(const opts *o, const czk_cli_common *com, const czk_proof_kind *k, const void *shape);
+
 static int cmd_build(const opts *o, const czk_cli_common *com)
 {
-    czk_post_kind pk = CZK_POST_WINDOW;
-    const int snap = o->circuit && !strcmp(o->circuit, "snap");
-    const int post = o->circuit && strcmp(o->circuit, "porep") != 0 && !snap;
-    if (post && (!strstr(o->circuit, "-post") || czk_post_kind_parse(&pk, o->circuit) != CZK_OK))
-        return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post, winning-post or snap, got '%s'",
-                                   o->circuit);
-    czk_fc_shape shape;
-    czk_post_shape ps;
-    czk_snap_shape ss;
-    if (snap) {
-        if (czk_snap_shape_resolve(&ss, &o->shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
-    } else if (post) {
-        if (czk_post_shape_resolve(&ps, pk, &o->shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
-    } else {
-        if (o->shape.sectors) return czk_cli_usage_error(CMD, usage, "--sectors is a PoSt option (--circuit)");
-        if (!o->shape.have_size && !o->shape.have_custom)
-            return czk_cli_usage_error(CMD, usage, "give --sector-size S or a custom shape");
-        if (czk_shape_resolve(&shape, &o->shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
+    const czk_proof_kind *k = czk_proof_kind_find(o->circuit ? o->circuit : "porep");
+    if (!k) {
+        char names[128];
+        czk_proof_kind_names(names, sizeof names);
+        return czk_cli_usage_error(CMD, usage, "--circuit wants %s, got '%s'", names, o->circuit);
     }
+    void *shape = NULL;
+    if (czk_kind_shape_resolve(&shape, k, &o->shape, CMD, usage) != 0) return CZK_EXIT_USAGE;
+    int rc = build_shape(o, com, k, shape);
+    free(shape);
+    return rc;
+}
+
+static int build_shape(const opts *o, const czk_cli_common *com, const czk_proof_kind *k, const void *shape)
+{
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(com));
     double t0 = czk_now();
     czk_pce *p;
-    czk_status s = snap   ? czk_pce_snap_build(&p, &ss, on_progress, &pg)
-                   : post ? czk_pce_post_build(&p, &ps, on_progress, &pg)
-                          : czk_pce_porep_build(&p, &shape, on_progress, &pg);
+    czk_status s = k->pce_build(&p, shape, on_progress, &pg);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "recording the circuit");
     double build_s = czk_now() - t0;
     char path[600];
     if (o->out) snprintf(path, sizeof path, "%s", o->out);
-    else if ((s = snap   ? czk_pce_snap_path(path, sizeof path, &ss)
-                  : post ? czk_pce_post_path(path, sizeof path, &ps)
-                         : czk_pce_cache_path(path, sizeof path, &shape)) != CZK_OK) {
+    else if ((s = k->pce_path(path, sizeof path, shape)) != CZK_OK) {
         czk_pce_destroy(p);
         return czk_cli_fail(CMD, s, "cache path");
     }

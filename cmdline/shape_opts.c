@@ -1,5 +1,9 @@
 #include "shape_opts.h"
 
+#include "czk/porep_kind.h"
+#include "czk/post_kind.h"
+#include "czk/snap_kind.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,78 +70,50 @@ int czk_shape_option(czk_shape_args *a, int opt, const char *arg, const char *cm
     }
 }
 
+void czk_shape_spec_of(czk_shape_spec *out, const czk_shape_args *a)
+{
+    memset(out, 0, sizeof *out);
+    out->sector_size = a->have_size ? a->sector_size : 0;
+    out->nodes = a->nodes;
+    memcpy(out->tree, a->tree, sizeof out->tree);
+    out->layers = (uint32_t)a->layers;
+    out->challenges = (uint32_t)a->challenges;
+    out->partitions = (uint32_t)a->partitions;
+    out->sectors = (uint32_t)a->sectors;
+}
+
+int czk_kind_shape_resolve(void **shape, const czk_proof_kind *k, const czk_shape_args *a, const char *cmd,
+                           const char *usage)
+{
+    czk_shape_spec spec;
+    czk_shape_spec_of(&spec, a);
+    if (k->shape_resolve(shape, &spec) != CZK_OK) return czk_cli_usage_error(cmd, usage, "%s", czk_last_error());
+    return 0;
+}
+
+/* The kind's shape copied into a typed one (size bytes). */
+static int resolve_into(void *out, size_t size, const czk_proof_kind *k, const czk_shape_args *a, const char *cmd,
+                        const char *usage)
+{
+    void *shape = NULL;
+    int rc = czk_kind_shape_resolve(&shape, k, a, cmd, usage);
+    if (rc == 0) memcpy(out, shape, size);
+    free(shape);
+    return rc;
+}
+
 int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cmd, const char *usage)
 {
-    if (a->sectors)
-        return czk_cli_usage_error(cmd, usage, "--sectors is for the PoSt circuits (--circuit window-post|winning-post)");
-    if (a->have_size && a->have_custom)
-        return czk_cli_usage_error(cmd, usage, "give either --sector-size or a custom shape, not both");
-    if (a->have_size) {
-        czk_status s = czk_fc_shape_of_size(out, a->sector_size);
-        if (s != CZK_OK) return czk_cli_usage_error(cmd, usage, "%s", czk_last_error());
-        return 0;
-    }
-    if (a->have_custom) {
-        if (!a->layers || !a->challenges || !a->nodes || !a->tree[0])
-            return czk_cli_usage_error(cmd, usage,
-                                       "a custom shape needs --layers, --challenges, --tree and --nodes");
-        czk_status s = czk_fc_shape_custom(out, a->nodes, (uint32_t)a->layers,
-                                           (uint32_t)(a->partitions ? a->partitions : 1),
-                                           (uint32_t)a->challenges, a->tree[0], a->tree[1], a->tree[2]);
-        if (s != CZK_OK) return czk_cli_usage_error(cmd, usage, "%s", czk_last_error());
-        return 0;
-    }
-    return czk_cli_usage_error(cmd, usage, "a shape is required: --sector-size S (or a custom shape)");
+    return resolve_into(out, sizeof *out, &czk_kind_porep, a, cmd, usage);
 }
 
 int czk_post_shape_resolve(czk_post_shape *out, czk_post_kind k, const czk_shape_args *a, const char *cmd,
                            const char *usage)
 {
-    const char *kind = czk_post_kind_name(k);
-    if (a->layers || a->partitions)
-        return czk_cli_usage_error(cmd, usage, "--layers and --partitions are PoRep options; %s takes --sectors and "
-                                   "--challenges", kind);
-    const int custom_tree = a->nodes || a->tree[0];
-    czk_status s;
-    if (a->have_size && custom_tree)
-        return czk_cli_usage_error(cmd, usage, "give either --sector-size or --nodes and --tree, not both");
-    if (a->have_size) {
-        s = czk_post_shape_of(out, k, a->sector_size);
-        if (s == CZK_OK && (a->sectors || a->challenges))
-            s = czk_post_shape_custom(out, k, out->tree.nodes, out->tree.base_arity, out->tree.sub_arity,
-                                      out->tree.top_arity, a->sectors ? (uint32_t)a->sectors : out->sectors,
-                                      a->challenges ? (uint32_t)a->challenges : out->challenges);
-    } else if (custom_tree) {
-        if (!a->nodes || !a->tree[0] || !a->sectors || !a->challenges)
-            return czk_cli_usage_error(cmd, usage, "a custom %s shape needs --nodes, --tree, --sectors and --challenges",
-                                       kind);
-        s = czk_post_shape_custom(out, k, a->nodes, a->tree[0], a->tree[1], a->tree[2], (uint32_t)a->sectors,
-                                  (uint32_t)a->challenges);
-    } else {
-        return czk_cli_usage_error(cmd, usage, "%s needs --sector-size S (or --nodes N --tree B[,S[,T]])", kind);
-    }
-    if (s != CZK_OK) return czk_cli_usage_error(cmd, usage, "%s", czk_last_error());
-    return 0;
+    return resolve_into(out, sizeof *out, czk_post_proof_kind(k), a, cmd, usage);
 }
 
 int czk_snap_shape_resolve(czk_snap_shape *out, const czk_shape_args *a, const char *cmd, const char *usage)
 {
-    if (a->layers || a->partitions || a->sectors || a->challenges)
-        return czk_cli_usage_error(cmd, usage, "--layers, --partitions, --sectors and --challenges do not apply to "
-                                               "snap: its constants follow from the node count");
-    const int custom_tree = a->nodes || a->tree[0];
-    czk_status s;
-    if (a->have_size && custom_tree)
-        return czk_cli_usage_error(cmd, usage, "give either --sector-size or --nodes and --tree, not both");
-    if (a->have_size) {
-        s = czk_snap_shape_of(out, a->sector_size);
-    } else if (custom_tree) {
-        if (!a->nodes || !a->tree[0])
-            return czk_cli_usage_error(cmd, usage, "a custom snap shape needs --nodes and --tree");
-        s = czk_snap_shape_custom(out, a->nodes, a->tree[0], a->tree[1], a->tree[2]);
-    } else {
-        return czk_cli_usage_error(cmd, usage, "snap needs --sector-size S (or --nodes N --tree B[,S[,T]])");
-    }
-    if (s != CZK_OK) return czk_cli_usage_error(cmd, usage, "%s", czk_last_error());
-    return 0;
+    return resolve_into(out, sizeof *out, &czk_kind_snap, a, cmd, usage);
 }

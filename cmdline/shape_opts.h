@@ -16,6 +16,7 @@
 
 #include "cmdline.h"
 #include "czk/filecoin.h"
+#include "czk/kind.h"
 #include "czk/post.h"
 #include "czk/snap.h"
 
@@ -57,6 +58,12 @@ typedef struct czk_shape_args {
  * error in *rc), 0 if not a shape option. */
 int czk_shape_option(czk_shape_args *a, int opt, const char *arg, const char *cmd,
                      const char *usage, int *rc);
+/* The kind-neutral numbers of the options given. */
+void czk_shape_spec_of(czk_shape_spec *out, const czk_shape_args *a);
+/* Kind k's shape of the options given (*shape malloc'd; free()): 0, or a
+ * usage error (exit code) naming what is missing or does not apply. */
+int czk_kind_shape_resolve(void **shape, const czk_proof_kind *k, const czk_shape_args *a, const char *cmd,
+                           const char *usage);
 /* Build the PoRep shape: 0, or a usage error (exit code) when neither form
  * or both were given, or a PoSt-only option (--sectors). */
 int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cmd, const char *usage);

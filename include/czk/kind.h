@@ -62,16 +62,47 @@ typedef struct czk_kind_request {
     czk_bytes randomness, comm_r_old, comm_r_new, comm_d_new;
 } czk_kind_request;
 
+/* The numbers a circuit's shape is made from (czk setup, czk pce build,
+ * czk bench): a production sector size, or the parts of a custom shape
+ * (tests and experiments). 0: not given. Which parts a kind takes, and in
+ * which combinations, is the kind's (shape_resolve). */
+typedef struct czk_shape_spec {
+    uint64_t sector_size;
+    uint64_t nodes;    /* custom: nodes per sector (tree leaves) */
+    uint32_t tree[3];  /* custom: base, sub and top arity (0: none) */
+    uint32_t layers, challenges, partitions, sectors;
+} czk_shape_spec;
+
+struct czk_pce;
+
 typedef struct czk_proof_kind {
     const char *name;    /* "porep" */
     const char *summary; /* one line */
     const czk_engine_circuit *circuit;
     uint32_t (*partitions)(const void *data);
-    /* The parameter file for this data (ext ".params" or ".vk") under dir, by
-     * the name filecoin-proofs gives it. */
-    czk_status (*param_path)(char *out, size_t cap, const char *dir, const void *data, const char *ext);
     /* Open the witness source opts ask for; out->name says which it is. */
     czk_status (*source_open)(czk_witness_source *out, const void *data, const czk_source_opts *opts);
+    /* ---- shapes: the circuit without a job (setup, PCE, parameter names) ---- */
+    /* *shape (malloc'd, free()) from spec; CZK_ERR_INVALID_ARG names the
+     * option that is missing, extra or out of range. */
+    czk_status (*shape_resolve)(void **shape, const czk_shape_spec *spec);
+    /* The shape of job data (borrowed from it). */
+    const void *(*shape_of)(const void *data);
+    /* One line naming the shape ("StackedDrg2KiBV1_1", "snap (custom, 64 nodes)"). */
+    void (*shape_name)(char *out, size_t cap, const void *shape);
+    /* Inputs (ONE included), aux and constraints (input rows included) of one partition. */
+    czk_status (*shape_sizes)(czk_cs_sizes *out, const void *shape);
+    /* The parameter file (ext ".params" or ".vk") under dir, by the name
+     * filecoin-proofs gives it; an error for a custom shape. */
+    czk_status (*param_path)(char *out, size_t cap, const char *dir, const void *shape, const char *ext);
+    /* Groth16 parameters of one partition, in memory (seed NULL: getrandom). */
+    czk_status (*setup)(czk_groth16_params *out, const void *shape, const uint64_t *seed, czk_progress_fn progress,
+                        void *ctx);
+    /* The shape's PCE matrices: recorded now (pce_build), from czk's cache
+     * or recorded and cached (pce_get), and the cache file's path. */
+    czk_status (*pce_build)(struct czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx);
+    czk_status (*pce_get)(struct czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx);
+    czk_status (*pce_path)(char *out, size_t cap, const void *shape);
     /* ---- requests (czk serve) ---- */
     int wire_kind;              /* cuzk.v1 ProofKind: 1 PoRep, 2 SnapDeals, 3 WindowPoSt, 4 WinningPoSt */
     const char *circuit_prefix; /* circuit ids are "<prefix>-<2k|8m|512m|32g|64g>" (cuzk's porep-32g ...) */
@@ -82,10 +113,24 @@ typedef struct czk_proof_kind {
     void (*free_data)(void *data);
     /* The sector size of job data (for its circuit id). */
     uint64_t (*sector_size)(const void *data);
-    /* The parameter file of the production circuit of sector_size (a
-     * preload by circuit id, with no job data). */
-    czk_status (*param_path_of_size)(char *out, size_t cap, const char *dir, uint64_t sector_size, const char *ext);
 } czk_proof_kind;
+
+/* The parameters of kind k's shape computed and written section by section
+ * from its PCE matrices (cached, or recorded first) in ~64 bytes per
+ * constraint beside them, for files larger than memory: the same bytes as
+ * k->setup for the same seed. The free space for the whole file is checked
+ * before the work. */
+czk_status czk_kind_setup_write(const char *params_path, const char *vk_path, const czk_proof_kind *k,
+                                const void *shape, const uint64_t *seed, czk_progress_fn progress,
+                                void *ctx) CZK_WUR;
+
+/* The parameter file of job data (kind k) under dir. */
+czk_status czk_kind_param_path(char *out, size_t cap, const czk_proof_kind *k, const char *dir, const void *data,
+                               const char *ext) CZK_WUR;
+/* The parameter file of kind k's production circuit for sector_size (a
+ * preload by circuit id, with no job data). */
+czk_status czk_kind_param_path_of_size(char *out, size_t cap, const czk_proof_kind *k, const char *dir,
+                                       uint64_t sector_size, const char *ext) CZK_WUR;
 
 /* The registry: every kind czk proves. */
 extern const czk_proof_kind czk_kind_porep;
@@ -97,6 +142,8 @@ const czk_proof_kind *czk_proof_kind_of_wire(int wire_kind);
 czk_status czk_kind_circuit_id(char *out, size_t cap, const czk_proof_kind *k, uint64_t sector_size) CZK_WUR;
 /* The i-th kind, NULL past the end. */
 const czk_proof_kind *czk_proof_kind_at(size_t i);
+/* Every kind's name for a message: "porep, window-post, winning-post or snap". */
+void czk_proof_kind_names(char *out, size_t cap);
 
 /* The engine job of kind k's data (partitions NULL: 0 .. n-1): the one place
  * a kind's job becomes an engine job (czk_kind_prove, czk serve). */

@@ -21,15 +21,6 @@ extern "C" {
 czk_status czk_porep_setup_params(czk_groth16_params *out, const czk_fc_shape *shape, const uint64_t *seed,
                                   czk_progress_fn progress, void *ctx) CZK_WUR;
 
-/* The same parameters (the same bytes for the same seed) written straight
- * to params_path (with the checksum sidecar) and vk_path, section by
- * section (czk_groth16_setup_write), from the shape's PCE matrices (cached
- * or built: czk_pce_porep_get): about 64 bytes per constraint of memory
- * beside the PCE, however big the parameters; the only way to set up a
- * 32GiB partition (47 GB of parameters) on a machine with less memory. */
-czk_status czk_porep_setup_write(const char *params_path, const char *vk_path, const czk_fc_shape *shape,
-                                 const uint64_t *seed, czk_progress_fn progress, void *ctx) CZK_WUR;
-
 /* Parameters for `shape` from czk's cache directory ($CZK_CACHE_DIR, else
  * $XDG_CACHE_HOME/czk, else ~/.cache/czk), generated and cached (fresh toxic
  * waste from getrandom) when absent or unreadable. path_out (may be NULL)

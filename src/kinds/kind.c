@@ -27,6 +27,19 @@ const czk_proof_kind *czk_proof_kind_find(const char *name)
     return NULL;
 }
 
+void czk_proof_kind_names(char *out, size_t cap)
+{
+    size_t n = 0, used = 0;
+    while (czk_proof_kind_at(n)) n++;
+    if (cap) out[0] = 0;
+    for (size_t i = 0; i < n && used < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+        int w = snprintf(out + used, cap - used, "%s%s", sep, kinds[i]->name);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
 const czk_proof_kind *czk_proof_kind_of_wire(int wire_kind)
 {
     for (size_t i = 0; czk_proof_kind_at(i); i++)
@@ -45,6 +58,23 @@ czk_status czk_kind_circuit_id(char *out, size_t cap, const czk_proof_kind *k, u
         }
     return czk_error(CZK_ERR_INVALID_ARG, "%s: no circuit id for %llu-byte sectors", k->name,
                      (unsigned long long)sector_size);
+}
+
+czk_status czk_kind_param_path(char *out, size_t cap, const czk_proof_kind *k, const char *dir, const void *data,
+                               const char *ext)
+{
+    return k->param_path(out, cap, dir, k->shape_of(data), ext);
+}
+
+czk_status czk_kind_param_path_of_size(char *out, size_t cap, const czk_proof_kind *k, const char *dir,
+                                       uint64_t sector_size, const char *ext)
+{
+    const czk_shape_spec spec = {.sector_size = sector_size};
+    void *shape = NULL;
+    czk_status st = k->shape_resolve(&shape, &spec);
+    if (st == CZK_OK) st = k->param_path(out, cap, dir, shape, ext);
+    free(shape);
+    return st;
 }
 
 czk_status czk__kind_proof_lists(const czk_kind_request *r, const uint8_t ***pp, size_t **lens)

@@ -5,6 +5,9 @@
 
 #include "czk/czk.h"
 #include "kinds/params.h"
+#include "groth16/groth16_internal.h"
+#include "common/fileio.h"
+#include "czk/pce.h"
 
 static void report(czk_progress_fn fn, void *ctx, const char *stage, double fraction)
 {
@@ -69,4 +72,41 @@ czk_status czk__params_cached(czk_groth16_params *out, const char *name, czk__pa
     czk_status s = czk_groth16_params_write_pinned(path, out);
     if (s != CZK_OK) fprintf(stderr, "czk: could not cache parameters: %s\n", czk_last_error());
     return CZK_OK;
+}
+
+/* ---- the streamed setup of any kind, from its PCE matrices ------------------------ */
+
+static czk_status pce_columns(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, size_t row0, size_t row1,
+                              int threads)
+{
+    return czk_pce_columns(ctx, matrix, acc, lag, row0, row1, threads);
+}
+
+czk_status czk_kind_setup_write(const char *params_path, const char *vk_path, const czk_proof_kind *k,
+                                const void *shape, const uint64_t *seed, czk_progress_fn progress, void *ctx)
+{
+    czk_pce *pce = NULL;
+    CZK_TRY(k->pce_get(&pce, shape, progress, ctx));
+    czk_pce_info in;
+    czk_pce_info_get(pce, &in);
+    /* the file's size, known before the hours of work: h has m - 1 points
+     * (m the domain), l one per aux variable, a every input and the aux
+     * variables A uses, b the variables B uses (in G1 and in G2) */
+    size_t m = 1;
+    while (m < in.rows) m <<= 1;
+    const size_t nb = (size_t)(in.b_input_popcount + in.b_aux_popcount);
+    const size_t n[5] = {m - 1, (size_t)(in.cols - in.n_inputs), (size_t)(in.n_inputs + in.a_aux_popcount), nb, nb};
+    czk_status st = czk__space_check(params_path, czk__params_file_bytes((size_t)in.n_inputs, n));
+    if (st == CZK_OK) {
+        czk_groth16_setup_circuit c = {(size_t)in.rows, (size_t)in.cols, (size_t)in.n_inputs, pce_columns, pce};
+        czk_groth16_setup_opts o;
+        memset(&o, 0, sizeof o);
+        o.use_seed = seed != NULL;
+        o.seed = seed ? *seed : 0;
+        o.progress = progress;
+        o.progress_ctx = ctx;
+        st = czk_groth16_setup_write(params_path, vk_path, &c, &o);
+    }
+    czk_pce_destroy(pce);
+    return st;
 }

@@ -9,7 +9,5 @@
 czk_status czk__porep_decode(void **data, char what[96], const czk_kind_request *r) CZK_WUR;
 void czk__porep_free(void *data);
 uint64_t czk__porep_sector_size(const void *data);
-czk_status czk__porep_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
-                                         const char *ext) CZK_WUR;
 
 #endif

@@ -2,6 +2,7 @@
  * sizes and public inputs, its v28 parameter names, and its three witness
  * sources (full synthesis, the parallel prover, PCE). Job data is a
  * const czk_fc_c1 *. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,12 +44,6 @@ static const czk_engine_circuit porep_circuit = {"porep", porep_sizes, porep_syn
 
 static uint32_t porep_partitions(const void *data) { return ((const czk_fc_c1 *)data)->shape.partitions; }
 
-static czk_status porep_param_path(char *out, size_t cap, const char *dir, const void *data, const char *ext)
-{
-    const czk_fc_c1 *c1 = data;
-    return czk_fc_param_path(out, cap, dir, c1->shape.proof, ext);
-}
-
 /* ---- witness sources: the parallel prover and PCE (src/kinds/sources.c) ------------------ */
 
 static czk_status porep_plan(czk__par_circuit *c, void *ctx, const void *shape, const void *data, uint32_t k,
@@ -76,8 +71,78 @@ static czk_status porep_source_open(czk_witness_source *out, const void *data, c
     return czk__source_open(out, &k, &c1->shape, o);
 }
 
+/* ---- shapes ------------------------------------------------------------------------ */
+
+static czk_status porep_shape_resolve(void **out, const czk_shape_spec *a)
+{
+    *out = NULL;
+    if (a->sectors)
+        return czk_error(CZK_ERR_INVALID_ARG, "--sectors is for the PoSt circuits (--circuit window-post|winning-post)");
+    const int custom = a->layers || a->challenges || a->partitions || a->nodes || a->tree[0];
+    if (a->sector_size && custom)
+        return czk_error(CZK_ERR_INVALID_ARG, "give either --sector-size or a custom shape, not both");
+    if (!a->sector_size && !custom)
+        return czk_error(CZK_ERR_INVALID_ARG, "a shape is required: --sector-size S (or a custom shape)");
+    if (!a->sector_size && (!a->layers || !a->challenges || !a->nodes || !a->tree[0]))
+        return czk_error(CZK_ERR_INVALID_ARG, "a custom shape needs --layers, --challenges, --tree and --nodes");
+    czk_fc_shape *s = malloc(sizeof *s);
+    if (!s) return czk_error(CZK_ERR_NOMEM, "a PoRep shape");
+    czk_status st = a->sector_size ? czk_fc_shape_of_size(s, a->sector_size)
+                                   : czk_fc_shape_custom(s, a->nodes, a->layers, a->partitions ? a->partitions : 1,
+                                                         a->challenges, a->tree[0], a->tree[1], a->tree[2]);
+    if (st != CZK_OK) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    return CZK_OK;
+}
+
+static const void *porep_shape_of(const void *data) { return &((const czk_fc_c1 *)data)->shape; }
+
+static void porep_shape_name(char *out, size_t cap, const void *shape)
+{
+    snprintf(out, cap, "%s", czk_fc_proof_name(((const czk_fc_shape *)shape)->proof));
+}
+
+static czk_status porep_shape_sizes(czk_cs_sizes *out, const void *shape) { return czk_porep_sizes(out, shape); }
+
+static czk_status porep_param_path(char *out, size_t cap, const char *dir, const void *shape, const char *ext)
+{
+    return czk_fc_param_path(out, cap, dir, ((const czk_fc_shape *)shape)->proof, ext);
+}
+
+static czk_status porep_setup(czk_groth16_params *out, const void *shape, const uint64_t *seed,
+                              czk_progress_fn progress, void *ctx)
+{
+    return czk_porep_setup_params(out, shape, seed, progress, ctx);
+}
+
+static czk_status porep_pce_build(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
+{
+    return czk_pce_porep_build(out, shape, progress, ctx);
+}
+
+static czk_status porep_pce_path(char *out, size_t cap, const void *shape) { return czk_pce_cache_path(out, cap, shape); }
+
 const czk_proof_kind czk_kind_porep = {
-    "porep", "StackedDRG proof of replication (SealCommitPhase2 of a C1 output)",
-    &porep_circuit, porep_partitions, porep_param_path, porep_source_open,
-    1, "porep", czk__porep_decode, czk__porep_free, czk__porep_sector_size, czk__porep_param_path_of_size,
+    .name = "porep",
+    .summary = "StackedDRG proof of replication (SealCommitPhase2 of a C1 output)",
+    .circuit = &porep_circuit,
+    .partitions = porep_partitions,
+    .source_open = porep_source_open,
+    .shape_resolve = porep_shape_resolve,
+    .shape_of = porep_shape_of,
+    .shape_name = porep_shape_name,
+    .shape_sizes = porep_shape_sizes,
+    .param_path = porep_param_path,
+    .setup = porep_setup,
+    .pce_build = porep_pce_build,
+    .pce_get = porep_pce_get,
+    .pce_path = porep_pce_path,
+    .wire_kind = 1,
+    .circuit_prefix = "porep",
+    .decode = czk__porep_decode,
+    .free_data = czk__porep_free,
+    .sector_size = czk__porep_sector_size,
 };

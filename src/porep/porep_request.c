@@ -39,11 +39,3 @@ void czk__porep_free(void *data)
 }
 
 uint64_t czk__porep_sector_size(const void *data) { return ((const czk_fc_c1 *)data)->shape.sector_size; }
-
-czk_status czk__porep_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
-                                         const char *ext)
-{
-    czk_fc_shape s;
-    CZK_TRY(czk_fc_shape_of_size(&s, sector_size));
-    return czk_fc_param_path(out, cap, dir, s.proof, ext);
-}

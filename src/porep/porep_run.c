@@ -26,45 +26,6 @@ czk_status czk_porep_setup_params(czk_groth16_params *out, const czk_fc_shape *s
     return czk__params_setup(out, czk_fc_proof_name(shape->proof), &sizes, shape_synth, shape, seed, progress, ctx);
 }
 
-static czk_status pce_columns(void *ctx, int matrix, czk_fr *acc, const czk_fr *lag, size_t row0, size_t row1,
-                              int threads)
-{
-    return czk_pce_columns(ctx, matrix, acc, lag, row0, row1, threads);
-}
-
-czk_status czk_porep_setup_write(const char *params_path, const char *vk_path, const czk_fc_shape *shape,
-                                 const uint64_t *seed, czk_progress_fn progress, void *ctx)
-{
-    czk_pce *pce = NULL;
-    CZK_TRY(czk_pce_porep_get(&pce, shape, progress, ctx, NULL));
-    czk_pce_info in;
-    czk_pce_info_get(pce, &in);
-    /* the file's size, known before the hours of work: h has m - 1 points
-     * (m the domain), l one per aux variable, a every input and the aux
-     * variables A uses, b the variables B uses (in G1 and in G2) */
-    size_t m = 1;
-    while (m < in.rows) m <<= 1;
-    const size_t nb = (size_t)(in.b_input_popcount + in.b_aux_popcount);
-    const size_t n[5] = {m - 1, (size_t)(in.cols - in.n_inputs), (size_t)(in.n_inputs + in.a_aux_popcount), nb, nb};
-    czk_status sp = czk__space_check(params_path, czk__params_file_bytes((size_t)in.n_inputs, n));
-    if (sp != CZK_OK) {
-        czk_pce_destroy(pce);
-        return sp;
-    }
-    czk_groth16_setup_circuit c = {(size_t)in.rows, (size_t)in.cols, (size_t)in.n_inputs, pce_columns, pce};
-    czk_groth16_setup_opts o;
-    memset(&o, 0, sizeof o);
-    if (seed) {
-        o.use_seed = 1;
-        o.seed = *seed;
-    }
-    o.progress = progress;
-    o.progress_ctx = ctx;
-    czk_status s = czk_groth16_setup_write(params_path, vk_path, &c, &o);
-    czk_pce_destroy(pce);
-    return s;
-}
-
 czk_status czk_porep_prove_partition(czk_groth16_proof *out, const czk_groth16_params *params,
                                      const czk_fc_c1 *c1, uint32_t k, const czk_witness_source *src,
                                      czk_porep_times *times)

@@ -16,9 +16,5 @@ czk_status czk__window_decode(void **data, char what[96], const czk_kind_request
 czk_status czk__winning_decode(void **data, char what[96], const czk_kind_request *r) CZK_WUR;
 void czk__post_free(void *data);
 uint64_t czk__post_sector_size(const void *data);
-czk_status czk__window_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
-                                          const char *ext) CZK_WUR;
-czk_status czk__winning_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
-                                           const char *ext) CZK_WUR;
 
 #endif

@@ -112,12 +112,6 @@ static uint32_t post_partitions(const void *data)
     return 1;
 }
 
-static czk_status post_param_path(char *out, size_t cap, const char *dir, const void *data, const char *ext)
-{
-    const czk_post_vanilla *v = data;
-    return czk_post_param_path(out, cap, dir, &v->shape, ext);
-}
-
 static int post_pce_cached(const void *shape) { return czk_pce_post_is_cached(shape); }
 
 static czk_status post_pce_get(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
@@ -148,16 +142,119 @@ static czk_status winning_source_open(czk_witness_source *out, const void *data,
     return open_source(out, data, o, CZK_POST_WINNING);
 }
 
+/* ---- shapes ------------------------------------------------------------------------ */
+
+static czk_status shape_resolve(void **out, const czk_shape_spec *a, czk_post_kind k)
+{
+    const char *kind = czk_post_kind_name(k);
+    *out = NULL;
+    if (a->layers || a->partitions)
+        return czk_error(CZK_ERR_INVALID_ARG, "--layers and --partitions are PoRep options; %s takes --sectors and "
+                         "--challenges", kind);
+    const int custom_tree = a->nodes || a->tree[0];
+    if (a->sector_size && custom_tree)
+        return czk_error(CZK_ERR_INVALID_ARG, "give either --sector-size or --nodes and --tree, not both");
+    if (!a->sector_size && !custom_tree)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s needs --sector-size S (or --nodes N --tree B[,S[,T]])", kind);
+    if (custom_tree && (!a->nodes || !a->tree[0] || !a->sectors || !a->challenges))
+        return czk_error(CZK_ERR_INVALID_ARG, "a custom %s shape needs --nodes, --tree, --sectors and --challenges",
+                         kind);
+    czk_post_shape *s = malloc(sizeof *s);
+    if (!s) return czk_error(CZK_ERR_NOMEM, "a PoSt shape");
+    czk_status st;
+    if (a->sector_size) {
+        st = czk_post_shape_of(s, k, a->sector_size);
+        /* --sectors / --challenges shorten a production shape (tests) */
+        if (st == CZK_OK && (a->sectors || a->challenges))
+            st = czk_post_shape_custom(s, k, s->tree.nodes, s->tree.base_arity, s->tree.sub_arity, s->tree.top_arity,
+                                       a->sectors ? a->sectors : s->sectors,
+                                       a->challenges ? a->challenges : s->challenges);
+    } else {
+        st = czk_post_shape_custom(s, k, a->nodes, a->tree[0], a->tree[1], a->tree[2], a->sectors, a->challenges);
+    }
+    if (st != CZK_OK) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    return CZK_OK;
+}
+
+static czk_status window_shape_resolve(void **out, const czk_shape_spec *a)
+{
+    return shape_resolve(out, a, CZK_POST_WINDOW);
+}
+
+static czk_status winning_shape_resolve(void **out, const czk_shape_spec *a)
+{
+    return shape_resolve(out, a, CZK_POST_WINNING);
+}
+
+static const void *post_shape_of(const void *data) { return &((const czk_post_vanilla *)data)->shape; }
+
+static void post_shape_name(char *out, size_t cap, const void *shape)
+{
+    const czk_post_shape *s = shape;
+    const char *kind = s->kind == CZK_POST_WINNING ? "winning-post" : "window-post";
+    if (s->tree.proof == CZK_FC_PROOF_CUSTOM)
+        snprintf(out, cap, "%s (custom)", kind);
+    else
+        snprintf(out, cap, "%s %lluB", kind, (unsigned long long)(s->tree.nodes * 32));
+}
+
+static czk_status post_shape_sizes(czk_cs_sizes *out, const void *shape)
+{
+    shape_sizes(out, shape);
+    return CZK_OK;
+}
+
+static czk_status post_param_path(char *out, size_t cap, const char *dir, const void *shape, const char *ext)
+{
+    return czk_post_param_path(out, cap, dir, shape, ext);
+}
+
+static czk_status post_setup(czk_groth16_params *out, const void *shape, const uint64_t *seed, czk_progress_fn progress,
+                             void *ctx)
+{
+    return czk_post_setup_params(out, shape, seed, progress, ctx);
+}
+
+static czk_status post_pce_build(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
+{
+    return czk_pce_post_build(out, shape, progress, ctx);
+}
+
+static czk_status post_pce_path(char *out, size_t cap, const void *shape) { return czk_pce_post_path(out, cap, shape); }
+
+#define POST_KIND_SHAPE_OPS                                                                                     \
+    .shape_of = post_shape_of, .shape_name = post_shape_name, .shape_sizes = post_shape_sizes,                 \
+    .param_path = post_param_path, .setup = post_setup, .pce_build = post_pce_build, .pce_get = post_pce_get, \
+    .pce_path = post_pce_path, .free_data = czk__post_free, .sector_size = czk__post_sector_size
+
 const czk_proof_kind czk_kind_window_post = {
-    "window-post", "WindowPoSt: one FallbackPoSt partition of a vanilla proof",
-    &window_circuit, post_partitions, post_param_path, window_source_open,
-    3, "wpost", czk__window_decode, czk__post_free, czk__post_sector_size, czk__window_param_path_of_size,
+    .name = "window-post",
+    .summary = "WindowPoSt: one FallbackPoSt partition of a vanilla proof",
+    .circuit = &window_circuit,
+    .partitions = post_partitions,
+    .source_open = window_source_open,
+    .shape_resolve = window_shape_resolve,
+    .wire_kind = 3,
+    .circuit_prefix = "wpost",
+    .decode = czk__window_decode,
+    POST_KIND_SHAPE_OPS,
 };
 
 const czk_proof_kind czk_kind_winning_post = {
-    "winning-post", "WinningPoSt: the FallbackPoSt proof of a vanilla proof",
-    &winning_circuit, post_partitions, post_param_path, winning_source_open,
-    4, "winning", czk__winning_decode, czk__post_free, czk__post_sector_size, czk__winning_param_path_of_size,
+    .name = "winning-post",
+    .summary = "WinningPoSt: the FallbackPoSt proof of a vanilla proof",
+    .circuit = &winning_circuit,
+    .partitions = post_partitions,
+    .source_open = winning_source_open,
+    .shape_resolve = winning_shape_resolve,
+    .wire_kind = 4,
+    .circuit_prefix = "winning",
+    .decode = czk__winning_decode,
+    POST_KIND_SHAPE_OPS,
 };
 
 const czk_proof_kind *czk_post_proof_kind(czk_post_kind k)

@@ -94,23 +94,3 @@ void czk__post_free(void *data)
 }
 
 uint64_t czk__post_sector_size(const void *data) { return ((const czk_post_vanilla *)data)->shape.tree.sector_size; }
-
-static czk_status path_of_size(char *out, size_t cap, const char *dir, uint64_t size, const char *ext,
-                               czk_post_kind k)
-{
-    czk_post_shape s;
-    CZK_TRY(czk_post_shape_of(&s, k, size));
-    return czk_post_param_path(out, cap, dir, &s, ext);
-}
-
-czk_status czk__window_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
-                                          const char *ext)
-{
-    return path_of_size(out, cap, dir, sector_size, ext, CZK_POST_WINDOW);
-}
-
-czk_status czk__winning_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
-                                           const char *ext)
-{
-    return path_of_size(out, cap, dir, sector_size, ext, CZK_POST_WINNING);
-}

@@ -48,7 +48,7 @@ const svc_circuit *czk__svc_circuit_find(const char *id)
 
 czk_status czk__svc_circuit_path(char *out, size_t cap, const char *dir, const svc_circuit *c)
 {
-    return c->pk->param_path_of_size(out, cap, dir, c->sector_size, ".params");
+    return czk_kind_param_path_of_size(out, cap, c->pk, dir, c->sector_size, ".params");
 }
 
 /* ---- request identity ------------------------------------------------------------------ */

@@ -379,7 +379,7 @@ static czk_svc_outcome job_run(czk_service *s, svc_job *j, char *msg, size_t cap
 {
     const czk_proof_kind *pk = j->pay.pk;
     char path[1024];
-    czk_status st = pk->param_path(path, sizeof path, s->param_cache, j->pay.data, ".params");
+    czk_status st = czk_kind_param_path(path, sizeof path, pk, s->param_cache, j->pay.data, ".params");
     if (st != CZK_OK) {
         snprintf(msg, cap, "no parameter file for %s: %s", j->pay.what, czk_last_error());
         return CZK_SVC_FAILED;

@@ -16,7 +16,5 @@ extern const czk__kind_plan czk__snap_plan;
 czk_status czk__snap_decode(void **data, char what[96], const czk_kind_request *r) CZK_WUR;
 void czk__snap_free(void *data);
 uint64_t czk__snap_sector_size(const void *data);
-czk_status czk__snap_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
-                                        const char *ext) CZK_WUR;
 
 #endif

@@ -55,11 +55,6 @@ static uint32_t snap_partitions(const void *data)
     return ((const czk_snap_vanilla *)data)->n;
 }
 
-static czk_status snap_param_path(char *out, size_t cap, const char *dir, const void *data, const char *ext)
-{
-    return czk_snap_param_path(out, cap, dir, &((const czk_snap_vanilla *)data)->shape, ext);
-}
-
 static int snap_pce_cached(const void *shape) { return czk_pce_snap_is_cached(shape); }
 
 static czk_status snap_pce_get(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
@@ -77,10 +72,88 @@ static czk_status snap_source_open(czk_witness_source *out, const void *data, co
     return czk__source_open(out, &k, &((const czk_snap_vanilla *)data)->shape, o);
 }
 
+/* ---- shapes ------------------------------------------------------------------------ */
+
+static czk_status snap_shape_resolve(void **out, const czk_shape_spec *a)
+{
+    *out = NULL;
+    if (a->layers || a->partitions || a->sectors || a->challenges)
+        return czk_error(CZK_ERR_INVALID_ARG, "--layers, --partitions, --sectors and --challenges do not apply to "
+                                              "snap: its constants follow from the node count");
+    const int custom_tree = a->nodes || a->tree[0];
+    if (a->sector_size && custom_tree)
+        return czk_error(CZK_ERR_INVALID_ARG, "give either --sector-size or --nodes and --tree, not both");
+    if (!a->sector_size && !custom_tree)
+        return czk_error(CZK_ERR_INVALID_ARG, "snap needs --sector-size S (or --nodes N --tree B[,S[,T]])");
+    if (custom_tree && (!a->nodes || !a->tree[0]))
+        return czk_error(CZK_ERR_INVALID_ARG, "a custom snap shape needs --nodes and --tree");
+    czk_snap_shape *s = malloc(sizeof *s);
+    if (!s) return czk_error(CZK_ERR_NOMEM, "a SnapDeals shape");
+    czk_status st = a->sector_size ? czk_snap_shape_of(s, a->sector_size)
+                                   : czk_snap_shape_custom(s, a->nodes, a->tree[0], a->tree[1], a->tree[2]);
+    if (st != CZK_OK) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    return CZK_OK;
+}
+
+static const void *snap_shape_of(const void *data) { return &((const czk_snap_vanilla *)data)->shape; }
+
+static void snap_shape_name(char *out, size_t cap, const void *shape)
+{
+    const czk_snap_shape *s = shape;
+    if (s->update_proof == CZK_SNAP_PROOF_CUSTOM)
+        snprintf(out, cap, "snap (custom, %llu nodes)", (unsigned long long)s->tree.nodes);
+    else
+        snprintf(out, cap, "snap %s", czk_snap_proof_name(s->update_proof));
+}
+
+static czk_status snap_shape_sizes(czk_cs_sizes *out, const void *shape)
+{
+    shape_sizes(out, shape);
+    return CZK_OK;
+}
+
+static czk_status snap_param_path(char *out, size_t cap, const char *dir, const void *shape, const char *ext)
+{
+    return czk_snap_param_path(out, cap, dir, shape, ext);
+}
+
+static czk_status snap_setup(czk_groth16_params *out, const void *shape, const uint64_t *seed, czk_progress_fn progress,
+                             void *ctx)
+{
+    return czk_snap_setup_params(out, shape, seed, progress, ctx);
+}
+
+static czk_status snap_pce_build(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
+{
+    return czk_pce_snap_build(out, shape, progress, ctx);
+}
+
+static czk_status snap_pce_path(char *out, size_t cap, const void *shape) { return czk_pce_snap_path(out, cap, shape); }
+
 const czk_proof_kind czk_kind_snap = {
-    "snap", "SnapDeals: every EmptySectorUpdate partition of an update's vanilla proofs",
-    &snap_circuit, snap_partitions, snap_param_path, snap_source_open,
-    2, "snap", czk__snap_decode, czk__snap_free, czk__snap_sector_size, czk__snap_param_path_of_size,
+    .name = "snap",
+    .summary = "SnapDeals: every EmptySectorUpdate partition of an update's vanilla proofs",
+    .circuit = &snap_circuit,
+    .partitions = snap_partitions,
+    .source_open = snap_source_open,
+    .shape_resolve = snap_shape_resolve,
+    .shape_of = snap_shape_of,
+    .shape_name = snap_shape_name,
+    .shape_sizes = snap_shape_sizes,
+    .param_path = snap_param_path,
+    .setup = snap_setup,
+    .pce_build = snap_pce_build,
+    .pce_get = snap_pce_get,
+    .pce_path = snap_pce_path,
+    .wire_kind = 2,
+    .circuit_prefix = "snap",
+    .decode = czk__snap_decode,
+    .free_data = czk__snap_free,
+    .sector_size = czk__snap_sector_size,
 };
 
 /* ---- parameters ------------------------------------------------------------------- */

@@ -67,11 +67,3 @@ void czk__snap_free(void *data)
 }
 
 uint64_t czk__snap_sector_size(const void *data) { return ((const czk_snap_vanilla *)data)->shape.tree.sector_size; }
-
-czk_status czk__snap_param_path_of_size(char *out, size_t cap, const char *dir, uint64_t sector_size,
-                                        const char *ext)
-{
-    czk_snap_shape s;
-    CZK_TRY(czk_snap_shape_of(&s, sector_size));
-    return czk_snap_param_path(out, cap, dir, &s, ext);
-}

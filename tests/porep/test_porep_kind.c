@@ -11,6 +11,8 @@
 #include "czk/czk.h"
 #include "czk/kind.h"
 #include "czk/porep_kind.h"
+#include "czk/post_kind.h"
+#include "czk/snap_kind.h"
 
 static czk_fc_shape tiny_shape(void)
 {
@@ -51,10 +53,56 @@ CZK_TEST(registry_finds_porep)
     size_t n = 0;
     while (czk_proof_kind_at(n)) {
         const czk_proof_kind *k = czk_proof_kind_at(n);
-        CHECK(k->name && k->summary && k->circuit && k->partitions && k->param_path && k->source_open);
+        /* the whole contract */
+        CHECK_MSG(k->name && k->summary && k->circuit && k->partitions && k->source_open && k->shape_resolve &&
+                      k->shape_of && k->shape_name && k->shape_sizes && k->param_path && k->setup && k->pce_build && k->pce_get &&
+                      k->pce_path && k->wire_kind && k->circuit_prefix && k->decode && k->free_data && k->sector_size,
+                  "kind %s lacks a member of the contract", k->name ? k->name : "?");
         n++;
     }
-    CHECK(n >= 1);
+    CHECK(n == 4);
+}
+
+/* Every kind's shape at 2KiB: a name, sizes, the same parameter file by
+ * shape and by size, a PCE path; and the shape options a kind does not take
+ * are refused with a message naming them. */
+CZK_TEST(registry_shapes_by_size)
+{
+    for (size_t i = 0; czk_proof_kind_at(i); i++) {
+        const czk_proof_kind *k = czk_proof_kind_at(i);
+        const czk_shape_spec spec = {.sector_size = 2048};
+        void *shape = NULL;
+        REQUIRE_OK(k->shape_resolve(&shape, &spec));
+        char name[96], a[1024], b[1024], pce[1024];
+        k->shape_name(name, sizeof name, shape);
+        CHECK_MSG(name[0] != 0, "%s: empty shape name", k->name);
+        czk_cs_sizes z;
+        REQUIRE_OK(k->shape_sizes(&z, shape));
+        CHECK_MSG(z.n_inputs > 1 && z.n_aux > 0 && z.n_constraints > z.n_inputs, "%s: sizes %llu %llu %llu", k->name,
+                  (unsigned long long)z.n_inputs, (unsigned long long)z.n_aux, (unsigned long long)z.n_constraints);
+        REQUIRE_OK(k->param_path(a, sizeof a, "/p", shape, ".vk"));
+        REQUIRE_OK(czk_kind_param_path_of_size(b, sizeof b, k, "/p", 2048, ".vk"));
+        CHECK_MSG(!strcmp(a, b) && !strncmp(a, "/p/v28-", 7), "%s: %s vs %s", k->name, a, b);
+        REQUIRE_OK(k->pce_path(pce, sizeof pce, shape));
+        CHECK_MSG(strstr(pce, ".pce") != NULL, "%s: PCE path %s", k->name, pce);
+        free(shape);
+        const czk_shape_spec none = {0};
+        CHECK(k->shape_resolve(&shape, &none) == CZK_ERR_INVALID_ARG && shape == NULL);
+        CHECK_MSG(strstr(czk_last_error(), "--sector-size") != NULL, "%s: %s", k->name, czk_last_error());
+        const czk_shape_spec both = {.sector_size = 2048, .nodes = 64, .tree = {8}};
+        CHECK(k->shape_resolve(&shape, &both) == CZK_ERR_INVALID_ARG && shape == NULL);
+    }
+    const czk_shape_spec layers = {.sector_size = 2048, .layers = 2};
+    void *shape = NULL;
+    CHECK(czk_kind_snap.shape_resolve(&shape, &layers) == CZK_ERR_INVALID_ARG && shape == NULL);
+    CHECK(strstr(czk_last_error(), "--layers") != NULL);
+    CHECK(czk_kind_window_post.shape_resolve(&shape, &layers) == CZK_ERR_INVALID_ARG && shape == NULL);
+    const czk_shape_spec sectors = {.sector_size = 2048, .sectors = 1};
+    CHECK(czk_kind_porep.shape_resolve(&shape, &sectors) == CZK_ERR_INVALID_ARG && shape == NULL);
+    CHECK(strstr(czk_last_error(), "--sectors") != NULL);
+    REQUIRE_OK(czk_kind_window_post.shape_resolve(&shape, &sectors));
+    CHECK(((const czk_post_shape *)shape)->sectors == 1);
+    free(shape);
 }
 
 CZK_TEST(porep_param_path_is_v28)
@@ -64,7 +112,7 @@ CZK_TEST(porep_param_path_is_v28)
     czk_fc_c1 c1;
     REQUIRE_OK(czk_fc_gen_c1(&c1, &s, 1, NULL, NULL));
     char path[1024];
-    REQUIRE_OK(czk_kind_porep.param_path(path, sizeof path, "/p", &c1, ".params"));
+    REQUIRE_OK(czk_kind_param_path(path, sizeof path, &czk_kind_porep, "/p", &c1, ".params"));
     CHECK_MSG(!strcmp(path, "/p/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
                             "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params"),
               "got %s", path);

@@ -115,7 +115,7 @@ CZK_TEST(post_param_names_are_v28)
         memset(&v, 0, sizeof v);
         v.shape = s;
         char path[1024];
-        REQUIRE_OK(czk_post_proof_kind(cases[i].k)->param_path(path, sizeof path, "/p", &v, ".params"));
+        REQUIRE_OK(czk_kind_param_path(path, sizeof path, czk_post_proof_kind(cases[i].k), "/p", &v, ".params"));
         CHECK_MSG(!strcmp(path, cases[i].want), "case %zu: got %s", i, path);
         REQUIRE_OK(czk_post_param_path(path, sizeof path, "/p", &s, ".vk"));
         size_t n = strlen(cases[i].want);

@@ -46,7 +46,7 @@ CZK_TEST(snap_param_names_are_v28)
         memset(&v, 0, sizeof v);
         REQUIRE_OK(czk_snap_shape_of(&v.shape, cases[i].size));
         char path[1024], want[1024];
-        REQUIRE_OK(czk_kind_snap.param_path(path, sizeof path, "/p", &v, ".params"));
+        REQUIRE_OK(czk_kind_param_path(path, sizeof path, &czk_kind_snap, "/p", &v, ".params"));
         snprintf(want, sizeof want, "/p/%s.params", cases[i].id);
         CHECK_MSG(!strcmp(path, want), "size %llu: %s", (unsigned long long)cases[i].size, path);
         REQUIRE_OK(czk_snap_param_path(path, sizeof path, "/p", &v.shape, ".vk"));
