@@ -89,7 +89,7 @@ sys.exit(0 if ok else 1)' "$c" "$SIZE"; then
 pce() { # pce KIND: the PCE matrices in czk's cache when missing (timed)
     c=$(circuit_of "$1")
     t0=$(now)
-    if "$CZK" pce build --circuit "$c" --sector-size "$SIZE" --quiet >"$W/pce-$1.out" 2>&1; then
+    if "$CZK" pce build --circuit "$c" --sector-size "$SIZE" --if-missing --quiet >"$W/pce-$1.out" 2>&1; then
         say "pce $1: ready in $(since "$t0") s ($(grep -o '[0-9.]* [MG]B' "$W/pce-$1.out" | head -1))"
     else
         say "pce $1: failed"; cat "$W/pce-$1.out"; exit 1

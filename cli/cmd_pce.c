@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -14,6 +15,7 @@
 
 static const char usage[] =
     "usage: czk pce build [--circuit porep|window-post|winning-post|snap] (--sector-size S | CUSTOM SHAPE) [-o FILE]\n"
+    "                     [--if-missing]\n"
     "       czk pce info FILE\n\n"
     "Pre-compiled constraint evaluation (PCE) of a partition circuit (PoRep by\n"
     "default; --circuit window-post / winning-post: the FallbackPoSt circuit, with\n"
@@ -26,7 +28,8 @@ static const char usage[] =
     "  build      record the shape and write it to FILE or to the cache\n"
     "             ($CZK_CACHE_DIR, $XDG_CACHE_HOME/czk or ~/.cache/czk)\n"
     "  info       print a PCE file's counts, bytes per non-zero and key\n" CZK_SHAPE_USAGE
-    "  -o FILE         output file (build)\n\n"
+    "  -o FILE         output file (build)\n"
+    "  --if-missing    build only when FILE (or the cache file) does not exist yet\n\n"
     "To time the witness and the mat-vec: czk bench synth-only --pce on (--validate,\n"
     "--stream; czk bench synth-only --help).\n";
 
@@ -35,9 +38,10 @@ static const char usage[] =
 typedef struct opts {
     czk_shape_args shape;
     const char *out, *circuit;
+    int if_missing;
 } opts;
 
-enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE };
+enum { OPT_CIRCUIT = CZK_OPT_FIRST_FREE, OPT_IF_MISSING };
 
 static int on_opt(void *ctx, int opt, const char *arg)
 {
@@ -46,6 +50,10 @@ static int on_opt(void *ctx, int opt, const char *arg)
     if (czk_shape_option(&o->shape, opt, arg, CMD, usage, &rc)) return rc;
     if (opt == 'o') {
         o->out = arg;
+        return 0;
+    }
+    if (opt == OPT_IF_MISSING) {
+        o->if_missing = 1;
         return 0;
     }
     if (opt == OPT_CIRCUIT) {
@@ -114,20 +122,25 @@ static int cmd_build(const opts *o, const czk_cli_common *com)
 
 static int build_shape(const opts *o, const czk_cli_common *com, const czk_proof_kind *k, const void *shape)
 {
+    char path[600];
+    czk_status s = CZK_OK;
+    if (o->out) snprintf(path, sizeof path, "%s", o->out);
+    else if ((s = k->pce_path(path, sizeof path, shape)) != CZK_OK) return czk_cli_fail(CMD, s, "cache path");
+    struct stat st;
+    if (o->if_missing && stat(path, &st) == 0 && st.st_size > 0) {
+        /* already recorded: nothing rebuilt (its checks run when it is read) */
+        if (com->json) printf("{\"path\":\"%s\",\"bytes\":%lld,\"built\":false}\n", path, (long long)st.st_size);
+        else if (!com->quiet) printf("present    %s (%lld bytes): not rebuilt\n", path, (long long)st.st_size);
+        return CZK_EXIT_OK;
+    }
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(com));
     double t0 = czk_now();
     czk_pce *p;
-    czk_status s = k->pce_build(&p, shape, on_progress, &pg);
+    s = k->pce_build(&p, shape, on_progress, &pg);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "recording the circuit");
     double build_s = czk_now() - t0;
-    char path[600];
-    if (o->out) snprintf(path, sizeof path, "%s", o->out);
-    else if ((s = k->pce_path(path, sizeof path, shape)) != CZK_OK) {
-        czk_pce_destroy(p);
-        return czk_cli_fail(CMD, s, "cache path");
-    }
     s = czk_pce_write(p, path);
     if (s == CZK_OK) {
         print_info(p, com->json, build_s);
@@ -155,6 +168,7 @@ static int run(int argc, char **argv)
         CZK_SHAPE_OPTIONS,
         CZK_POST_SHAPE_OPTIONS,
         {"circuit", required_argument, 0, OPT_CIRCUIT},
+        {"if-missing", no_argument, 0, OPT_IF_MISSING},
         {"output", required_argument, 0, 'o'},
         {0, 0, 0, 0},
     };

@@ -6,9 +6,9 @@
 #include "bench.h"
 #include "cli.h"
 #include "progress.h"
-#include "czk/porep_kind.h"
-#include "czk/post_kind.h"
-#include "czk/snap_kind.h"
+#include "shape_opts.h"
+#include "czk/kind.h"
+#include "czk/post.h"
 #include "czk/engine.h"
 #include "common/fileio.h"
 
@@ -243,110 +243,92 @@ static int run_job(czk_groth16_proof *proofs, czk_kind_job *job, const args *a, 
     return CZK_EXIT_OK;
 }
 
-static int prove_post(const args *a, const czk_cli_common *c)
+/* --json's and the text line's report of a proven job. */
+static void report(const args *a, const czk_cli_common *c, const czk_proof_kind *k, const char *name,
+                   const czk_kind_report *rep, const czk_kind_partition_times *times, uint32_t count,
+                   uint64_t constraints, const job_params *jp)
 {
-    czk_post_kind k = (czk_post_kind)(a->post - 1);
-    czk_progress pg;
-    czk_progress_init(&pg, czk_cli_progress_enabled(c));
-    czk_post_vanilla v;
-    czk_post_json m;
-    /* strict read and native check before anything else is looked at */
-    czk_status s = czk_post_dir_read(&v, &m, k, a->vanilla);
-    if (s != CZK_OK) return czk_cli_fail("prove", s, "the vanilla proof is refused (nothing written)");
-    job_params jp;
-    memset(&jp, 0, sizeof jp);
-    czk_kind_job job;
-    int exit_code = params_for_job(&job, &jp, czk_post_proof_kind(k), &v, a, c, &pg);
-    if (exit_code != CZK_EXIT_OK) goto out;
-    czk_groth16_proof proof[1];
-    uint8_t bytes[CZK_GROTH16_PROOF_BYTES];
-    czk_kind_partition_times times[1];
-    job.n = 1;
-    czk_kind_report rep;
-    exit_code = run_job(proof, &job, a, &pg, &rep, times);
-    if (exit_code != CZK_EXIT_OK) goto out;
-    s = write_proofs(a->out, proof, 1, bytes);
-    if (s != CZK_OK) {
-        exit_code = czk_cli_fail("prove", s, "writing the proof failed");
-        goto out;
-    }
-    czk_post_counts cnt;
-    czk_post_circuit_counts(&cnt, &v.shape);
     if (c->json) {
-        printf("{\"proof\":\"%s\",\"kind\":\"%s\",\"registered_proof\":\"%s\",\"sectors\":%u,"
-               "\"constraints\":%llu,\"source\":\"%s\",\"synth_s\":%.4f,\"prove_s\":%.4f,\"verified\":%s,"
-               "\"seconds\":%.3f,\"peak_reserved\":%llu,",
-               a->out, czk_post_kind_name(k), m.proof, v.n, (unsigned long long)cnt.constraints,
-               rep.source ? rep.source : "?", times[0].synth_s, times[0].prove_s, rep.verified ? "true" : "false",
-               rep.wall_s, (unsigned long long)rep.peak_reserved);
-        json_params(&jp);
+        printf("{\"proof\":\"%s\",\"kind\":\"%s\",\"registered_proof\":\"%s\",\"witness\":\"%s\","
+               "\"source\":\"%s\",\"partitions\":[",
+               a->out, k->name, name, rep->source, rep->source);
+        for (uint32_t i = 0; i < count; i++)
+            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"batch\":%d}",
+                   i ? "," : "", times[i].partition, (unsigned long long)constraints, times[i].synth_s,
+                   times[i].prove_s, times[i].batch);
+        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,", rep->verified ? "true" : "false",
+               rep->wall_s, (unsigned long long)rep->peak_reserved);
+        json_params(jp);
         printf("}\n");
-    } else if (!c->quiet)
-        printf("proved %s (%s, %u sector%s) in %.2f s%s; wrote %s (%d bytes)\n", czk_post_kind_name(k), m.proof, v.n,
-               v.n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out, CZK_GROTH16_PROOF_BYTES);
-out:
-    czk_groth16_params_clear(&jp.p);
-    czk_post_vanilla_free(&v);
-    czk_post_json_free(&m);
-    return exit_code;
+    } else if (!c->quiet) {
+        printf("proved %u %s partition%s of %s in %.2f s (witness: %s)%s; wrote %s (%zu bytes)\n", count, k->name,
+               count > 1 ? "s" : "", name, rep->wall_s, rep->source, rep->verified ? ", verified" : "", a->out,
+               (size_t)count * CZK_GROTH16_PROOF_BYTES);
+    }
 }
 
-static int prove_snap(const args *a, const czk_cli_common *c)
+/* Prove kind k's job read from input: every partition, or --partition K. */
+static int prove_kind(const args *a, const czk_cli_common *c, const czk_proof_kind *k, const char *input)
 {
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(c));
-    czk_snap_vanilla v;
-    czk_snap_json m;
+    void *data = NULL, *pub = NULL;
     /* strict read and native check before anything else is looked at */
-    czk_status s = czk_snap_dir_read(&v, &m, a->vanilla);
-    if (s != CZK_OK) return czk_cli_fail("prove", s, "the vanilla proofs are refused (nothing written)");
+    czk_status s = k->read(&data, input);
+    if (s != CZK_OK) return czk_cli_fail("prove", s, "the job's input is refused (nothing written)");
+    /* the registered proof's name: from the public data, which is the job
+     * data itself where one file holds both (PoRep's C1) */
+    if (k->read_public != k->read && (s = k->read_public(&pub, input)) != CZK_OK) {
+        k->free_data(data);
+        return czk_cli_fail("prove", s, "the job's public data is refused (nothing written)");
+    }
+    const char *name = k->public_name(pub ? pub : data);
+    const uint32_t parts = k->partitions(data);
     int exit_code = CZK_EXIT_OK;
-    const uint32_t n = v.n;
     job_params jp;
     memset(&jp, 0, sizeof jp);
-    czk_groth16_proof *proofs = calloc(n, sizeof *proofs);
-    uint8_t *bytes = malloc((size_t)n * CZK_GROTH16_PROOF_BYTES);
-    czk_kind_partition_times *times = calloc(n, sizeof *times);
-    if (!proofs || !bytes || !times) {
-        exit_code = czk_cli_fail("prove", czk_error(CZK_ERR_NOMEM, "%u proofs", n), "out of memory");
+    const uint32_t count = a->partition >= 0 ? 1 : parts;
+    czk_groth16_proof *proofs = calloc(count, sizeof *proofs);
+    uint8_t *bytes = malloc((size_t)count * CZK_GROTH16_PROOF_BYTES);
+    czk_kind_partition_times *times = calloc(count, sizeof *times);
+    uint32_t *partitions = malloc(count * sizeof *partitions);
+    if (a->partition >= (long long)parts) {
+        exit_code = czk_cli_usage_error("prove", usage, "--partition %lld: the sector has %u partitions", a->partition,
+                                        parts);
         goto out;
     }
+    if (!proofs || !bytes || !times || !partitions) {
+        exit_code = czk_cli_fail("prove", czk_error(CZK_ERR_NOMEM, "%u proofs", count), "out of memory");
+        goto out;
+    }
+    for (uint32_t i = 0; i < count; i++) partitions[i] = (a->partition >= 0 ? (uint32_t)a->partition : 0) + i;
     czk_kind_job job;
-    exit_code = params_for_job(&job, &jp, &czk_kind_snap, &v, a, c, &pg);
+    exit_code = params_for_job(&job, &jp, k, data, a, c, &pg);
     if (exit_code != CZK_EXIT_OK) goto out;
-    job.n = n;
+    /* one job through the pipelined engine (n = 1 included): synthesis of
+     * partition N+1 overlaps proving of N; the engine verifies the proofs
+     * once (batch verification) unless --no-verify */
+    job.partitions = partitions;
+    job.n = count;
     czk_kind_report rep;
     exit_code = run_job(proofs, &job, a, &pg, &rep, times);
     if (exit_code != CZK_EXIT_OK) goto out;
-    s = write_proofs(a->out, proofs, n, bytes);
+    s = write_proofs(a->out, proofs, count, bytes);
     if (s != CZK_OK) {
         exit_code = czk_cli_fail("prove", s, "writing the proof failed");
         goto out;
     }
-    czk_snap_counts cnt;
-    czk_snap_circuit_counts(&cnt, &v.shape);
-    if (c->json) {
-        printf("{\"proof\":\"%s\",\"kind\":\"snap\",\"registered_proof\":\"%s\",\"witness\":\"%s\",\"partitions\":[",
-               a->out, m.proof, rep.source);
-        for (uint32_t i = 0; i < n; i++)
-            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"batch\":%d}",
-                   i ? "," : "", times[i].partition, (unsigned long long)cnt.constraints, times[i].synth_s,
-                   times[i].prove_s, times[i].batch);
-        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,", rep.verified ? "true" : "false",
-               rep.wall_s, (unsigned long long)rep.peak_reserved);
-        json_params(&jp);
-        printf("}\n");
-    } else if (!c->quiet) {
-        printf("proved the update (%s, %u partition%s) in %.2f s%s; wrote %s (%zu bytes)\n", m.proof, n,
-               n > 1 ? "s" : "", rep.wall_s, rep.verified ? ", verified" : "", a->out,
-               (size_t)n * CZK_GROTH16_PROOF_BYTES);
-    }
+    czk_cs_sizes sz;
+    if (k->shape_sizes(&sz, k->shape_of(data)) != CZK_OK) memset(&sz, 0, sizeof sz);
+    report(a, c, k, name, &rep, times, count, sz.n_constraints, &jp);
 out:
     free(proofs);
     free(bytes);
     free(times);
+    free(partitions);
     czk_groth16_params_clear(&jp.p);
-    czk_snap_vanilla_free(&v);
+    if (pub) k->free_public(pub);
+    k->free_data(data);
     return exit_code;
 }
 
@@ -378,96 +360,12 @@ static int run(int argc, char **argv)
     if (rc != CZK_CLI_CONTINUE) return rc;
     if (a.params && a.param_cache)
         return czk_cli_usage_error("prove", usage, "--params and --param-cache exclude each other");
-    if (a.snap) {
-        if (a.post) return czk_cli_usage_error("prove", usage, "--snap and --post exclude each other");
-        if (!a.vanilla || !a.out) return czk_cli_usage_error("prove", usage, "--snap needs --vanilla DIR and -o");
-        if (a.c1 || a.partition >= 0)
-            return czk_cli_usage_error("prove", usage, "--c1 and --partition are PoRep's, not --snap's");
-        return prove_snap(&a, &c);
-    }
-    if (a.post || a.vanilla) {
-        if (!a.post || !a.vanilla || !a.out)
-            return czk_cli_usage_error("prove", usage, "--post, --vanilla and -o are required together");
-        if (a.c1 || a.partition >= 0)
-            return czk_cli_usage_error("prove", usage, "--c1 and --partition are PoRep's, not --post's");
-        return prove_post(&a, &c);
-    }
-    if (!a.c1 || !a.out) return czk_cli_usage_error("prove", usage, "--c1 and -o are required");
-
-    czk_progress pg;
-    czk_progress_init(&pg, czk_cli_progress_enabled(&c));
-    czk_fc_c1 c1;
-    memset(&c1, 0, sizeof c1);
-    czk_status s = czk_fc_c1_read(&c1, a.c1);
-    if (s != CZK_OK) return czk_cli_fail("prove", s, "reading the C1 file failed");
-    uint32_t parts = c1.shape.partitions;
-    if (a.partition >= (long long)parts) {
-        czk_fc_c1_free(&c1);
-        return czk_cli_usage_error("prove", usage, "--partition %lld: the sector has %u partitions", a.partition, parts);
-    }
-    uint32_t first = a.partition >= 0 ? (uint32_t)a.partition : 0;
-    uint32_t count = a.partition >= 0 ? 1 : parts;
-    job_params jp;
-    memset(&jp, 0, sizeof jp);
-    czk_kind_job job;
-    int rc_params = params_for_job(&job, &jp, &czk_kind_porep, &c1, &a, &c, &pg);
-    if (rc_params != CZK_EXIT_OK) {
-        czk_fc_c1_free(&c1);
-        return rc_params;
-    }
-    czk_groth16_proof *proofs = calloc(count, sizeof *proofs);
-    uint8_t *bytes = malloc((size_t)count * CZK_GROTH16_PROOF_BYTES);
-    czk_kind_partition_times *times = calloc(count, sizeof *times);
-    uint32_t *partitions = malloc(count * sizeof *partitions);
-    int exit_code = CZK_EXIT_OK;
-    if (!proofs || !bytes || !times || !partitions) {
-        s = czk_error(CZK_ERR_NOMEM, "proof buffers");
-        exit_code = czk_cli_fail("prove", s, "out of memory");
-        goto out;
-    }
-    for (uint32_t i = 0; i < count; i++) partitions[i] = first + i;
-    czk_cs_sizes sz;
-    if (czk_porep_sizes(&sz, &c1.shape) != CZK_OK) memset(&sz, 0, sizeof sz);
-    /* one job through the pipelined engine (n = 1 included): synthesis of
-     * partition N+1 overlaps proving of N; the engine verifies the proofs
-     * once (batch verification) unless --no-verify */
-    job.partitions = partitions;
-    job.n = count;
-    czk_kind_report rep;
-    exit_code = run_job(proofs, &job, &a, &pg, &rep, times);
-    if (exit_code != CZK_EXIT_OK) goto out;
-    double t_prove = rep.wall_s;
-    int verified = rep.verified;
-    size_t len = (size_t)count * CZK_GROTH16_PROOF_BYTES;
-    s = write_proofs(a.out, proofs, count, bytes);
-    if (s != CZK_OK) {
-        exit_code = czk_cli_fail("prove", s, "writing the proof failed");
-        goto out;
-    }
-    if (c.json) {
-        printf("{\"proof\":\"%s\",\"sector\":\"%s\",\"witness\":\"%s\",\"partitions\":[", a.out,
-               czk_fc_proof_name(c1.shape.proof), rep.source);
-        for (uint32_t i = 0; i < count; i++)
-            printf("%s{\"partition\":%u,\"constraints\":%llu,\"synth_s\":%.4f,\"prove_s\":%.4f,\"batch\":%d}",
-                   i ? "," : "", times[i].partition, (unsigned long long)sz.n_constraints, times[i].synth_s,
-                   times[i].prove_s, times[i].batch);
-        printf("],\"verified\":%s,\"seconds\":%.3f,\"peak_reserved\":%llu,", verified ? "true" : "false", t_prove,
-               (unsigned long long)rep.peak_reserved);
-        json_params(&jp);
-        printf("}\n");
-    } else if (!c.quiet) {
-        printf("proved %u partition%s of %s in %.2f s (witness: %s)%s; wrote %s (%zu bytes)\n", count,
-               count > 1 ? "s" : "", czk_fc_proof_name(c1.shape.proof), t_prove, rep.source,
-               verified ? ", verified" : "", a.out, len);
-    }
-out:
-    free(proofs);
-    free(bytes);
-    free(times);
-    free(partitions);
-    czk_groth16_params_clear(&jp.p);
-    czk_fc_c1_free(&c1);
-    return exit_code;
+    const czk_kind_input_args in = {a.c1, a.vanilla, a.post, a.snap, a.partition, "-o", a.out != NULL};
+    const czk_proof_kind *k = NULL;
+    const char *input = NULL;
+    rc = czk_kind_input(&k, &input, &in, "prove", usage);
+    if (rc) return rc;
+    return prove_kind(&a, &c, k, input);
 }
 
 CZK_CLI_COMMAND(prove,

@@ -117,3 +117,33 @@ int czk_snap_shape_resolve(czk_snap_shape *out, const czk_shape_args *a, const c
 {
     return resolve_into(out, sizeof *out, &czk_kind_snap, a, cmd, usage);
 }
+
+int czk_kind_input(const czk_proof_kind **kind, const char **input, const czk_kind_input_args *a, const char *cmd,
+                   const char *usage)
+{
+    const int prove = !strcmp(a->out_flag, "-o");
+    if (a->snap) {
+        if (a->post) return czk_cli_usage_error(cmd, usage, "--snap and --post exclude each other");
+        if (!a->vanilla || !a->have_out)
+            return prove ? czk_cli_usage_error(cmd, usage, "--snap needs --vanilla DIR and -o")
+                         : czk_cli_usage_error(cmd, usage, "--snap, --vanilla and %s are required together", a->out_flag);
+        if (a->c1 || a->partition >= 0)
+            return czk_cli_usage_error(cmd, usage, "--c1 and --partition are PoRep's, not --snap's");
+        *kind = &czk_kind_snap;
+        *input = a->vanilla;
+        return 0;
+    }
+    if (a->post || a->vanilla) {
+        if (!a->post || !a->vanilla || !a->have_out)
+            return czk_cli_usage_error(cmd, usage, "--post, --vanilla and %s are required together", a->out_flag);
+        if (a->c1 || a->partition >= 0)
+            return czk_cli_usage_error(cmd, usage, "--c1 and --partition are PoRep's, not --post's");
+        *kind = czk_post_proof_kind((czk_post_kind)(a->post - 1));
+        *input = a->vanilla;
+        return 0;
+    }
+    if (!a->c1 || !a->have_out) return czk_cli_usage_error(cmd, usage, "--c1 and %s are required", a->out_flag);
+    *kind = &czk_kind_porep;
+    *input = a->c1;
+    return 0;
+}

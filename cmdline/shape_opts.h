@@ -76,4 +76,20 @@ int czk_post_shape_resolve(czk_post_shape *out, czk_post_kind k, const czk_shape
  * option (PoRep / PoSt options have no meaning there). */
 int czk_snap_shape_resolve(czk_snap_shape *out, const czk_shape_args *a, const char *cmd, const char *usage);
 
+/* The kind and its input that czk prove / czk verify were given: --c1 FILE
+ * (PoRep), --post window|winning --vanilla DIR, --snap --vanilla DIR.
+ * post: 0 or 1 + czk_post_kind; partition: -1 or --partition; out: the
+ * flag that names the command's other required file ("-o" / "--proof")
+ * and whether it was given. 0 with *kind and *input set, or a usage
+ * error (exit code) naming the combination that does not go together. */
+typedef struct czk_kind_input_args {
+    const char *c1, *vanilla;
+    int post, snap;
+    long long partition;
+    const char *out_flag;
+    int have_out;
+} czk_kind_input_args;
+int czk_kind_input(const czk_proof_kind **kind, const char **input, const czk_kind_input_args *a, const char *cmd,
+                   const char *usage);
+
 #endif

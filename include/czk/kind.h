@@ -103,6 +103,20 @@ typedef struct czk_proof_kind {
     czk_status (*pce_build)(struct czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx);
     czk_status (*pce_get)(struct czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx);
     czk_status (*pce_path)(char *out, size_t cap, const void *shape);
+    /* ---- files (czk prove, czk verify) ---- */
+    /* Job data from its files (PoRep: a C1 JSON file; the others: a vanilla
+     * directory as czk gen-post / gen-snap and czk-oracle write it), read
+     * strictly and checked natively before anything else; free_data frees it. */
+    czk_status (*read)(void **data, const char *path);
+    /* What a verifier reads there (the public data, no vanilla proofs). */
+    czk_status (*read_public)(void **pub, const char *path);
+    void (*free_public)(void *pub);
+    const void *(*public_shape)(const void *pub);
+    uint32_t (*public_partitions)(const void *pub);
+    const char *(*public_name)(const void *pub); /* the registered proof, "StackedDrg2KiBV1_1" */
+    /* Partition k's public inputs (n of them, ONE excluded: the verifying
+     * key's count, refused naming both when the circuit's differs). */
+    czk_status (*public_inputs)(czk_fr *out, size_t n, const void *pub, uint32_t k);
     /* ---- requests (czk serve) ---- */
     int wire_kind;              /* cuzk.v1 ProofKind: 1 PoRep, 2 SnapDeals, 3 WindowPoSt, 4 WinningPoSt */
     const char *circuit_prefix; /* circuit ids are "<prefix>-<2k|8m|512m|32g|64g>" (cuzk's porep-32g ...) */
@@ -123,6 +137,11 @@ typedef struct czk_proof_kind {
 czk_status czk_kind_setup_write(const char *params_path, const char *vk_path, const czk_proof_kind *k,
                                 const void *shape, const uint64_t *seed, czk_progress_fn progress,
                                 void *ctx) CZK_WUR;
+
+/* Verify proofs[i] as the proof of partition partitions[i] (NULL: 0 .. n-1)
+ * of pub (kind k's public data), in one batch. */
+czk_status czk_kind_verify(const czk_groth16_vk *vk, const czk_proof_kind *k, const void *pub,
+                           const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n) CZK_WUR;
 
 /* The parameter file of job data (kind k) under dir. */
 czk_status czk_kind_param_path(char *out, size_t cap, const czk_proof_kind *k, const char *dir, const void *data,

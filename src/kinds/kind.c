@@ -60,6 +60,31 @@ czk_status czk_kind_circuit_id(char *out, size_t cap, const czk_proof_kind *k, u
                      (unsigned long long)sector_size);
 }
 
+czk_status czk_kind_verify(const czk_groth16_vk *vk, const czk_proof_kind *k, const void *pub,
+                           const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n)
+{
+    if (vk->n_ic < 1) return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has no public inputs (not even ONE)");
+    const size_t per = vk->n_ic - 1;
+    const uint32_t parts = k->public_partitions(pub);
+    const size_t total = (size_t)n * per;
+    czk_fr *in = malloc((total ? total : 1) * sizeof *in);
+    if (!in) return czk_error(CZK_ERR_NOMEM, "%u partitions' public inputs", n);
+    czk_status st = CZK_OK;
+    for (uint32_t i = 0; i < n && st == CZK_OK; i++) {
+        uint32_t p = partitions ? partitions[i] : i;
+        if (p >= parts)
+            st = czk_error(CZK_ERR_INVALID_ARG, "partition %u of a %s proof with %u", p, k->name, parts);
+        else
+            st = k->public_inputs(in + (size_t)i * per, per, pub, p);
+    }
+    czk_groth16_pvk pvk;
+    if (st == CZK_OK) st = czk_groth16_pvk_prepare(&pvk, vk);
+    if (st == CZK_OK)
+        st = n == 1 ? czk_groth16_verify(&pvk, proofs, in, per) : czk_groth16_verify_batch(&pvk, proofs, n, in, per, NULL);
+    free(in);
+    return st;
+}
+
 czk_status czk_kind_param_path(char *out, size_t cap, const czk_proof_kind *k, const char *dir, const void *data,
                                const char *ext)
 {

@@ -30,19 +30,7 @@ static czk_status porep_synth(czk_cs *cs, const void *data, uint32_t k)
     return czk_porep_synthesize(cs, &c1->shape, c1, k);
 }
 
-static czk_status porep_inputs(czk_fr *out, size_t n, const void *data, uint32_t k)
-{
-    const czk_fc_c1 *c1 = data;
-    size_t want = czk_porep_num_inputs(&c1->shape) - 1;
-    if (n != want)
-        return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, this sector's circuit %zu",
-                         n + 1, want + 1);
-    return czk_porep_public_inputs(out, c1, k);
-}
-
-static const czk_engine_circuit porep_circuit = {"porep", porep_sizes, porep_synth, porep_inputs};
-
-static uint32_t porep_partitions(const void *data) { return ((const czk_fc_c1 *)data)->shape.partitions; }
+static const czk_engine_circuit porep_circuit = {"porep", porep_sizes, porep_synth, czk__porep_inputs};
 
 /* ---- witness sources: the parallel prover and PCE (src/kinds/sources.c) ------------------ */
 
@@ -98,8 +86,6 @@ static czk_status porep_shape_resolve(void **out, const czk_shape_spec *a)
     return CZK_OK;
 }
 
-static const void *porep_shape_of(const void *data) { return &((const czk_fc_c1 *)data)->shape; }
-
 static void porep_shape_name(char *out, size_t cap, const void *shape)
 {
     snprintf(out, cap, "%s", czk_fc_proof_name(((const czk_fc_shape *)shape)->proof));
@@ -129,10 +115,10 @@ const czk_proof_kind czk_kind_porep = {
     .name = "porep",
     .summary = "StackedDRG proof of replication (SealCommitPhase2 of a C1 output)",
     .circuit = &porep_circuit,
-    .partitions = porep_partitions,
+    .partitions = czk__porep_partitions,
     .source_open = porep_source_open,
     .shape_resolve = porep_shape_resolve,
-    .shape_of = porep_shape_of,
+    .shape_of = czk__porep_shape_of,
     .shape_name = porep_shape_name,
     .shape_sizes = porep_shape_sizes,
     .param_path = porep_param_path,
@@ -140,6 +126,13 @@ const czk_proof_kind czk_kind_porep = {
     .pce_build = porep_pce_build,
     .pce_get = porep_pce_get,
     .pce_path = porep_pce_path,
+    .read = czk__porep_read,
+    .read_public = czk__porep_read,
+    .free_public = czk__porep_free,
+    .public_shape = czk__porep_shape_of,
+    .public_partitions = czk__porep_partitions,
+    .public_name = czk__porep_name,
+    .public_inputs = czk__porep_inputs,
     .wire_kind = 1,
     .circuit_prefix = "porep",
     .decode = czk__porep_decode,

@@ -14,6 +14,7 @@
 #include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
 #include "common/fileio.h"
+#include "post/post_internal.h"
 
 static const char *short_name(czk_post_kind k) { return k == CZK_POST_WINNING ? "winning" : "window"; }
 
@@ -98,24 +99,7 @@ out:
 
 czk_status czk_post_json_verify(const czk_groth16_vk *vk, const czk_post_json *m, const czk_groth16_proof *proof)
 {
-    czk_fr *comm_r = malloc((m->n_sectors ? m->n_sectors : 1) * sizeof *comm_r);
-    if (!comm_r) return czk_error(CZK_ERR_NOMEM, "%u comm_r", m->n_sectors);
-    czk_status st = CZK_OK;
-    for (uint32_t i = 0; st == CZK_OK && i < m->n_sectors; i++)
-        if (czk_fr_from_bytes(&comm_r[i], m->comm_r[i]) != CZK_OK)
-            st = czk_error(CZK_ERR_NOT_CANONICAL, "comm_r[%u] (sector %llu) is not a field element", i,
-                           (unsigned long long)m->sector_ids[i]);
-    czk_post_public pub;
-    memset(&pub, 0, sizeof pub);
-    pub.shape = m->shape;
-    memcpy(pub.randomness, m->randomness, 32);
-    pub.partition = 0;
-    pub.n = m->n_sectors;
-    pub.sector_ids = m->sector_ids;
-    pub.comm_r = comm_r;
-    if (st == CZK_OK) st = czk_post_verify_public(vk, &pub, proof);
-    free(comm_r);
-    return st;
+    return czk_kind_verify(vk, czk_post_proof_kind(m->shape.kind), m, proof, NULL, 1);
 }
 
 czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const czk_post_json *m, uint64_t *bytes)
@@ -181,5 +165,82 @@ czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const 
     free(bin);
     free(js);
     if (st == CZK_OK && bytes) *bytes = blen + jlen + 1;
+    return st;
+}
+
+/* ---- the kind's files (czk/kind.h read / read_public) --------------------------- */
+
+static czk_status read_dir(void **data, const char *dir, czk_post_kind k)
+{
+    *data = NULL;
+    czk_post_vanilla *v = calloc(1, sizeof *v);
+    if (!v) return czk_error(CZK_ERR_NOMEM, "a vanilla PoSt proof");
+    czk_post_json m;
+    czk_status st = czk_post_dir_read(v, &m, k, dir);
+    if (st != CZK_OK) {
+        free(v);
+        return st;
+    }
+    czk_post_json_free(&m);
+    *data = v;
+    return CZK_OK;
+}
+
+static czk_status read_public(void **pub, const char *dir, czk_post_kind k)
+{
+    *pub = NULL;
+    czk_post_json *m = calloc(1, sizeof *m);
+    if (!m) return czk_error(CZK_ERR_NOMEM, "a PoSt's public data");
+    czk_status st = czk_post_dir_json(m, k, dir);
+    if (st != CZK_OK) {
+        free(m);
+        return st;
+    }
+    *pub = m;
+    return CZK_OK;
+}
+
+czk_status czk__window_read(void **data, const char *dir) { return read_dir(data, dir, CZK_POST_WINDOW); }
+czk_status czk__winning_read(void **data, const char *dir) { return read_dir(data, dir, CZK_POST_WINNING); }
+czk_status czk__window_read_public(void **pub, const char *dir) { return read_public(pub, dir, CZK_POST_WINDOW); }
+czk_status czk__winning_read_public(void **pub, const char *dir) { return read_public(pub, dir, CZK_POST_WINNING); }
+
+void czk__post_free_public(void *pub)
+{
+    if (!pub) return;
+    czk_post_json_free(pub);
+    free(pub);
+}
+
+const void *czk__post_public_shape(const void *pub) { return &((const czk_post_json *)pub)->shape; }
+
+uint32_t czk__post_public_partitions(const void *pub)
+{
+    (void)pub;
+    return 1;
+}
+
+const char *czk__post_public_name(const void *pub) { return ((const czk_post_json *)pub)->proof; }
+
+czk_status czk__post_public_inputs(czk_fr *out, size_t n, const void *pub_data, uint32_t k)
+{
+    const czk_post_json *m = pub_data;
+    if (k != 0) return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a PoSt proof (it has one, 0)", k);
+    czk_fr *comm_r = malloc((m->n_sectors ? m->n_sectors : 1) * sizeof *comm_r);
+    if (!comm_r) return czk_error(CZK_ERR_NOMEM, "%u comm_r", m->n_sectors);
+    czk_status st = CZK_OK;
+    for (uint32_t i = 0; st == CZK_OK && i < m->n_sectors; i++)
+        if (czk_fr_from_bytes(&comm_r[i], m->comm_r[i]) != CZK_OK)
+            st = czk_error(CZK_ERR_NOT_CANONICAL, "comm_r[%u] (sector %llu) is not a field element", i,
+                           (unsigned long long)m->sector_ids[i]);
+    czk_post_public pub;
+    memset(&pub, 0, sizeof pub);
+    pub.shape = m->shape;
+    memcpy(pub.randomness, m->randomness, 32);
+    pub.n = m->n_sectors;
+    pub.sector_ids = m->sector_ids;
+    pub.comm_r = comm_r;
+    if (st == CZK_OK) st = czk_post_public_derive(out, n, &pub);
+    free(comm_r);
     return st;
 }

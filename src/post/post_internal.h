@@ -17,4 +17,16 @@ czk_status czk__winning_decode(void **data, char what[96], const czk_kind_reques
 void czk__post_free(void *data);
 uint64_t czk__post_sector_size(const void *data);
 
+/* post_dir.c: a vanilla directory as job data (a czk_post_vanilla) and its
+ * post-KIND.json as public data (a czk_post_json). */
+czk_status czk__window_read(void **data, const char *dir) CZK_WUR;
+czk_status czk__winning_read(void **data, const char *dir) CZK_WUR;
+czk_status czk__window_read_public(void **pub, const char *dir) CZK_WUR;
+czk_status czk__winning_read_public(void **pub, const char *dir) CZK_WUR;
+void czk__post_free_public(void *pub);
+const void *czk__post_public_shape(const void *pub);
+uint32_t czk__post_public_partitions(const void *pub);
+const char *czk__post_public_name(const void *pub);
+czk_status czk__post_public_inputs(czk_fr *out, size_t n, const void *pub, uint32_t k) CZK_WUR;
+
 #endif

@@ -229,7 +229,10 @@ static czk_status post_pce_path(char *out, size_t cap, const void *shape) { retu
 #define POST_KIND_SHAPE_OPS                                                                                     \
     .shape_of = post_shape_of, .shape_name = post_shape_name, .shape_sizes = post_shape_sizes,                 \
     .param_path = post_param_path, .setup = post_setup, .pce_build = post_pce_build, .pce_get = post_pce_get, \
-    .pce_path = post_pce_path, .free_data = czk__post_free, .sector_size = czk__post_sector_size
+    .pce_path = post_pce_path, .free_data = czk__post_free, .sector_size = czk__post_sector_size,             \
+    .free_public = czk__post_free_public, .public_shape = czk__post_public_shape,                              \
+    .public_partitions = czk__post_public_partitions, .public_name = czk__post_public_name,                    \
+    .public_inputs = czk__post_public_inputs
 
 const czk_proof_kind czk_kind_window_post = {
     .name = "window-post",
@@ -241,6 +244,8 @@ const czk_proof_kind czk_kind_window_post = {
     .wire_kind = 3,
     .circuit_prefix = "wpost",
     .decode = czk__window_decode,
+    .read = czk__window_read,
+    .read_public = czk__window_read_public,
     POST_KIND_SHAPE_OPS,
 };
 
@@ -254,6 +259,8 @@ const czk_proof_kind czk_kind_winning_post = {
     .wire_kind = 4,
     .circuit_prefix = "winning",
     .decode = czk__winning_decode,
+    .read = czk__winning_read,
+    .read_public = czk__winning_read_public,
     POST_KIND_SHAPE_OPS,
 };
 

@@ -11,6 +11,7 @@
 #include "common/fileio.h"
 #include "czk/czk.h"
 #include "czk/snap_kind.h"
+#include "snap/snap_internal.h"
 
 czk_status czk_snap_dir_json(czk_snap_json *m, const char *dir)
 {
@@ -115,4 +116,56 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
     free(js);
     if (st == CZK_OK && bytes) *bytes = total;
     return st;
+}
+
+/* ---- the kind's files (czk/kind.h read / read_public) --------------------------- */
+
+czk_status czk__snap_read(void **data, const char *dir)
+{
+    *data = NULL;
+    czk_snap_vanilla *v = calloc(1, sizeof *v);
+    if (!v) return czk_error(CZK_ERR_NOMEM, "a SnapDeals update's vanilla proofs");
+    czk_snap_json m;
+    czk_status st = czk_snap_dir_read(v, &m, dir);
+    if (st != CZK_OK) {
+        free(v);
+        return st;
+    }
+    *data = v;
+    return CZK_OK;
+}
+
+czk_status czk__snap_read_public(void **pub, const char *dir)
+{
+    *pub = NULL;
+    czk_snap_json *m = calloc(1, sizeof *m);
+    if (!m) return czk_error(CZK_ERR_NOMEM, "a SnapDeals update's public data");
+    czk_status st = czk_snap_dir_json(m, dir);
+    if (st != CZK_OK) {
+        free(m);
+        return st;
+    }
+    *pub = m;
+    return CZK_OK;
+}
+
+void czk__snap_free_public(void *pub) { free(pub); }
+
+const void *czk__snap_public_shape(const void *pub) { return &((const czk_snap_json *)pub)->shape; }
+
+uint32_t czk__snap_public_partitions(const void *pub) { return ((const czk_snap_json *)pub)->partitions; }
+
+const char *czk__snap_public_name(const void *pub) { return ((const czk_snap_json *)pub)->proof; }
+
+czk_status czk__snap_public_inputs(czk_fr *out, size_t n, const void *pub, uint32_t k)
+{
+    const czk_snap_json *m = pub;
+    if (n != CZK_SNAP_PUBLIC_INPUTS)
+        return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has %zu public inputs, the SnapDeals circuit %d",
+                         n + 1, CZK_SNAP_PUBLIC_INPUTS + 1);
+    czk_fr old, d_new, r_new;
+    if (czk_fr_from_bytes(&old, m->comm_r_old) != CZK_OK || czk_fr_from_bytes(&d_new, m->comm_d_new) != CZK_OK ||
+        czk_fr_from_bytes(&r_new, m->comm_r_new) != CZK_OK)
+        return czk_error(CZK_ERR_NOT_CANONICAL, "SnapDeals: a commitment is not a field element");
+    return czk_snap_public_inputs(out, &m->shape, k, m->shape.h, &old, &d_new, &r_new);
 }

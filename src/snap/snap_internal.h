@@ -17,4 +17,14 @@ czk_status czk__snap_decode(void **data, char what[96], const czk_kind_request *
 void czk__snap_free(void *data);
 uint64_t czk__snap_sector_size(const void *data);
 
+/* snap_dir.c: a vanilla directory as job data (a czk_snap_vanilla) and its
+ * snap.json as public data (a czk_snap_json). */
+czk_status czk__snap_read(void **data, const char *dir) CZK_WUR;
+czk_status czk__snap_read_public(void **pub, const char *dir) CZK_WUR;
+void czk__snap_free_public(void *pub);
+const void *czk__snap_public_shape(const void *pub);
+uint32_t czk__snap_public_partitions(const void *pub);
+const char *czk__snap_public_name(const void *pub);
+czk_status czk__snap_public_inputs(czk_fr *out, size_t n, const void *pub, uint32_t k) CZK_WUR;
+
 #endif

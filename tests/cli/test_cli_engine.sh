@@ -52,7 +52,7 @@ expect_out '"verified":true' "verified before writing"
 size=$(wc -c <"$T/proof.bin")
 [ "$size" -eq 384 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: proof.bin is $size bytes, want 384"; }
 expect 0 "verify" -- verify --vk "$T/p.vk" --c1 "$T/a.json" --proof "$T/proof.bin"
-expect_out "2 partition proofs" "both partitions verified"
+expect_out "valid: 2 porep proofs of" "both partitions verified"
 # the proofs are in partition order: swapped, they do not verify
 tail -c 192 "$T/proof.bin" >"$T/swap.bin"
 head -c 192 "$T/proof.bin" >>"$T/swap.bin"
