@@ -11,6 +11,7 @@
 #include "czk/pce.h"
 #include "czk/porep.h"
 #include "circuits/porep_internal.h"
+#include "kinds/pce_kind.h"
 #include "pce/pce_internal.h"
 
 
@@ -27,38 +28,33 @@ static czk_status porep_record(czk_cs *cs, const void *shape)
     return czk_porep_synthesize(cs, shape, NULL, 0);
 }
 
+static void porep_key(char out[CZK_PCE_KEY_MAX], const void *shape) { czk_pce_porep_key(out, shape); }
+
+static void porep_label(char *out, size_t cap, const void *shape)
+{
+    const czk_fc_shape *s = shape;
+    snprintf(out, cap, "%s-%llu-L%u-C%u", czk_fc_proof_name(s->proof), (unsigned long long)s->sector_size, s->layers,
+             s->challenges);
+}
+
+static czk_status porep_sizes(czk_cs_sizes *out, const void *shape) { return czk_porep_sizes(out, shape); }
+
+static const czk__kind_pce porep_pce = {"porep", porep_key, porep_label, porep_sizes, porep_record};
+
 czk_status czk_pce_porep_build(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress, void *ctx)
 {
-    *out = NULL;
-    czk_cs_sizes z;
-    CZK_TRY(czk_porep_sizes(&z, shape));
-    char key[CZK_PCE_KEY_MAX];
-    czk_pce_porep_key(key, shape);
-    return czk_pce_record(out, &z, porep_record, shape, key, progress, ctx);
+    return czk__kind_pce_build(out, &porep_pce, shape, progress, ctx);
 }
 
 czk_status czk_pce_cache_path(char *out, size_t n, const czk_fc_shape *s)
 {
-    char key[CZK_PCE_KEY_MAX], label[128];
-    czk_pce_porep_key(key, s);
-    snprintf(label, sizeof label, "%s-%llu-L%u-C%u", czk_fc_proof_name(s->proof), (unsigned long long)s->sector_size,
-             s->layers, s->challenges);
-    return czk_pce_cache_file(out, n, key, label);
-}
-
-static czk_status porep_build(czk_pce **out, void *ctx, czk_pce_progress_fn progress, void *pctx)
-{
-    return czk_pce_porep_build(out, ctx, progress, pctx);
+    return czk__kind_pce_path(out, n, &porep_pce, s);
 }
 
 czk_status czk_pce_porep_get(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress, void *ctx,
                              int *built)
 {
-    char path[600], key[CZK_PCE_KEY_MAX];
-    CZK_TRY(czk_pce_cache_path(path, sizeof path, shape));
-    czk_pce_porep_key(key, shape);
-    czk_fc_shape sh = *shape;
-    return czk_pce_cache_get(out, path, key, porep_build, &sh, progress, ctx, built);
+    return czk__kind_pce_get(out, &porep_pce, shape, progress, ctx, built);
 }
 
 struct czk_pce_porep_work {
@@ -139,12 +135,7 @@ czk_status czk_pce_porep_synthesize(czk_pce_porep_work *w, const czk_fc_c1 *c1, 
     return CZK_OK;
 }
 
-int czk_pce_porep_is_cached(const czk_fc_shape *shape)
-{
-    char path[600];
-    if (czk_pce_cache_path(path, sizeof path, shape) != CZK_OK) return 0;
-    return czk_pce_cache_has(path);
-}
+int czk_pce_porep_is_cached(const czk_fc_shape *shape) { return czk__kind_pce_is_cached(&porep_pce, shape); }
 
 czk_status czk__pce_check_rows(const czk_fr *a, const czk_fr *b, const czk_fr *c, uint64_t n, uint64_t base,
                                int threads)

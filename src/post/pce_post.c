@@ -9,6 +9,7 @@
 #include "czk/czk.h"
 #include "czk/post_kind.h"
 #include "circuits/post_internal.h"
+#include "kinds/pce_kind.h"
 #include "pce/pce_internal.h"
 #include "post/post_internal.h"
 
@@ -37,83 +38,51 @@ static czk_status post_record(czk_cs *cs, const void *shape)
     return czk_post_synthesize(cs, shape, NULL);
 }
 
+static void post_key(char out[CZK_PCE_KEY_MAX], const void *shape) { czk_pce_post_key(out, shape); }
+
+static void post_label(char *out, size_t cap, const void *shape)
+{
+    const czk_post_shape *s = shape;
+    snprintf(out, cap, "post-%llu-S%u-C%u", (unsigned long long)s->tree.sector_size, s->sectors, s->challenges);
+}
+
+static czk_status post_sizes(czk_cs_sizes *out, const void *shape)
+{
+    czk_post_counts n;
+    czk_post_circuit_counts(&n, shape);
+    *out = (czk_cs_sizes){n.inputs, n.aux, n.constraints + n.inputs};
+    return CZK_OK;
+}
+
+static const czk__kind_pce post_pce = {"post", post_key, post_label, post_sizes, post_record};
+
 czk_status czk_pce_post_build(czk_pce **out, const czk_post_shape *s, czk_pce_progress_fn progress, void *ctx)
 {
-    *out = NULL;
-    czk_post_counts n;
-    czk_post_circuit_counts(&n, s);
-    const czk_cs_sizes z = {n.inputs, n.aux, n.constraints + n.inputs};
-    char key[CZK_PCE_KEY_MAX];
-    czk_pce_post_key(key, s);
-    return czk_pce_record(out, &z, post_record, s, key, progress, ctx);
+    return czk__kind_pce_build(out, &post_pce, s, progress, ctx);
 }
 
 czk_status czk_pce_post_path(char *out, size_t n, const czk_post_shape *s)
 {
-    char key[CZK_PCE_KEY_MAX], label[96];
-    czk_pce_post_key(key, s);
-    snprintf(label, sizeof label, "post-%llu-S%u-C%u", (unsigned long long)s->tree.sector_size, s->sectors,
-             s->challenges);
-    return czk_pce_cache_file(out, n, key, label);
-}
-
-static czk_status post_build(czk_pce **out, void *ctx, czk_pce_progress_fn progress, void *pctx)
-{
-    return czk_pce_post_build(out, ctx, progress, pctx);
+    return czk__kind_pce_path(out, n, &post_pce, s);
 }
 
 czk_status czk_pce_post_get(czk_pce **out, const czk_post_shape *s, czk_pce_progress_fn progress, void *ctx,
                             int *built)
 {
-    char path[600], key[CZK_PCE_KEY_MAX];
-    CZK_TRY(czk_pce_post_path(path, sizeof path, s));
-    czk_pce_post_key(key, s);
-    czk_post_shape sh = *s;
-    return czk_pce_cache_get(out, path, key, post_build, &sh, progress, ctx, built);
+    return czk__kind_pce_get(out, &post_pce, s, progress, ctx, built);
 }
 
-int czk_pce_post_is_cached(const czk_post_shape *s)
-{
-    char path[600];
-    return czk_pce_post_path(path, sizeof path, s) == CZK_OK && czk_pce_cache_has(path);
-}
+int czk_pce_post_is_cached(const czk_post_shape *s) { return czk__kind_pce_is_cached(&post_pce, s); }
 
 czk_status czk_post_pce_witness(czk_pce_work *w, const czk_post_vanilla *v, int threads)
 {
-    if (!w || !v) return czk_error(CZK_ERR_INVALID_ARG, "post PCE witness: NULL argument");
-    char key[CZK_PCE_KEY_MAX];
-    czk_pce_post_key(key, &v->shape);
-    if (strcmp(key, w->p->key))
-        return czk_error(CZK_ERR_INVALID_ARG, "post PCE witness: the PCE is '%s', the vanilla proofs' circuit '%s'",
-                         w->p->key, key);
-    czk__post_par pp;
-    czk__par_circuit c;
-    CZK_TRY(czk__post_par_init(&c, &pp, &v->shape, v, CZK_LC_DEFAULT));
-    if (threads <= 0) threads = czk_threads() > 0 ? czk_threads() : 1;
-    return czk__par_witness(&w->v, &c, threads);
-}
-
-typedef struct post_stream {
-    const czk_post_vanilla *v;
-    int threads;
-} post_stream;
-
-static czk_status post_stream_fn(void *ctx, czk_fr *input, size_t n_input, czk_fr *aux, size_t n_aux,
-                                 uint64_t *dens[3], czk_pce_rows_fn rows, void *rows_ctx)
-{
-    const post_stream *s = ctx;
-    czk__cs_values vals = {input, aux, n_input, n_aux};
-    czk__post_par pp;
-    czk__par_circuit c;
-    CZK_TRY(czk__post_par_init(&c, &pp, &s->v->shape, s->v, CZK_LC_DEFAULT));
-    return czk__par_prove_stream(&vals, dens, &c, s->threads, rows, rows_ctx);
+    if (!v) return czk_error(CZK_ERR_INVALID_ARG, "post PCE witness: NULL argument");
+    return czk__kind_pce_witness(w, &post_pce, &czk__post_plan, &v->shape, v, 0, threads);
 }
 
 czk_status czk_post_pce_validate(const czk_pce_work *w, const czk_post_vanilla *v, int threads)
 {
-    if (threads <= 0) threads = czk_threads() > 0 ? czk_threads() : 1;
-    post_stream ps = {v, threads};
-    return czk_pce_work_compare_stream(w, post_stream_fn, &ps, 0, threads);
+    return czk__kind_pce_validate(w, &czk__post_plan, &v->shape, v, 0, threads);
 }
 
 size_t czk_post_pce_validate_bytes(const czk_pce_work *w, const czk_post_shape *s, int threads)
