@@ -21,6 +21,11 @@ extern "C" {
 
 typedef enum czk_post_kind { CZK_POST_WINDOW = 0, CZK_POST_WINNING = 1 } czk_post_kind;
 
+/* Most circuit sectors / challenges per sector a custom shape may have (the
+ * production shapes: 2,349 x 10 and 66 x 1). */
+#define CZK_POST_MAX_SECTORS 100000u
+#define CZK_POST_MAX_CHALLENGES 1000u
+
 /* The challenge derivation of the registered PoSt proof's API version:
  * V1_0_0 / V1_1_0 mix the sector's position into the challenge index,
  * V1_2_0 (the WindowPoSt "V1_2" proofs, and every WinningPoSt) does not

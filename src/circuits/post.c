@@ -1,6 +1,7 @@
-/* czk — the FallbackPoSt circuit (czk/post.h): shapes, the closed-form
+/* czk — the FallbackPoSt circuit (czk/post.h): the closed-form
  * counts, the entry point of the synthesis (post_lcv.c, per LC variant), the
- * public inputs and a counting pass. Costs and shapes: docs/filecoin.md
+ * public inputs and a counting pass (its shapes: src/filecoin/post_shape.c).
+ * Costs and shapes: docs/filecoin.md
  * "FallbackPoSt". */
 #include <stdlib.h>
 #include <string.h>
@@ -11,85 +12,10 @@
 
 /* ---- shapes --------------------------------------------------------------- */
 
-/* Most circuit sectors / challenges per sector a custom shape may have (the
- * production shapes: 2,349 x 10 and 66 x 1). */
-#define POST_MAX_SECTORS 100000u
-#define POST_MAX_CHALLENGES 1000u
-
-const char *czk_post_kind_name(czk_post_kind k)
-{
-    switch (k) {
-    case CZK_POST_WINDOW: return "window-post";
-    case CZK_POST_WINNING: return "winning-post";
-    }
-    return "?";
-}
-
-czk_status czk_post_kind_parse(czk_post_kind *out, const char *s)
-{
-    for (int k = CZK_POST_WINDOW; k <= CZK_POST_WINNING; k++) {
-        const char *name = czk_post_kind_name((czk_post_kind)k);
-        size_t n = strlen(name) - strlen("-post");
-        if (s && (!strcmp(s, name) || (strlen(s) == n && !strncmp(s, name, n)))) {
-            *out = (czk_post_kind)k;
-            return CZK_OK;
-        }
-    }
-    return czk_error(CZK_ERR_INVALID_ARG, "PoSt kind '%s': window or winning", s ? s : "");
-}
-
-/* Window: every vanilla sector is one circuit sector. Winning: one vanilla
- * sector whose inclusion proofs are spread over all circuit sectors. */
-static czk_status post_shape_fill(czk_post_shape *s, czk_post_kind k, const czk_fc_shape *tree, uint32_t sectors,
-                                  uint32_t challenges)
-{
-    if (k != CZK_POST_WINDOW && k != CZK_POST_WINNING)
-        return czk_error(CZK_ERR_INVALID_ARG, "post shape: unknown proof kind %d", (int)k);
-    if (sectors < 1 || sectors > POST_MAX_SECTORS)
-        return czk_error(CZK_ERR_INVALID_ARG, "post shape: %u sectors per partition (1..%u)", sectors, POST_MAX_SECTORS);
-    if (challenges < 1 || challenges > POST_MAX_CHALLENGES)
-        return czk_error(CZK_ERR_INVALID_ARG, "post shape: %u challenges per sector (1..%u)", challenges,
-                         POST_MAX_CHALLENGES);
-    if (k == CZK_POST_WINNING && (uint64_t)sectors * challenges > POST_MAX_CHALLENGES)
-        return czk_error(CZK_ERR_INVALID_ARG, "post shape: WinningPoSt with %u x %u challenges (at most %u)", sectors,
-                         challenges, POST_MAX_CHALLENGES);
-    memset(s, 0, sizeof *s);
-    s->kind = k;
-    s->api = CZK_POST_API_V1_2;
-    s->tree = *tree;
-    s->sectors = sectors;
-    s->challenges = challenges;
-    s->sector_challenges = k == CZK_POST_WINNING ? sectors * challenges : challenges;
-    return CZK_OK;
-}
-
-czk_status czk_post_shape_of(czk_post_shape *s, czk_post_kind k, uint64_t sector_size)
-{
-    czk_fc_shape tree;
-    CZK_TRY(czk_fc_shape_of_size(&tree, sector_size));
-    if (k == CZK_POST_WINNING) return post_shape_fill(s, k, &tree, 66, 1);
-    uint32_t sectors = sector_size == (1ULL << 35) ? 2349 : sector_size == (1ULL << 36) ? 2300 : 2;
-    return post_shape_fill(s, k, &tree, sectors, 10);
-}
-
-czk_status czk_post_shape_custom(czk_post_shape *s, czk_post_kind k, uint64_t nodes, uint32_t base_arity,
-                                 uint32_t sub_arity, uint32_t top_arity, uint32_t sectors, uint32_t challenges)
-{
-    czk_fc_shape tree;
-    /* the layer count plays no part in PoSt; 2 satisfies the PoRep check */
-    CZK_TRY(czk_fc_shape_custom(&tree, nodes, 2, 1, 1, base_arity, sub_arity, top_arity));
-    return post_shape_fill(s, k, &tree, sectors, challenges);
-}
-
-uint32_t czk_post_vanilla_sectors(const czk_post_shape *s)
-{
-    return (uint32_t)((uint64_t)s->sectors * s->challenges / s->sector_challenges);
-}
-
 static czk_status post_shape_check(const czk_post_shape *s)
 {
     if (!s) return czk_error(CZK_ERR_INVALID_ARG, "post: NULL shape");
-    if (s->sectors < 1 || s->sectors > POST_MAX_SECTORS || s->challenges < 1 || s->challenges > POST_MAX_CHALLENGES)
+    if (s->sectors < 1 || s->sectors > CZK_POST_MAX_SECTORS || s->challenges < 1 || s->challenges > CZK_POST_MAX_CHALLENGES)
         return czk_error(CZK_ERR_INVALID_ARG, "post: shape has %u sectors of %u challenges", s->sectors,
                          s->challenges);
     if (s->sector_challenges < s->challenges || s->sector_challenges % s->challenges ||

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "czk/filecoin.h"
-#include "czk/post.h"
 
 static const char *const proof_names[CZK_FC_PROOF_COUNT] = {
     "StackedDrg2KiBV1",     "StackedDrg8MiBV1",     "StackedDrg512MiBV1",
@@ -204,69 +203,6 @@ const char *czk_fc_porep_param_id(czk_fc_proof p)
 {
     if ((unsigned)p >= CZK_FC_PROOF_COUNT || czk_fc_proof_is_ni(p)) return NULL;
     return porep_param_ids[p % 5];
-}
-
-/* Parameter set identities of the FallbackPoSt circuits (WindowPoSt,
- * WinningPoSt) by sector size, as filecoin-proofs names them
- * (docs/filecoin-params.md): every production size, checked against
- * filecoin-proofs' own names (tests/oracle, param-names). */
-static const struct {
-    czk_post_kind kind;
-    uint64_t sector_size;
-    const char *id;
-} post_param_ids[] = {
-    {CZK_POST_WINDOW, 2048,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
-     "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0"},
-    {CZK_POST_WINNING, 2048,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
-     "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e"},
-    {CZK_POST_WINDOW, 8ull << 20,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
-     "5294475db5237a2e83c3e52fd6c2b03859a1831d45ed08c4f35dbf9a803165a9"},
-    {CZK_POST_WINNING, 8ull << 20,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
-     "50c7368dea9593ed0989e70974d28024efa9d156d585b7eea1be22b2e753f331"},
-    {CZK_POST_WINDOW, 512ull << 20,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
-     "0cfb4f178bbb71cf2ecfcd42accce558b27199ab4fb59cb78f2483fe21ef36d9"},
-    {CZK_POST_WINNING, 512ull << 20,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
-     "7d739b8cf60f1b0709eeebee7730e297683552e4b69cab6984ec0285663c5781"},
-    {CZK_POST_WINDOW, 32ull << 30,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
-     "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc"},
-    {CZK_POST_WINNING, 32ull << 30,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
-     "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e"},
-    {CZK_POST_WINDOW, 64ull << 30,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-2-"
-     "2627e4006b67f99cef990c0a47d5426cb7ab0a0ad58fc1061547bf2d28b09def"},
-    {CZK_POST_WINNING, 64ull << 30,
-     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-2-"
-     "b62098629d07946e9028127e70295ed996fe3ed25b0f9f88eb610a0ab4385a3c"},
-};
-
-const char *czk_post_param_id(czk_post_kind k, uint64_t sector_size)
-{
-    for (size_t i = 0; i < sizeof post_param_ids / sizeof post_param_ids[0]; i++)
-        if (post_param_ids[i].kind == k && post_param_ids[i].sector_size == sector_size) return post_param_ids[i].id;
-    return NULL;
-}
-
-czk_status czk_post_param_path(char *out, size_t cap, const char *dir, const czk_post_shape *s, const char *ext)
-{
-    const char *id = s->tree.proof == CZK_FC_PROOF_CUSTOM ? NULL : czk_post_param_id(s->kind, s->tree.nodes * 32);
-    if (!id) {
-        if (s->tree.proof == CZK_FC_PROOF_CUSTOM)
-            return czk_error(CZK_ERR_INVALID_ARG, "no known v28 name for a custom %s shape; pass --params",
-                             czk_post_kind_name(s->kind));
-        return czk_error(CZK_ERR_INVALID_ARG, "no known v28 name for %llu-byte %s; pass --params",
-                         (unsigned long long)(s->tree.nodes * 32), czk_post_kind_name(s->kind));
-    }
-    int n = snprintf(out, cap, "%s/%s%s", dir, id, ext);
-    if (n < 0 || (size_t)n >= cap) return czk_error(CZK_ERR_INVALID_ARG, "parameter path under %s is too long", dir);
-    return CZK_OK;
 }
 
 void czk_fc_prover_id(uint8_t out[32], uint64_t miner)
