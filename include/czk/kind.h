@@ -1,15 +1,15 @@
-/* czk — proof kinds: what the engine needs to know about each kind of
- * Filecoin proof, and one call that proves any of them.
+/* czk — proof kinds: the one contract every kind of Filecoin proof
+ * (PoRep, WindowPoSt, WinningPoSt, SnapDeals) fills, and one call that
+ * proves a job of any kind.
  *
- * A kind (PoRep, WindowPoSt, WinningPoSt, SnapDeals) provides:
- *   - its parameters' identity: the circuit id and the v28 file name
- *     filecoin-proofs gives its .params / .vk for a given job's data;
- *   - its shape: partitions and per-partition counts (the engine's memory
- *     budget is computed from them);
- *   - its public inputs, as a verifier derives them;
- *   - its witness sources (czk/witness.h): full synthesis into the PROVE
- *     backend always; a kind may add faster ones (PoRep: the parallel
- *     prover and the pre-compiled constraint evaluation, PCE).
+ * A kind's row (czk_proof_kind) carries everything the command line, the
+ * service and the benchmarks need from it: the engine circuit and the
+ * witness sources (czk/witness.h: full synthesis, the parallel prover, PCE);
+ * its shapes (from a sector size or a custom spec) with their sizes,
+ * parameter names, setup and PCE matrices; its files (job data and what a
+ * verifier reads) and public inputs; and the decoding of a cuzk.v1 request.
+ * Nothing above the kind folders chooses among kinds by hand
+ * (docs/architecture.md, "A proof kind's contract").
  *
  * czk_kind_prove runs one job of any kind through the pipelined engine
  * (n = 1 included) and verifies the proofs once, in the engine.
