@@ -1087,9 +1087,10 @@ czk_status czk_engine_submit(czk_engine *e, uint64_t *id, const czk_engine_job *
     if (st == CZK_OK && max_task + pbytes + sbytes > e->budget)
         st = czk_error(CZK_ERR_NOMEM,
                        "engine job '%s': a task needs %llu bytes (witness + prover scratch) plus %llu of "
-                       "parameters%s, more than the memory budget of %llu bytes",
+                       "parameters and %llu of the witness source's shared data, more than the memory budget of "
+                       "%llu bytes",
                        spec->name ? spec->name : "", (unsigned long long)max_task, (unsigned long long)pbytes,
-                       sbytes ? " and the witness source's shared data" : "", (unsigned long long)e->budget);
+                       (unsigned long long)sbytes, (unsigned long long)e->budget);
     if (st != CZK_OK) {
         if (j) free_job(j);
         free(sizes);

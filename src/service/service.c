@@ -253,6 +253,27 @@ static czk_status resident_load(czk_service *s, svc_resident *r, uint64_t task)
  * and (data != NULL) its witness source open, loading what is missing;
  * task: one partition's bytes (0 for a preload). A set whose file changed
  * since it was loaded (size or mtime) is loaded again once no job holds it. */
+/* A PCE source whose matrices do not fit in the budget beside one task and
+ * the parameters (a 32GiB WindowPoSt partition: 7.6 GB of matrices beside a
+ * 17 GB task on a 24 GiB machine) is closed and the job synthesizes without
+ * it (the parallel prover): slower synthesis instead of a refused job. */
+static czk_status source_fit(czk_service *s, const czk_proof_kind *pk, const void *data, czk_witness_source *src,
+                             czk_source_opts *so, czk_status st, const char *circuit_id, uint64_t beside)
+{
+    if (st != CZK_OK || so->pce == CZK_PCE_MODE_OFF || !src->shared_bytes ||
+        beside + src->shared_bytes <= s->o.memory_budget)
+        return st;
+    czk__svc_log(s, CZK_LOG_WARN, NULL,
+                 "%s: the PCE matrices (%.2f GB) do not fit beside a task and the parameters (%.2f GB) in the "
+                 "memory budget (%.2f GB): synthesizing without them (the parallel prover)",
+                 circuit_id, (double)src->shared_bytes / 1e9, (double)beside / 1e9,
+                 (double)s->o.memory_budget / 1e9);
+    czk_witness_source_close(src);
+    so->pce = CZK_PCE_MODE_OFF;
+    so->parallel = 1;
+    return pk->source_open(src, data, so);
+}
+
 static czk_status resident_acquire(czk_service *s, svc_resident **out, const char *path, const char *circuit_id,
                                    const czk_proof_kind *pk, const void *data, svc_job *j, uint64_t task)
 {
@@ -301,6 +322,7 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
         if (data && !r->have_src) {
             r->loading = 1;
             if (j) j->loading_self = 1;
+            const uint64_t beside = task + r->bytes;
             pthread_mutex_unlock(&s->mu);
             czk_source_opts so;
             memset(&so, 0, sizeof so);
@@ -308,6 +330,7 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
             so.lc = CZK_LC_DEFAULT;
             czk_witness_source src;
             st = pk->source_open(&src, data, &so);
+            st = source_fit(s, pk, data, &src, &so, st, r->circuit_id, beside);
             pthread_mutex_lock(&s->mu);
             r->loading = 0;
             if (j) j->loading_self = 0;
