@@ -253,25 +253,59 @@ static czk_status resident_load(czk_service *s, svc_resident *r, uint64_t task)
  * and (data != NULL) its witness source open, loading what is missing;
  * task: one partition's bytes (0 for a preload). A set whose file changed
  * since it was loaded (size or mtime) is loaded again once no job holds it. */
-/* A PCE source whose matrices do not fit in the budget beside one task and
- * the parameters (a 32GiB WindowPoSt partition: 7.6 GB of matrices beside a
- * 17 GB task on a 24 GiB machine) is closed and the job synthesizes without
- * it (the parallel prover): slower synthesis instead of a refused job. */
-static czk_status source_fit(czk_service *s, const czk_proof_kind *pk, const void *data, czk_witness_source *src,
-                             czk_source_opts *so, czk_status st, const char *circuit_id, uint64_t beside)
+/* The least memory budget a job of data needs with src (the engine's own
+ * estimate: its largest task, the parameters, the source's shared data). */
+static uint64_t job_need(const czk_service *s, const czk_proof_kind *pk, const void *data,
+                         const czk_groth16_params *params, const czk_witness_source *src)
 {
-    if (st != CZK_OK || so->pce == CZK_PCE_MODE_OFF || !src->shared_bytes ||
-        beside + src->shared_bytes <= s->o.memory_budget)
-        return st;
+    czk_engine_job ej;
+    czk_kind_engine_job(&ej, pk, data, params, src, NULL, pk->partitions(data), 0, "budget");
+    czk_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.prove_threads = s->o.threads;
+    eo.batch = s->o.batch;
+    uint64_t need = 0;
+    if (czk_engine_job_min_budget(&need, &ej, &eo) != CZK_OK) {
+        czk_error_clear();
+        return 0;
+    }
+    return need;
+}
+
+/* A PCE source whose matrices do not fit in the budget beside a task and
+ * the parameters (a 32GiB WindowPoSt partition: 7.6 GB of matrices beside
+ * a 17 GB task on a 24 GiB machine) is closed and the job synthesizes
+ * without it (the parallel prover) where that fits: slower synthesis
+ * instead of a refused job. */
+static czk_status source_fit(czk_service *s, const czk_proof_kind *pk, const void *data,
+                             const czk_groth16_params *params, czk_witness_source *src, czk_source_opts *so,
+                             czk_status st, const char *circuit_id)
+{
+    if (st != CZK_OK || so->pce == CZK_PCE_MODE_OFF || !src->shared_bytes) return st;
+    const uint64_t need = job_need(s, pk, data, params, src);
+    if (need <= s->o.memory_budget) return CZK_OK;
+    czk_source_opts po = *so;
+    po.pce = CZK_PCE_MODE_OFF;
+    po.parallel = 1;
+    czk_witness_source par;
+    if (pk->source_open(&par, data, &po) != CZK_OK) {
+        czk_error_clear();
+        return CZK_OK; /* the engine's refusal will say what does not fit */
+    }
+    const uint64_t need_par = job_need(s, pk, data, params, &par);
+    if (need_par > s->o.memory_budget) {
+        czk_witness_source_close(&par);
+        return CZK_OK;
+    }
     czk__svc_log(s, CZK_LOG_WARN, NULL,
-                 "%s: the PCE matrices (%.2f GB) do not fit beside a task and the parameters (%.2f GB) in the "
-                 "memory budget (%.2f GB): synthesizing without them (the parallel prover)",
-                 circuit_id, (double)src->shared_bytes / 1e9, (double)beside / 1e9,
-                 (double)s->o.memory_budget / 1e9);
+                 "%s: with its PCE matrices (%.2f GB) a job needs %.2f GB, more than the memory budget (%.2f GB): "
+                 "synthesizing without them (the parallel prover, %.2f GB)",
+                 circuit_id, (double)src->shared_bytes / 1e9, (double)need / 1e9, (double)s->o.memory_budget / 1e9,
+                 (double)need_par / 1e9);
     czk_witness_source_close(src);
-    so->pce = CZK_PCE_MODE_OFF;
-    so->parallel = 1;
-    return pk->source_open(src, data, so);
+    *src = par;
+    *so = po;
+    return CZK_OK;
 }
 
 static czk_status resident_acquire(czk_service *s, svc_resident **out, const char *path, const char *circuit_id,
@@ -322,7 +356,6 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
         if (data && !r->have_src) {
             r->loading = 1;
             if (j) j->loading_self = 1;
-            const uint64_t beside = task + r->bytes;
             pthread_mutex_unlock(&s->mu);
             czk_source_opts so;
             memset(&so, 0, sizeof so);
@@ -330,7 +363,7 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
             so.lc = CZK_LC_DEFAULT;
             czk_witness_source src;
             st = pk->source_open(&src, data, &so);
-            st = source_fit(s, pk, data, &src, &so, st, r->circuit_id, beside);
+            st = source_fit(s, pk, data, &r->params, &src, &so, st, r->circuit_id);
             pthread_mutex_lock(&s->mu);
             r->loading = 0;
             if (j) j->loading_self = 0;
