@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "czk/field.h"
+#include "ff/field_impl.h"
 
 static const char usage[] =
     "usage: czk bench field [-i N] [--impl portable|adx|api|all] [--json] [--quiet]\n\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cs/cs_internal.h"
 #include "shape_opts.h"
 #include "czk/czk.h"
 #include "czk/perf.h"

@@ -6,6 +6,7 @@
 
 #include "counters.h"
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 static const char usage_counters[] =
     "--counters [default|topdown|l2|fills|ref|EVENTS]: EVENTS is a comma-separated list of perf names,\n"

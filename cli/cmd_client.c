@@ -1,6 +1,6 @@
 /* czk client: the operator's gRPC client for a czk serve (or cuzk) daemon,
  * one cuzk.v1.ProvingEngine call per sub-command (docs/serve.md#czk-client).
- * The calls are czk/server.h's C API; this file parses, reads the payload
+ * The calls are server/server.h's C API; this file parses, reads the payload
  * files, and prints. */
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "common/fileio.h"
 #include "czk/czk.h"
-#include "czk/server.h"
+#include "server/server.h"
 
 #define CMD "client"
 

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 #include "czk/rand.h"
 
 static const char usage[] =

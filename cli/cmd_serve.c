@@ -1,7 +1,7 @@
 /* czk serve: the proving daemon (docs/serve.md). The configuration file,
  * then the flags over it; a proving service (czk/service.h) behind the
  * cuzk.v1.ProvingEngine gRPC server and the optional HTTP status server
- * (czk/server.h); SIGINT / SIGTERM stop it cleanly. */
+ * (server/server.h); SIGINT / SIGTERM stop it cleanly. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "czk/filecoin.h"
-#include "czk/server.h"
+#include "server/server.h"
 #include "czk/service.h"
 
 static const char usage[] =

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 static const char usage[] =
     "usage: czk stat [-e EVENTS] [-r N] [--backend auto|hw|sim|none] [--region FUNCTION]\n"

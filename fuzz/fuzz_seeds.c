@@ -145,11 +145,13 @@ static int circuit_make(circuit *c)
              czk_test_random_circuit(cs, 11, 1, 2, 2, 5, pub) == CZK_OK && czk_cs_finalize(cs) == CZK_OK &&
              czk_cs_shape_csr(cs, &c->A, &c->B, &c->C) == CZK_OK;
     if (ok) {
-        c->n_inputs = cs->n_inputs;
+        czk_cs_sizes counts;
+        czk_cs_counts(cs, &counts);
+        c->n_inputs = counts.n_inputs;
         czk_groth16_setup_opts o = {0};
         o.use_seed = 1;
         o.seed = 99;
-        ok = czk_groth16_setup(&c->params, &c->A, &c->B, &c->C, cs->n_inputs, &o) == CZK_OK;
+        ok = czk_groth16_setup(&c->params, &c->A, &c->B, &c->C, counts.n_inputs, &o) == CZK_OK;
         c->have_params = ok;
     }
     czk_cs_destroy(cs);

@@ -42,7 +42,10 @@
  *
  * THREADS. A czk_cs is used by one thread at a time. LC heap buffers are
  * recycled through a per-thread pool (no allocation per term or per enforce
- * once warm); czk_lc_pool_stats() counts what it did.
+ * once warm).
+ *
+ * A czk_cs is opaque: its layout, the backends' operations and the LC
+ * machinery are internal (src/cs/cs_internal.h, src/cs/lc.h).
  */
 #ifndef CZK_CS_H
 #define CZK_CS_H
@@ -106,21 +109,6 @@ const char *czk_lc_kind_name(czk_lc_kind k);
 /* Parse a name as above; CZK_ERR_INVALID_ARG naming the string otherwise. */
 czk_status czk_lc_kind_parse(czk_lc_kind *out, const char *s) CZK_WUR;
 
-/* ---- LC buffer pool (per thread) ------------------------------------------ */
-
-typedef struct czk_lc_pool_stats {
-    uint64_t mallocs;  /* buffers obtained from malloc */
-    uint64_t reuses;   /* buffers served from the pool */
-    uint64_t releases; /* buffers returned to the pool */
-    uint64_t oom;      /* allocation failures (the LC op was dropped) */
-} czk_lc_pool_stats;
-
-/* This thread's counters since it started (or since the last reset). */
-void czk_lc_pool_stats_get(czk_lc_pool_stats *out);
-void czk_lc_pool_stats_reset(void);
-/* Free this thread's pooled buffers (returns bytes freed). */
-size_t czk_lc_pool_trim(void);
-
 /* ---- the constraint system ------------------------------------------------- */
 
 typedef enum czk_cs_backend {
@@ -136,33 +124,6 @@ czk_status czk_cs_backend_parse(czk_cs_backend *out, const char *s) CZK_WUR;
 
 typedef struct czk_cs czk_cs;
 
-typedef struct czk_cs_ops {
-    czk_status (*alloc)(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx);
-    czk_status (*alloc_input)(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name,
-                              uint64_t idx);
-    czk_status (*enforce)(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b,
-                          const czk_lc_view *c, const char *name, uint64_t idx);
-    void (*ns_push)(czk_cs *cs, const char *name, uint64_t idx);
-    void (*ns_pop)(czk_cs *cs);
-} czk_cs_ops;
-
-/* Public fields are read-only for users; backends own the rest. */
-struct czk_cs {
-    const czk_cs_ops *ops;
-    czk_cs_backend backend;
-    czk_lc_kind lc_kind;
-    int has_values;        /* gadgets must compute witness values */
-    int needs_constraints; /* 0: enforce is a no-op (WITNESS) */
-    int wants_names;       /* namespaces matter (TEST) */
-    uint32_t n_inputs;     /* including ONE */
-    uint32_t n_aux;
-    uint64_t n_constraints;
-    void *lc_scratch;      /* CZK_CS_SCRATCH LCs of kind lc_kind (the library's) */
-    void *impl;            /* backend state */
-};
-
-#define CZK_CS_SCRATCH 8
-
 /* Expected sizes (0 = unknown): vectors are reserved up front. */
 typedef struct czk_cs_sizes {
     uint64_t n_inputs, n_aux, n_constraints;
@@ -175,35 +136,30 @@ void czk_cs_destroy(czk_cs *cs);
 /* Forget everything synthesized (keeps allocated capacity; ONE re-allocated). */
 void czk_cs_reset(czk_cs *cs);
 
-static inline int czk_cs_has_values(const czk_cs *cs) { return cs->has_values; }
-static inline int czk_cs_needs_constraints(const czk_cs *cs) { return cs->needs_constraints; }
+/* 1 when the backend keeps values (PROVE, TEST, WITNESS): code that builds
+ * constraints must then compute and pass every value. */
+int czk_cs_has_values(const czk_cs *cs);
+/* 0 when enforce is a no-op (WITNESS): constraints need not even be built. */
+int czk_cs_needs_constraints(const czk_cs *cs);
+/* What has been synthesized so far: inputs (ONE included), aux variables and
+ * constraints (the input rows of czk_cs_finalize included once appended). */
+void czk_cs_counts(const czk_cs *cs, czk_cs_sizes *out);
 
 /* Allocate an aux / input variable holding *value (Montgomery form). value may
  * be NULL only on backends without values (SHAPE); otherwise
  * CZK_ERR_MISSING_ASSIGNMENT. */
-CZK_WUR static inline czk_status czk_cs_alloc(czk_cs *cs, czk_var *out, const czk_fr *value,
-                                              const char *name, uint64_t idx)
-{
-    return cs->ops->alloc(cs, out, value, name, idx);
-}
-CZK_WUR static inline czk_status czk_cs_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value,
-                                                    const char *name, uint64_t idx)
-{
-    return cs->ops->alloc_input(cs, out, value, name, idx);
-}
+czk_status czk_cs_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name,
+                        uint64_t idx) CZK_WUR;
+czk_status czk_cs_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name,
+                              uint64_t idx) CZK_WUR;
 /* Enforce <a,w> * <b,w> = <c,w>. The views are sorted by index with no
  * duplicate (czk_lc_view). CZK_ERR_NOMEM when the library's LC storage was
  * exhausted since the last enforce on this thread (a term was dropped). */
 czk_status czk_cs_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b, const czk_lc_view *c,
                           const char *name, uint64_t idx) CZK_WUR;
-static inline void czk_cs_ns_push(czk_cs *cs, const char *name, uint64_t idx)
-{
-    if (cs->wants_names) cs->ops->ns_push(cs, name, idx);
-}
-static inline void czk_cs_ns_pop(czk_cs *cs)
-{
-    if (cs->wants_names) cs->ops->ns_pop(cs);
-}
+/* Enter / leave a namespace (kept by the TEST backend only). */
+void czk_cs_ns_push(czk_cs *cs, const char *name, uint64_t idx);
+void czk_cs_ns_pop(czk_cs *cs);
 
 /* Value of a variable (PROVE, TEST, WITNESS). CZK_ERR_INVALID_ARG if the
  * variable does not exist or the backend keeps no values. */
@@ -311,8 +267,8 @@ typedef struct czk_r1cs_digest_opts {
     int threads;              /* row hashes in parallel; < 1: 1. The digester with threads > 1 and
                                * no names hashes batches of rows on threads - 1 workers and the
                                * enforcing thread while synthesis goes on (the same digest) */
-    int names;                /* digester only: keep namespace paths (the czk_cs it gives has
-                               * wants_names = 1, so gadgets take their named code paths) so
+    int names;                /* digester only: keep namespace paths (the czk_cs it gives keeps
+                               * namespaces, so gadgets take their named code paths) so
                                * that the diff names its constraint */
 } czk_r1cs_digest_opts;
 
@@ -385,12 +341,6 @@ czk_status czk_cs_r1cs_digester_create(czk_r1cs_digester **out, czk_cs **cs, czk
 czk_status czk_cs_r1cs_digester_finish(czk_r1cs_digester *d, czk_r1cs_digest *out, czk_r1cs_diff *diff) CZK_WUR;
 /* Frees the digester (a dump not finished is removed); values is not touched. */
 void czk_cs_r1cs_digester_destroy(czk_r1cs_digester *d);
-
-/* ---- evaluation helper (shared by backends and tests) ---------------------- */
-
-/* sum coeff * value over a view, skipping zero coefficients (and multiplying
- * only when the coefficient is not one). */
-void czk_lc_view_eval(czk_fr *out, const czk_lc_view *lc, const czk_fr *input, const czk_fr *aux);
 
 #ifdef __cplusplus
 }

@@ -102,8 +102,6 @@ void czk_g1_xyzz_dbl(czk_g1_xyzz *r, const czk_g1_xyzz *a);
 void czk_g1_xyzz_to_jac(czk_g1_jac *r, const czk_g1_xyzz *a);
 void czk_g1_xyzz_from_jac(czk_g1_xyzz *r, const czk_g1_jac *a);
 void czk_g1_affine_set_inf(czk_g1_affine *r);
-/* Reference subgroup test for tests: [r] P = infinity (slow). */
-int czk_g1_affine_in_subgroup_ref(const czk_g1_affine *a);
 
 /* Encodings (docs/bls12-381.md). Decoders validate everything: flags, x < p, on
  * curve, in subgroup (unless the _unchecked_subgroup variant is used by a
@@ -142,7 +140,6 @@ void czk_g2_xyzz_dbl(czk_g2_xyzz *r, const czk_g2_xyzz *a);
 void czk_g2_xyzz_to_jac(czk_g2_jac *r, const czk_g2_xyzz *a);
 void czk_g2_xyzz_from_jac(czk_g2_xyzz *r, const czk_g2_jac *a);
 void czk_g2_affine_set_inf(czk_g2_affine *r);
-int czk_g2_affine_in_subgroup_ref(const czk_g2_affine *a);
 void czk_g2_compress(uint8_t out[CZK_G2_COMPRESSED], const czk_g2_affine *a);
 void czk_g2_serialize(uint8_t out[CZK_G2_UNCOMPRESSED], const czk_g2_affine *a);
 czk_status czk_g2_decompress(czk_g2_affine *r, const uint8_t in[CZK_G2_COMPRESSED]) CZK_WUR;

@@ -11,9 +11,8 @@
  * portable one using unsigned __int128 and an x86-64 one using MULX/ADCX/ADOX.
  * czk_field_init() (called by czk_init() and at library load; idempotent,
  * thread-safe) selects one by CPU features; czk_field_impl() names the
- * selection. The `_portable` and
- * `_adx` entry points are always available for tests and benchmarks (calling
- * an `_adx` function on a CPU without ADX/BMI2 is undefined).
+ * selection. Each implementation's own entry points (`_portable`, `_adx`)
+ * are internal (src/ff/field_impl.h): czk's tests and benchmarks call them.
  *
  * Dispatch cost: the selection is one global int written at start-up, and
  * czk_fr_mul() etc. test it (a perfectly predicted branch) and call the
@@ -148,16 +147,6 @@ void czk_fr_to_hex(char out[67], const czk_fr *a); /* "0x" + 64 digits + NUL */
 czk_status czk_fr_from_dec(czk_fr *r, const char *dec) CZK_WUR;
 void czk_fr_to_dec(char out[80], const czk_fr *a);
 
-/* Implementation-specific entry points of the hot operations. */
-void czk_fr_mul_portable(czk_fr *r, const czk_fr *a, const czk_fr *b);
-void czk_fr_sqr_portable(czk_fr *r, const czk_fr *a);
-void czk_fr_add_portable(czk_fr *r, const czk_fr *a, const czk_fr *b);
-void czk_fr_sub_portable(czk_fr *r, const czk_fr *a, const czk_fr *b);
-void czk_fr_mul_adx(czk_fr *r, const czk_fr *a, const czk_fr *b);
-void czk_fr_sqr_adx(czk_fr *r, const czk_fr *a);
-void czk_fr_add_adx(czk_fr *r, const czk_fr *a, const czk_fr *b);
-void czk_fr_sub_adx(czk_fr *r, const czk_fr *a, const czk_fr *b);
-
 /* ---- Fp ------------------------------------------------------------------ */
 
 void czk_fp_add(czk_fp *r, const czk_fp *a, const czk_fp *b);
@@ -194,15 +183,6 @@ czk_status czk_fp_from_hex(czk_fp *r, const char *hex) CZK_WUR;
 void czk_fp_to_hex(char out[99], const czk_fp *a); /* "0x" + 96 digits + NUL */
 czk_status czk_fp_from_dec(czk_fp *r, const char *dec) CZK_WUR;
 void czk_fp_to_dec(char out[120], const czk_fp *a);
-
-void czk_fp_mul_portable(czk_fp *r, const czk_fp *a, const czk_fp *b);
-void czk_fp_sqr_portable(czk_fp *r, const czk_fp *a);
-void czk_fp_add_portable(czk_fp *r, const czk_fp *a, const czk_fp *b);
-void czk_fp_sub_portable(czk_fp *r, const czk_fp *a, const czk_fp *b);
-void czk_fp_mul_adx(czk_fp *r, const czk_fp *a, const czk_fp *b);
-void czk_fp_sqr_adx(czk_fp *r, const czk_fp *a);
-void czk_fp_add_adx(czk_fp *r, const czk_fp *a, const czk_fp *b);
-void czk_fp_sub_adx(czk_fp *r, const czk_fp *a, const czk_fp *b);
 
 #ifdef __cplusplus
 }

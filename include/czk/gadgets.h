@@ -8,7 +8,7 @@
  * combinations and are compiled once per LC storage variant inside the
  * library (src/gadgets/); circuits reach them through the public entry points
  * that take a czk_cs (czk/poseidon.h, czk/merkle.h, czk/porep.h), which use
- * cs->lc_kind's variant. The value types below are the same for every
+ * the variant of the cs's LC kind. The value types below are the same for every
  * variant.
  */
 #ifndef CZK_GADGETS_H

@@ -142,13 +142,6 @@ czk_status czk_msm_g2_var_multi(czk_g2_jac *out, size_t nsets, const czk_g2_affi
                                 const czk_fr *const *scalars, size_t n, const uint64_t *density,
                                 const czk_msm_opts *opts) CZK_WUR;
 
-/* Slow reference, kept for tests: sum of czk_g1_mul_var / czk_g2_mul_var with
- * the same density semantics and errors. Single-threaded, no scratch. */
-czk_status czk_msm_g1_ref(czk_g1_jac *out, const czk_g1_affine *bases, size_t nbases,
-                          const czk_fr *scalars, size_t n, const uint64_t *density) CZK_WUR;
-czk_status czk_msm_g2_ref(czk_g2_jac *out, const czk_g2_affine *bases, size_t nbases,
-                          const czk_fr *scalars, size_t n, const uint64_t *density) CZK_WUR;
-
 #ifdef __cplusplus
 }
 #endif

@@ -130,10 +130,6 @@ czk_status czk_ntt_groth16_h_fill(const czk_ntt_domain *d, czk_fr *a, czk_fr *t,
  * CZK_ERR_INVALID_ARG on a GEN7 domain. */
 czk_status czk_ntt_snarkjs_h(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, size_t n) CZK_WUR;
 
-/* Naive O(n^2) DFT for tests: out_i = sum_j in_j w^(ij), any n >= 1 (out must
- * not alias in). */
-void czk_ntt_dft_ref(czk_fr *out, const czk_fr *in, size_t n, const czk_fr *w);
-
 #ifdef __cplusplus
 }
 #endif

@@ -51,11 +51,6 @@ void czk_poseidon_gr_tag(czk_fr *out);
 /* out = PoseidonGR(a, b); cannot fail. */
 void czk_poseidon_hash2_gr(czk_fr *out, const czk_fr *a, const czk_fr *b);
 
-/* Reference: the plain permutation (add round constants, S-boxes, dense MDS in
- * every round), slow; kept to test czk_poseidon_hash_tag. */
-czk_status czk_poseidon_hash_tag_ref(czk_fr *out, const czk_fr *tag, const czk_fr *in,
-                                     size_t n) CZK_WUR;
-
 /* The plain round constant `index` (0 <= index < (R_F + R_P) * t) and MDS entry
  * (i, j) of the tables czk uses, for tests and tools. CZK_ERR_INVALID_ARG when
  * out of range or the arity is unsupported. */
@@ -75,7 +70,7 @@ czk_status czk_poseidon_mds_entry(czk_fr *out, size_t arity, size_t i, size_t j)
  * names; push your own around the call. PROVE and SHAPE backends replay a
  * per-arity constraint template recorded on first use (same R1CS, no field
  * multiplications for LC building); TEST and WITNESS build directly. The
- * synthesis uses the LC storage of cs->lc_kind. */
+ * synthesis uses the LC storage the cs was created with. */
 czk_status czk_poseidon_circuit_any(czk_cs *cs, czk_var *out, czk_fr *out_val, const czk_var *in,
                                     const czk_fr *in_val, size_t n) CZK_WUR;
 /* The same circuit for PoseidonGR (arity 2, tag 2^40): neptune's

@@ -80,7 +80,7 @@ czk_status czk__count_cs_init(czk_cs *cs, czk__count *c, czk_lc_kind lc)
     cs->lc_scratch = czk__lc_scratch_create(lc);
     if (!cs->lc_scratch) return czk_error(CZK_ERR_NOMEM, "counting pass: out of memory");
     czk_var one;
-    czk_status s = czk_cs_alloc_input(cs, &one, NULL, "ONE", CZK_NOIDX);
+    czk_status s = czk__cs_alloc_input(cs, &one, NULL, "ONE", CZK_NOIDX);
     if (s != CZK_OK) czk__count_cs_clear(cs);
     return s;
 }

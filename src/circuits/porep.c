@@ -191,11 +191,11 @@ czk_status czk_porep_sizes(czk_cs_sizes *out, const czk_fc_shape *shape)
 czk_status czk_porep_synthesize(czk_cs *cs, const czk_fc_shape *shape, const czk_fc_c1 *c1, uint32_t k)
 {
     if (!cs) return czk_error(CZK_ERR_INVALID_ARG, "porep: NULL constraint system");
-    if (czk_cs_has_values(cs) && !c1)
+    if (czk__cs_has_values(cs) && !c1)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "porep: the %s backend needs the C1 data (c1 is NULL)",
                          czk_cs_backend_name(cs->backend));
     porep_ctx x;
-    CZK_TRY(porep_ctx_init(&x, shape, czk_cs_has_values(cs) ? c1 : NULL, k));
+    CZK_TRY(porep_ctx_init(&x, shape, czk__cs_has_values(cs) ? c1 : NULL, k));
     return CZK_LC_DISPATCH(cs->lc_kind, czk__porep_synth, (cs, &x));
 }
 

@@ -19,7 +19,7 @@ __attribute__((format(printf, 2, 3))) static void porep_ns_pushf(czk_cs *cs, con
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    czk_cs_ns_push(cs, buf, CZK_NOIDX);
+    czk__cs_ns_push(cs, buf, CZK_NOIDX);
 }
 
 /* AllocatedNum::inputize(cs.namespace(|| ns)) */
@@ -53,7 +53,7 @@ static czk_status porep_column_hash(czk_cs *cs, czk_var *out, czk_fr *out_val, c
 static czk_status porep_inclusion(czk_cs *cs, const czk_merkle_shape *ms, czk_var leaf, czk_var root,
                                   const czk_fc_merkle *m)
 {
-    const int vals = czk_cs_has_values(cs);
+    const int vals = czk__cs_has_values(cs);
     return czk_merkle_por_circuit(cs, ms, &leaf, NULL, vals ? m->siblings : NULL, vals ? m->index : 0, &root, NULL, 1);
 }
 
@@ -67,9 +67,9 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
     const uint32_t L = x->layers;
     czk_anum data_leaf;
     CZK_TRY(czk__anum_alloc_ns(cs, &data_leaf, vals ? &p->comm_d.leaf : NULL, "data_leaf"));
-    czk_cs_ns_push(cs, "comm_d_inclusion", CZK_NOIDX);
+    czk__cs_ns_push(cs, "comm_d_inclusion", CZK_NOIDX);
     CZK_TRY(porep_inclusion(cs, &x->tree_d, data_leaf.var, comm_d->var, vals ? &p->comm_d : NULL));
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
 
     /* columns of the 6 DRG then the 8 expander parents, hashed and proven in tree C */
     czk_var col[CZK_FC_PARENTS][CZK_FC_MAX_LAYERS];
@@ -79,46 +79,46 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
         const unsigned jj = j < CZK_FC_DRG_DEGREE ? j : j - CZK_FC_DRG_DEGREE;
         const czk_fc_column_proof *cp = !vals ? NULL : j < CZK_FC_DRG_DEGREE ? &p->drg[j] : &p->exp[jj];
         porep_ns_pushf(cs, "%s_parent_%u_num", kind, jj);
-        czk_cs_ns_push(cs, "column", CZK_NOIDX);
+        czk__cs_ns_push(cs, "column", CZK_NOIDX);
         for (uint32_t r = 0; r < L; r++) {
             czk_anum a;
             porep_ns_pushf(cs, "column_num_row_%u", r);
             czk_status s = czk_anum_alloc(cs, &a, vals ? &cp->rows[r] : NULL);
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
             CZK_TRY(s);
             col[j][r] = a.var;
             colv[j][r] = a.value;
         }
-        czk_cs_ns_pop(cs);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         czk_var h;
         czk_fr hv;
         porep_ns_pushf(cs, "%s_parent_%u_constraint", kind, jj);
         CZK_TRY(porep_column_hash(cs, &h, &hv, col[j], vals ? colv[j] : NULL, L));
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         porep_ns_pushf(cs, "%s_parent_%u_inclusion", kind, jj);
         CZK_TRY(porep_inclusion(cs, &x->tree_c, h, comm_c->var, vals ? &cp->proof : NULL));
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
     }
 
     /* UInt64::alloc ("allocated bit i") and pack_into_input */
     czk_u64 node;
     node.value = vals ? p->labeling[0].node : 0;
-    czk_cs_ns_push(cs, "challenge", CZK_NOIDX);
+    czk__cs_ns_push(cs, "challenge", CZK_NOIDX);
     for (unsigned i = 0; i < 64; i++) {
-        czk_cs_ns_push(cs, "allocated bit", i);
+        czk__cs_ns_push(cs, "allocated bit", i);
         czk_status s = czk_bit_alloc(cs, &node.bits[i], (int)((node.value >> i) & 1));
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
-    czk_cs_ns_pop(cs);
-    czk_cs_ns_push(cs, "challenge input", CZK_NOIDX);
+    czk__cs_ns_pop(cs);
+    czk__cs_ns_push(cs, "challenge input", CZK_NOIDX);
     {
         czk_fr packed;
         czk_var in;
         czk_fr_from_u64(&packed, node.value);
-        CZK_TRY(czk_cs_alloc_input(cs, &in, vals ? &packed : NULL, "input", 0));
-        if (czk_cs_needs_constraints(cs)) {
+        CZK_TRY(czk__cs_alloc_input(cs, &in, vals ? &packed : NULL, "input", 0));
+        if (czk__cs_needs_constraints(cs)) {
             czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
             for (unsigned i = 0; i < 64; i++) czk_lc_add_bool(a, &node.bits[i], &czk__pow2_table[i]);
             czk_lc_add_var(b, CZK_VAR_ONE);
@@ -126,7 +126,7 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
             CZK_TRY(czk_enforce(cs, a, b, c, "packing constraint", 0));
         }
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
 
     /* one label per layer */
     czk_var label[CZK_FC_MAX_LAYERS];
@@ -138,7 +138,7 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
         for (unsigned j = 0; j < CZK_FC_DRG_DEGREE; j++, n++) {
             porep_ns_pushf(cs, "drg_parent_%u_bits", n);
             czk_status s = porep_bits_reversed(cs, pbits[n], col[j][layer - 1], vals ? &colv[j][layer - 1] : NULL);
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
             CZK_TRY(s);
         }
         if (layer > 1)
@@ -146,7 +146,7 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
                 porep_ns_pushf(cs, "exp_parent_%u_bits", n);
                 czk_status s =
                     porep_bits_reversed(cs, pbits[n], col[j][layer - 2], vals ? &colv[j][layer - 2] : NULL);
-                czk_cs_ns_pop(cs);
+                czk__cs_ns_pop(cs);
                 CZK_TRY(s);
             }
         /* layer 1: the 6 parents six times, then parent 0; later: 14, 14, first 9 */
@@ -155,10 +155,10 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
         czk_u32 layer_num;
         czk_u32_constant(&layer_num, layer);
         czk_anum lab;
-        czk_cs_ns_push(cs, "create_label", CZK_NOIDX);
+        czk__cs_ns_push(cs, "create_label", CZK_NOIDX);
         czk_status s = czk_label_gadget(cs, &lab, replica_bits, 256, expanded, 256, &layer_num, &node);
-        czk_cs_ns_pop(cs);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
         label[layer - 1] = lab.var;
         labelv[layer - 1] = lab.value;
@@ -166,13 +166,13 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
 
     /* encode (constraint::add): encoded = key + data_leaf, proven in tree R_last */
     czk_anum enc;
-    czk_cs_ns_push(cs, "encode_node", CZK_NOIDX);
-    czk_cs_ns_push(cs, "encode_add", CZK_NOIDX);
+    czk__cs_ns_push(cs, "encode_node", CZK_NOIDX);
+    czk__cs_ns_push(cs, "encode_add", CZK_NOIDX);
     {
         czk_fr v;
         czk_fr_add(&v, &labelv[L - 1], &data_leaf.value);
         czk_status s = czk__anum_alloc_ns(cs, &enc, &v, "add_num");
-        if (s == CZK_OK && czk_cs_needs_constraints(cs)) {
+        if (s == CZK_OK && czk__cs_needs_constraints(cs)) {
             czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
             czk_lc_add_var(a, label[L - 1]);
             czk_lc_add_var(a, data_leaf.var);
@@ -180,23 +180,23 @@ static czk_status porep_challenge(czk_cs *cs, const porep_ctx *x, const czk_fc_c
             czk_lc_add_var(c, enc.var);
             s = czk_enforce(cs, a, b, c, "sum constraint", CZK_NOIDX);
         }
-        czk_cs_ns_pop(cs);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
-    czk_cs_ns_push(cs, "comm_r_last_data_inclusion", CZK_NOIDX);
+    czk__cs_ns_push(cs, "comm_r_last_data_inclusion", CZK_NOIDX);
     CZK_TRY(porep_inclusion(cs, &x->tree_r, enc.var, comm_r_last->var, vals ? &p->comm_r_last : NULL));
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
 
     /* the challenged node's column (the labels just computed) in tree C */
     czk_var ch;
     czk_fr chv;
-    czk_cs_ns_push(cs, "c_x_column_hash", CZK_NOIDX);
+    czk__cs_ns_push(cs, "c_x_column_hash", CZK_NOIDX);
     CZK_TRY(porep_column_hash(cs, &ch, &chv, label, vals ? labelv : NULL, L));
-    czk_cs_ns_pop(cs);
-    czk_cs_ns_push(cs, "c_x_inclusion", CZK_NOIDX);
+    czk__cs_ns_pop(cs);
+    czk__cs_ns_push(cs, "c_x_inclusion", CZK_NOIDX);
     CZK_TRY(porep_inclusion(cs, &x->tree_c, ch, comm_c->var, vals ? &p->c_x.proof : NULL));
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return CZK_OK;
 }
 
@@ -210,10 +210,10 @@ czk_status czk__porep_top(czk_cs *cs, const porep_ctx *x, porep_common *cm)
 
     CZK_TRY(czk__anum_alloc_ns(cs, &cm->replica_id, vals ? &c1->replica_id : NULL, "replica_id"));
     CZK_TRY(czk__anum_inputize_ns(cs, &cm->replica_id, "replica_id_input"));
-    czk_cs_ns_push(cs, "replica_id_bits", CZK_NOIDX);
+    czk__cs_ns_push(cs, "replica_id_bits", CZK_NOIDX);
     czk_status s = porep_bits_reversed(cs, cm->replica_bits, cm->replica_id.var,
                                        vals ? &cm->replica_id.value : NULL);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
     CZK_TRY(czk__anum_alloc_ns(cs, &cm->comm_d, vals ? &c1->comm_d : NULL, "comm_d"));
     CZK_TRY(czk__anum_inputize_ns(cs, &cm->comm_d, "comm_d_input"));
@@ -233,7 +233,7 @@ czk_status czk__porep_one_challenge(czk_cs *cs, const porep_ctx *x, const porep_
     porep_ns_pushf(cs, "challenge_%u", i);
     czk_status s = porep_challenge(cs, x, x->vals ? czk_fc_c1_proof(x->c1, x->k, i) : NULL, &cm->comm_d,
                                    &cm->comm_c, &cm->comm_r_last, cm->replica_bits);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 

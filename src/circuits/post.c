@@ -120,11 +120,11 @@ size_t czk_post_public_input_count(const czk_post_shape *s)
 czk_status czk_post_synthesize(czk_cs *cs, const czk_post_shape *s, const czk_post_vanilla *v)
 {
     if (!cs) return czk_error(CZK_ERR_INVALID_ARG, "post: NULL constraint system");
-    if (czk_cs_has_values(cs) && !v)
+    if (czk__cs_has_values(cs) && !v)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "post: the %s backend needs the vanilla proofs (v is NULL)",
                          czk_cs_backend_name(cs->backend));
     post_ctx x;
-    CZK_TRY(post_ctx_init(&x, s, czk_cs_has_values(cs) ? v : NULL));
+    CZK_TRY(post_ctx_init(&x, s, czk__cs_has_values(cs) ? v : NULL));
     if (x.v) CZK_TRY(post_vanilla_check(x.v, s));
     return CZK_LC_DISPATCH(cs->lc_kind, czk__post_synth, (cs, &x));
 }

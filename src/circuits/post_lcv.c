@@ -14,7 +14,7 @@ static void post_ns_push_idx(czk_cs *cs, const char *prefix, uint32_t i)
     if (!cs->wants_names) return;
     char buf[48];
     snprintf(buf, sizeof buf, "%s%u", prefix, i);
-    czk_cs_ns_push(cs, buf, CZK_NOIDX);
+    czk__cs_ns_push(cs, buf, CZK_NOIDX);
 }
 
 /* One circuit sector (namespace "sector_i" pushed by the caller). */
@@ -37,7 +37,7 @@ static czk_status post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
         post_ns_push_idx(cs, "challenge_inclusion_", j);
         czk_status s = czk_merkle_por_circuit(cs, &x->tree, NULL, vals ? &m->leaf : NULL, vals ? m->siblings : NULL,
                                    vals ? m->index : 0, &comm_r_last.var, NULL, 1);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
     return CZK_OK;
@@ -47,7 +47,7 @@ czk_status czk__post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
 {
     post_ns_push_idx(cs, "sector_", i);
     czk_status s = post_sector(cs, x, i);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 
@@ -56,8 +56,8 @@ czk_status czk__post_sector(czk_cs *cs, const post_ctx *x, uint32_t i)
 czk_status czk__post_synth(czk_cs *cs, const post_ctx *x)
 {
     czk_status s = CZK_OK;
-    czk_cs_ns_push(cs, "outer namespace", CZK_NOIDX);
+    czk__cs_ns_push(cs, "outer namespace", CZK_NOIDX);
     for (uint32_t i = 0; i < x->sectors && s == CZK_OK; i++) s = czk__post_sector(cs, x, i);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }

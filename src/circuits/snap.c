@@ -151,12 +151,12 @@ static czk_status snap_ctx_init(snap_ctx *x, const czk_snap_shape *s, const czk_
 czk_status czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *s, const czk_snap_vanilla *v, uint32_t k)
 {
     if (!cs) return czk_error(CZK_ERR_INVALID_ARG, "snap: NULL constraint system");
-    if (czk_cs_has_values(cs) && !v)
+    if (czk__cs_has_values(cs) && !v)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "snap: the %s backend needs the vanilla proofs (v is NULL)",
                          czk_cs_backend_name(cs->backend));
     czk__snap_par *p = malloc(sizeof *p);
     if (!p) return czk_error(CZK_ERR_NOMEM, "snap: synthesis state");
-    czk_status st = snap_ctx_init(&p->x, s, czk_cs_has_values(cs) ? v : NULL, k);
+    czk_status st = snap_ctx_init(&p->x, s, czk__cs_has_values(cs) ? v : NULL, k);
     if (st == CZK_OK) st = CZK_LC_DISPATCH(cs->lc_kind, czk__snap_synth, (cs, p));
     free(p);
     return st;

@@ -16,7 +16,7 @@
     do {                                                                                \
         char ns_[96];                                                                   \
         if ((cs)->wants_names) snprintf(ns_, sizeof ns_, __VA_ARGS__);                  \
-        czk_cs_ns_push((cs), (cs)->wants_names ? ns_ : "", CZK_NOIDX);                  \
+        czk__cs_ns_push((cs), (cs)->wants_names ? ns_ : "", CZK_NOIDX);                  \
     } while (0)
 
 static czk_status alloc_num(czk_cs *cs, czk_anum *out, const czk_fr *value, int vals)
@@ -35,7 +35,7 @@ static czk_status enforce_lc_eq(czk_cs *cs, czk_lc *lc, czk_var c, const char *n
 
 static czk_status enforce_eq(czk_cs *cs, czk_var a, czk_var c, const char *name)
 {
-    if (!czk_cs_needs_constraints(cs)) return CZK_OK;
+    if (!czk__cs_needs_constraints(cs)) return CZK_OK;
     czk_lc *la = czk_lc_scratch(cs, 0);
     czk_lc_add_var(la, a);
     return enforce_lc_eq(cs, la, c, name);
@@ -56,7 +56,7 @@ static czk_status hash2(czk_cs *cs, czk_anum *out, const czk_anum *a, const czk_
 static czk_status num_to_bits(czk_cs *cs, czk_bool out[255], const czk_anum *num)
 {
     CZK_TRY(czk_bits_alloc_field_le(cs, out, &num->value));
-    if (!czk_cs_needs_constraints(cs)) return CZK_OK;
+    if (!czk__cs_needs_constraints(cs)) return CZK_OK;
     czk_lc *a = czk_lc_scratch(cs, 0);
     for (unsigned i = 0; i < 255; i++) czk_lc_add_term(a, czk__fr_pow2(i), out[i].var);
     return enforce_lc_eq(cs, a, num->var, "binary decomp");
@@ -75,17 +75,17 @@ static czk_status k_and_h_select(czk_cs *cs, const snap_ctx *x, czk_bool *bits, 
     for (uint32_t i = 0; i < nb; i++) {
         SNAP_NS(cs, "k_and_h_select_bit_%u", i);
         czk_status st = czk_bit_alloc(cs, &bits[i], vals ? (int)((x->k_and_h_select >> i) & 1) : 0);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
     }
-    if (czk_cs_needs_constraints(cs)) {
+    if (czk__cs_needs_constraints(cs)) {
         czk_lc *a = czk_lc_scratch(cs, 0);
         for (uint32_t i = 0; i < nb; i++) czk_lc_add_term(a, czk__fr_pow2(i), bits[i].var);
         CZK_TRY(enforce_lc_eq(cs, a, khs.var, "k_and_h_select binary decomp"));
     }
-    czk_cs_ns_push(cs, "pack partition bits", CZK_NOIDX);
+    czk__cs_ns_push(cs, "pack partition bits", CZK_NOIDX);
     czk_status st = czk_bits_pack(cs, partition, bits, x->s->partition_bits);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return st;
 }
 
@@ -102,13 +102,13 @@ static czk_status apex_por(czk_cs *cs, const snap_ctx *x, const czk_anum *leaves
         for (uint32_t i = 0; i < w / 2; i++) {
             SNAP_NS(cs, "apex_tree generation hash (tree_row=%u, siblings=%u)", r, i);
             czk_status st = czk_sha256_hash2(cs, &row[i], &row[2 * i], &row[2 * i + 1]);
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
             CZK_TRY(st);
         }
-    czk_cs_ns_push(cs, "partition-tree por", CZK_NOIDX);
+    czk__cs_ns_push(cs, "partition-tree por", CZK_NOIDX);
     czk_status st = czk_merkle_por_bits_circuit(cs, &x->tree_d_part, partition_bits, x->s->partition_bits, &row[0],
                                                 partition_path, comm_d_new);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return st;
 }
 
@@ -129,9 +129,9 @@ static czk_status gen_challenge_bits(czk_cs *cs, const snap_ctx *x, czk_bool *ou
         czk_fr_from_u64(&dv, (uint64_t)x->k * digests + j);
         SNAP_NS(cs, "digest_index_%u", j);
         czk_status st = alloc_num(cs, &di, &dv, vals);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
-        if (czk_cs_needs_constraints(cs)) {
+        if (czk__cs_needs_constraints(cs)) {
             /* (digests * k + j * ONE) * 1 = digest_index */
             czk_fr jf;
             czk_fr_from_u64(&jf, j);
@@ -144,12 +144,12 @@ static czk_status gen_challenge_bits(czk_cs *cs, const snap_ctx *x, czk_bool *ou
         }
         SNAP_NS(cs, "digest_%u", j);
         st = hash2(cs, &digest, comm_r_new, &di, gr, vals);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
         czk_bool db[255];
         SNAP_NS(cs, "digest_%u_bits", j);
         st = num_to_bits(cs, db, &digest);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
         for (uint32_t i = 0; i < per && c < x->s->challenges; i++, c++)
             for (uint32_t t = 0; t < bits; t++) out[(size_t)c * bits + t] = db[i * bits + t];
@@ -170,15 +170,15 @@ static czk_status challenge_high(czk_cs *cs, const snap_ctx *x, czk_anum *out, c
         czk_anum high;
         SNAP_NS(cs, "c_high (h=%u, k=%u)", h, k);
         czk_status st = czk_bits_pack(cs, &high, &c_bits[nb - h], h);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
         czk_fr v = vals && h_select_bits[k].value ? high.value : CZK_FR_ZERO;
         SNAP_NS(cs, "c_high_or_zero (h=%u, k=%u)", h, k);
         st = alloc_num(cs, &hz[k], &v, vals);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
         if (vals) czk_fr_add(&sum, &sum, &v);
-        if (czk_cs_needs_constraints(cs)) {
+        if (czk__cs_needs_constraints(cs)) {
             czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
             czk_lc_add_var(a, high.var);
             czk_lc_add_var(b, h_select_bits[k].var);
@@ -189,11 +189,11 @@ static czk_status challenge_high(czk_cs *cs, const snap_ctx *x, czk_anum *out, c
             CZK_TRY(czk_enforce(cs, a, b, c, cs->wants_names ? name : "c_high_or_zero", CZK_NOIDX));
         }
     }
-    czk_cs_ns_push(cs, "c_high_selected", CZK_NOIDX);
+    czk__cs_ns_push(cs, "c_high_selected", CZK_NOIDX);
     czk_status st = alloc_num(cs, out, &sum, vals);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
-    if (!czk_cs_needs_constraints(cs)) return CZK_OK;
+    if (!czk__cs_needs_constraints(cs)) return CZK_OK;
     czk_lc *a = czk_lc_scratch(cs, 0);
     for (uint32_t k = 0; k < CZK_SNAP_HS; k++) czk_lc_add_var(a, hz[k].var);
     return enforce_lc_eq(cs, a, out->var, "c_high_selected == dot(c_highs, h_select_bits)");
@@ -204,17 +204,17 @@ static czk_status label_r_new(czk_cs *cs, czk_anum *out, const czk_anum *r_old, 
                               const czk_anum *rho, int vals)
 {
     czk_anum prod;
-    czk_cs_ns_push(cs, "label_d_new * rho", CZK_NOIDX);
+    czk__cs_ns_push(cs, "label_d_new * rho", CZK_NOIDX);
     czk_status st = czk_anum_mul(cs, &prod, d_new, rho);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
     czk_fr v;
     czk_fr_add(&v, &r_old->value, &prod.value);
-    czk_cs_ns_push(cs, "label_r_new", CZK_NOIDX);
+    czk__cs_ns_push(cs, "label_r_new", CZK_NOIDX);
     st = alloc_num(cs, out, &v, vals);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
-    if (!czk_cs_needs_constraints(cs)) return CZK_OK;
+    if (!czk__cs_needs_constraints(cs)) return CZK_OK;
     czk_lc *a = czk_lc_scratch(cs, 0);
     czk_lc_add_var(a, r_old->var);
     czk_lc_add_var(a, prod.var);
@@ -233,7 +233,7 @@ static czk_status alloc_path_r(czk_cs *cs, const snap_ctx *x, czk_anum *out, con
         for (unsigned j = 0; j + 1 < a; j++, o++) {
             SNAP_NS(cs, "path_%s sibling (c_index=%u, tree_row=%zu, sibling_index=%u)", name, c, l, j);
             czk_status st = alloc_num(cs, &out[o], vals ? &m->siblings[o] : NULL, vals);
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
             CZK_TRY(st);
         }
     }
@@ -258,51 +258,51 @@ czk_status czk__snap_unit(czk_cs *cs, const czk__snap_par *p, uint32_t c)
     czk_anum c_high, rho, leaf_r_old, leaf_d_new, leaf_r_new, apex_leaf;
     SNAP_NS(cs, "get_challenge_high_bits (c_index=%u)", c);
     czk_status st = challenge_high(cs, x, &c_high, c_bits, &pt->khs_bits[pb], vals);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
     SNAP_NS(cs, "rho (c_index=%u)", c);
     st = hash2(cs, &rho, &pt->phi, &c_high, gr, vals);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
 
     SNAP_NS(cs, "leaf_r_old (c_index=%u)", c);
     st = alloc_num(cs, &leaf_r_old, vals ? &cp->r_old.leaf : NULL, vals);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
     SNAP_NS(cs, "leaf_d_new (c_index=%u)", c);
     st = alloc_num(cs, &leaf_d_new, vals ? &cp->d_new.leaf : NULL, vals);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
     SNAP_NS(cs, "leaf_r_new (c_index=%u)", c);
     st = label_r_new(cs, &leaf_r_new, &leaf_r_old, &leaf_d_new, &rho, vals);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
 
     czk_anum path[CZK_MERKLE_MAX_LEVELS * (CZK_MERKLE_MAX_ARITY - 1)];
     CZK_TRY(alloc_path_r(cs, x, path, vals ? &cp->r_old : NULL, c, "r_old", vals));
     SNAP_NS(cs, "por tree_r_old (c_index=%u)", c);
     st = czk_merkle_por_bits_circuit(cs, &x->tree_r, c_bits, nb, &leaf_r_old, path, &pt->root_r_old);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
     CZK_TRY(alloc_path_r(cs, x, path, vals ? &cp->r_new : NULL, c, "r_new", vals));
     SNAP_NS(cs, "por tree_r_new (c_index=%u)", c);
     st = czk_merkle_por_bits_circuit(cs, &x->tree_r, c_bits, nb, &leaf_r_new, path, &pt->root_r_new);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
 
     SNAP_NS(cs, "select_apex_leaf (c_index=%u)", c);
     st = czk_merkle_select_circuit(cs, &apex_leaf, pt->apex, s->apex_leaves, &c_bits[to_apex], s->apex_bits);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(st);
     for (uint32_t r = 0; r < to_apex; r++) {
         SNAP_NS(cs, "path_to_apex_leaf sibling (c_index=%u, tree_row=%u)", c, r);
         st = alloc_num(cs, &path[r], vals ? &cp->d_new.siblings[r] : NULL, vals);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
     }
     SNAP_NS(cs, "por to_apex_leaf (c_index=%u)", c);
     st = czk_merkle_por_bits_circuit(cs, &x->tree_d_leaf, c_bits, to_apex, &leaf_d_new, path, &apex_leaf);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return st;
 }
 
@@ -320,9 +320,9 @@ czk_status czk__snap_top(czk_cs *cs, czk__snap_par *p)
     czk_poseidon_gr_tag(&pt->gr);
 #define NS_TRY(name, e)                                                                 \
     do {                                                                                \
-        czk_cs_ns_push(cs, name, CZK_NOIDX);                                            \
+        czk__cs_ns_push(cs, name, CZK_NOIDX);                                            \
         st = (e);                                                                       \
-        czk_cs_ns_pop(cs);                                                              \
+        czk__cs_ns_pop(cs);                                                              \
         CZK_TRY(st);                                                                    \
     } while (0)
 
@@ -344,13 +344,13 @@ czk_status czk__snap_top(czk_cs *cs, czk__snap_par *p)
     for (uint32_t i = 0; i < s->apex_leaves; i++) {
         SNAP_NS(cs, "apex_leaf_%u", i);
         st = alloc_num(cs, &pt->apex[i], vals ? &x->p->apex_leaves[i] : NULL, vals);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
     }
     for (uint32_t i = 0; i < s->partition_bits; i++) {
         SNAP_NS(cs, "partition_path_sibling_%u", i);
         st = alloc_num(cs, &pt->part_path[i], vals ? &x->p->proofs[0].d_new.siblings[rb + i] : NULL, vals);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
     }
 

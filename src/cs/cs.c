@@ -5,6 +5,7 @@
 
 #include "common/bigmem.h"
 #include "cs/cs_internal.h"
+#include "cs/lc.h"
 
 /* r - R: -1 in Montgomery form (R = 2^256 mod r, docs/bls12-381.md). */
 const czk_fr CZK_FR_MINUS_ONE = {{0xfffffffd00000003ull, 0xfb38ec08fffb13fcull, 0x99ad88181ce5880full,
@@ -129,7 +130,7 @@ void czk__lc_scratch_destroy(czk_lc_kind k, void *lcs)
 static czk_status alloc_one(czk_cs *cs)
 {
     czk_var one;
-    CZK_TRY(czk_cs_alloc_input(cs, &one, &CZK_FR_ONE, "ONE", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc_input(cs, &one, &CZK_FR_ONE, "ONE", CZK_NOIDX));
     if (one != CZK_VAR_ONE) return czk_error(CZK_ERR_INTERNAL, "ONE allocated as %#x", one);
     return CZK_OK;
 }
@@ -209,6 +210,28 @@ czk_status czk_cs_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view *b
                           const char *name, uint64_t idx)
 {
     return czk__cs_enforce(cs, a, b, c, name, idx);
+}
+
+czk_status czk_cs_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
+{
+    return czk__cs_alloc(cs, out, value, name, idx);
+}
+
+czk_status czk_cs_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, const char *name, uint64_t idx)
+{
+    return czk__cs_alloc_input(cs, out, value, name, idx);
+}
+
+void czk_cs_ns_push(czk_cs *cs, const char *name, uint64_t idx) { czk__cs_ns_push(cs, name, idx); }
+void czk_cs_ns_pop(czk_cs *cs) { czk__cs_ns_pop(cs); }
+int czk_cs_has_values(const czk_cs *cs) { return czk__cs_has_values(cs); }
+int czk_cs_needs_constraints(const czk_cs *cs) { return czk__cs_needs_constraints(cs); }
+
+void czk_cs_counts(const czk_cs *cs, czk_cs_sizes *out)
+{
+    out->n_inputs = cs->n_inputs;
+    out->n_aux = cs->n_aux;
+    out->n_constraints = cs->n_constraints;
 }
 
 czk_status czk_cs_value(const czk_cs *cs, czk_fr *out, czk_var v)

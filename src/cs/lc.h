@@ -25,7 +25,7 @@
 
 #include <string.h>
 
-#include "czk/cs.h"
+#include "cs/cs_internal.h"
 
 /* ---- the variant a file is compiled for ------------------------------------ */
 

@@ -5,6 +5,7 @@
  * insert_or_update: the same sorted indices, coefficients summed, zero sums
  * kept. */
 #include "cs/cs_internal.h"
+#include "cs/lc.h"
 #include "ff/field_impl.h"
 
 /* out = k * b (k NULL: b; neg: -that), with b's and k's power-of-two tags

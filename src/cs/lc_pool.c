@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "czk/cs.h"
+#include "cs/cs_internal.h"
 
 #define POOL_CLASSES 32
 #define POOL_MIN_LOG 2 /* 4 terms */

@@ -19,6 +19,7 @@
 
 #include "common/fileio.h"
 #include "cs/cs_internal.h"
+#include "cs/lc.h"
 
 #define AUX_BIT ((uint64_t)1 << 63)
 #define HDR CZK_R1CS_DUMP_HEADER
@@ -825,7 +826,7 @@ static czk_status d_alloc(czk_cs *cs, czk_var *out, const czk_fr *value, const c
 {
     czk_r1cs_digester *d = cs->impl;
     if (d->inner) {
-        CZK_TRY(czk_cs_alloc(d->inner, out, value, name, idx));
+        CZK_TRY(czk__cs_alloc(d->inner, out, value, name, idx));
         cs->n_aux = d->inner->n_aux;
         sync_values(d);
         return CZK_OK;
@@ -840,7 +841,7 @@ static czk_status d_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value, c
     czk_r1cs_digester *d = cs->impl;
     if (d->finished) return czk_error(CZK_ERR_INVALID_ARG, "digester: alloc_input after finish");
     if (d->inner) {
-        CZK_TRY(czk_cs_alloc_input(d->inner, out, value, name, idx));
+        CZK_TRY(czk__cs_alloc_input(d->inner, out, value, name, idx));
         cs->n_inputs = d->inner->n_inputs;
         sync_values(d);
         return CZK_OK;
@@ -939,7 +940,7 @@ static czk_status d_enforce(czk_cs *cs, const czk_lc_view *a, const czk_lc_view 
 static void d_ns_push(czk_cs *cs, const char *name, uint64_t idx)
 {
     czk_r1cs_digester *d = cs->impl;
-    if (d->inner) czk_cs_ns_push(d->inner, name, idx);
+    if (d->inner) czk__cs_ns_push(d->inner, name, idx);
     char comp[64];
     if (idx != CZK_NOIDX) snprintf(comp, sizeof comp, " %llu", (unsigned long long)idx);
     else comp[0] = 0;
@@ -961,7 +962,7 @@ static void d_ns_push(czk_cs *cs, const char *name, uint64_t idx)
 static void d_ns_pop(czk_cs *cs)
 {
     czk_r1cs_digester *d = cs->impl;
-    if (d->inner) czk_cs_ns_pop(d->inner);
+    if (d->inner) czk__cs_ns_pop(d->inner);
     if (d->n_marks) d->ns_len = d->marks[--d->n_marks];
 }
 
@@ -1030,7 +1031,7 @@ czk_status czk_cs_r1cs_digester_create(czk_r1cs_digester **out, czk_cs **cs, czk
             sync_values(d);
         } else {
             czk_var one;
-            st = czk_cs_alloc_input(&d->cs, &one, NULL, "ONE", CZK_NOIDX);
+            st = czk__cs_alloc_input(&d->cs, &one, NULL, "ONE", CZK_NOIDX);
         }
     }
     if (st != CZK_OK) {

@@ -20,4 +20,11 @@ void czk__g2_psi(czk_g2_jac *r, const czk_g2_jac *a);
 /* b' = 4(u + 1), the G2 curve constant. */
 const czk_fp2 *czk__g2_b(void);
 
+/* Internal to libczk and the czk program: hidden in libczk.so. */
+#pragma GCC visibility push(hidden)
+/* Reference subgroup tests, kept for tests: [r] P = infinity (slow). */
+int czk_g1_affine_in_subgroup_ref(const czk_g1_affine *a);
+int czk_g2_affine_in_subgroup_ref(const czk_g2_affine *a);
+#pragma GCC visibility pop
+
 #endif

@@ -35,6 +35,7 @@
 
 #include "czk/ec.h"
 #include "czk/tower.h"
+#include "ec/ec_internal.h"
 #include "ff/field_impl.h"
 
 #define G_CAT_(a, b) a##b

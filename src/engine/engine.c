@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "cs/cs_internal.h"
 #include "czk/czk.h"
 #include "czk/engine.h"
 

@@ -11,6 +11,30 @@
 
 #include "czk/field.h"
 
+/* Internal to libczk and the czk program: hidden in libczk.so. */
+#pragma GCC visibility push(hidden)
+
+/* Each implementation of the hot operations under its own name, for the
+ * dispatchers below and for the tests and benchmarks that compare the two
+ * (calling an `_adx` function on a CPU without ADX and BMI2 is undefined;
+ * tools/gen_field_adx.py writes them). */
+void czk_fr_mul_portable(czk_fr *r, const czk_fr *a, const czk_fr *b);
+void czk_fr_sqr_portable(czk_fr *r, const czk_fr *a);
+void czk_fr_add_portable(czk_fr *r, const czk_fr *a, const czk_fr *b);
+void czk_fr_sub_portable(czk_fr *r, const czk_fr *a, const czk_fr *b);
+void czk_fr_mul_adx(czk_fr *r, const czk_fr *a, const czk_fr *b);
+void czk_fr_sqr_adx(czk_fr *r, const czk_fr *a);
+void czk_fr_add_adx(czk_fr *r, const czk_fr *a, const czk_fr *b);
+void czk_fr_sub_adx(czk_fr *r, const czk_fr *a, const czk_fr *b);
+void czk_fp_mul_portable(czk_fp *r, const czk_fp *a, const czk_fp *b);
+void czk_fp_sqr_portable(czk_fp *r, const czk_fp *a);
+void czk_fp_add_portable(czk_fp *r, const czk_fp *a, const czk_fp *b);
+void czk_fp_sub_portable(czk_fp *r, const czk_fp *a, const czk_fp *b);
+void czk_fp_mul_adx(czk_fp *r, const czk_fp *a, const czk_fp *b);
+void czk_fp_sqr_adx(czk_fp *r, const czk_fp *a);
+void czk_fp_add_adx(czk_fp *r, const czk_fp *a, const czk_fp *b);
+void czk_fp_sub_adx(czk_fp *r, const czk_fp *a, const czk_fp *b);
+
 extern int czk__field_use_adx;
 /* 1: the 8-lane AVX-512 IFMA kernels (ff/vec_ifma.h, ec/ec_batch.h) run. */
 extern int czk__field_use_ifma;
@@ -197,5 +221,7 @@ CZK__FIELD_DISPATCH3(fp, sub)
 
 CZK_INLINE void czk__fr_dbl(czk_fr *r, const czk_fr *a) { czk__fr_add(r, a, a); }
 CZK_INLINE void czk__fp_dbl(czk_fp *r, const czk_fp *a) { czk__fp_add(r, a, a); }
+
+#pragma GCC visibility pop
 
 #endif

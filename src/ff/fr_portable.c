@@ -6,6 +6,7 @@
 #endif
 
 #include "czk/field.h"
+#include "ff/field_impl.h"
 #include "ff/field_constants.h"
 #include "ff/limbs.h"
 

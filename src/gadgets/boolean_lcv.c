@@ -29,7 +29,7 @@ czk_status czk_bit_alloc(czk_cs *cs, czk_bool *out, int value)
 {
     czk_var v;
     value = value != 0;
-    CZK_TRY(czk_cs_alloc(cs, &v, bitval(cs, value), "boolean", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &v, bitval(cs, value), "boolean", CZK_NOIDX));
     if (cs->needs_constraints) {
         /* (1 - b) * b = 0 */
         czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
@@ -48,7 +48,7 @@ czk_status czk_bit_alloc_conditionally(czk_cs *cs, czk_bool *out, int value, con
 {
     czk_var v;
     value = value != 0;
-    CZK_TRY(czk_cs_alloc(cs, &v, bitval(cs, value), "boolean", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &v, bitval(cs, value), "boolean", CZK_NOIDX));
     if (cs->needs_constraints) {
         /* (1 - must_be_false - b) * b = 0 */
         czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
@@ -80,7 +80,7 @@ static czk_status bit_op(czk_cs *cs, czk_bool *out, int op, czk_var a, int av, c
     default: r = !av & !bv; break;
     }
     czk_var rv;
-    CZK_TRY(czk_cs_alloc(cs, &rv, bitval(cs, r), rname[op], CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &rv, bitval(cs, r), rname[op], CZK_NOIDX));
     if (cs->needs_constraints) {
         czk_lc *la = czk_lc_scratch(cs, 0), *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
         switch (op) {
@@ -177,9 +177,9 @@ czk_status czk_bool_and(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_
 czk_status czk_bool_or(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_bool *b)
 {
     czk_bool na = czk_bool_not(*a), nb = czk_bool_not(*b), r;
-    czk_cs_ns_push(cs, "not and (not a) (not b)", CZK_NOIDX);
+    czk__cs_ns_push(cs, "not and (not a) (not b)", CZK_NOIDX);
     czk_status s = czk_bool_and(cs, &r, &na, &nb);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     if (s == CZK_OK) *out = czk_bool_not(r);
     return s;
 }
@@ -245,7 +245,7 @@ czk_status czk_bool_sha256_ch(czk_cs *cs, czk_bool *out, const czk_bool *a, cons
         return CZK_OK;
     }
     czk_var ch;
-    CZK_TRY(czk_cs_alloc(cs, &ch, bitval(cs, chv), "ch", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &ch, bitval(cs, chv), "ch", CZK_NOIDX));
     if (cs->needs_constraints) {
         /* (b - c) * a = ch - c */
         czk_lc *la = czk_lc_scratch(cs, 0), *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
@@ -292,10 +292,10 @@ czk_status czk_bool_sha256_maj(czk_cs *cs, czk_bool *out, const czk_bool *a, con
     }
     czk_var maj;
     czk_bool bc;
-    CZK_TRY(czk_cs_alloc(cs, &maj, bitval(cs, mv), "maj", CZK_NOIDX));
-    czk_cs_ns_push(cs, "b and c", CZK_NOIDX);
+    CZK_TRY(czk__cs_alloc(cs, &maj, bitval(cs, mv), "maj", CZK_NOIDX));
+    czk__cs_ns_push(cs, "b and c", CZK_NOIDX);
     czk_status s = czk_bool_and(cs, &bc, b, c);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
     if (cs->needs_constraints) {
         /* (bc + bc - b - c) * a = bc - maj */
@@ -317,9 +317,9 @@ czk_status czk_bool_sha256_maj(czk_cs *cs, czk_bool *out, const czk_bool *a, con
 
 static czk_status bits_alloc_ns(czk_cs *cs, czk_bool *out, size_t i, int v)
 {
-    czk_cs_ns_push(cs, "bit", i);
+    czk__cs_ns_push(cs, "bit", i);
     czk_status s = czk_bit_alloc(cs, out, v);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 

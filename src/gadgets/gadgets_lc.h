@@ -199,18 +199,18 @@ static inline const czk_fr *czk__fr_pow2_neg(unsigned i) { return &czk__pow2_neg
  * the variant files only. */
 static inline czk_status czk__anum_alloc_ns(czk_cs *cs, czk_anum *out, const czk_fr *value, const char *ns)
 {
-    czk_cs_ns_push(cs, ns, CZK_NOIDX);
+    czk__cs_ns_push(cs, ns, CZK_NOIDX);
     czk_status s = czk_anum_alloc(cs, out, value);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 
 /* a.inputize(cs.namespace(|| ns)) */
 static inline czk_status czk__anum_inputize_ns(czk_cs *cs, const czk_anum *a, const char *ns)
 {
-    czk_cs_ns_push(cs, ns, CZK_NOIDX);
+    czk__cs_ns_push(cs, ns, CZK_NOIDX);
     czk_status s = czk_anum_inputize(cs, a);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 
@@ -222,11 +222,11 @@ static inline czk_status czk__comm_r_check(czk_cs *cs, const czk_anum *comm_r, c
 {
     czk_var in[2] = {comm_c->var, comm_r_last->var}, h;
     czk_fr inv[2] = {comm_c->value, comm_r_last->value}, hv;
-    czk_cs_ns_push(cs, "H_comm_c_comm_r_last", CZK_NOIDX);
+    czk__cs_ns_push(cs, "H_comm_c_comm_r_last", CZK_NOIDX);
     czk_status s = czk_poseidon_circuit(cs, &h, &hv, in, vals ? inv : NULL, 2);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
-    if (!czk_cs_needs_constraints(cs)) return CZK_OK;
+    if (!czk__cs_needs_constraints(cs)) return CZK_OK;
     czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
     czk_lc_add_var(a, comm_r->var);
     czk_lc_add_var(b, CZK_VAR_ONE);

@@ -7,7 +7,7 @@
  * bellpepper's (visible in the TEST backend only). czk_status results: OK,
  * NOMEM, MISSING_ASSIGNMENT, DIV_BY_ZERO, UNSATISFIED (constant mismatch).
  *
- * Values: gadgets compute witness values when czk_cs_has_values(cs); values
+ * Values: gadgets compute witness values when czk__cs_has_values(cs); values
  * of constants are always known (constant folding depends on them). With the
  * WITNESS backend, LCs are not built at all. */
 

@@ -20,30 +20,30 @@ typedef struct czk__mnum {
 /* AllocatedBit::alloc: (1 - b) * b = 0 */
 static czk_status czk__m_bit(czk_cs *cs, czk__mnum *out, int bit, int vals, const char *ns,
                              uint64_t idx) {
-    czk_cs_ns_push(cs, ns, idx);
+    czk__cs_ns_push(cs, ns, idx);
     out->val = bit ? CZK_FR_ONE : CZK_FR_ZERO;
-    CZK_TRY(czk_cs_alloc(cs, &out->var, vals ? &out->val : NULL, "boolean", CZK_NOIDX));
-    if (czk_cs_needs_constraints(cs)) {
+    CZK_TRY(czk__cs_alloc(cs, &out->var, vals ? &out->val : NULL, "boolean", CZK_NOIDX));
+    if (czk__cs_needs_constraints(cs)) {
         czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
         czk_lc_add_var(a, CZK_VAR_ONE);
         czk_lc_sub_var(a, out->var);
         czk_lc_add_var(b, out->var);
         CZK_TRY(czk_enforce(cs, a, b, c, "boolean constraint", CZK_NOIDX));
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return CZK_OK;
 }
 
 /* AllocatedBit::and (a * b = c) / nor ((1 - a) * (1 - b) = c). */
 static czk_status czk__m_andnor(czk_cs *cs, czk__mnum *out, const czk__mnum *x,
                                 const czk__mnum *y, int nor, int vals) {
-    czk_cs_ns_push(cs, nor ? "b0 nor b1" : "b0 and b1", CZK_NOIDX);
+    czk__cs_ns_push(cs, nor ? "b0 nor b1" : "b0 and b1", CZK_NOIDX);
     if (vals) {
         int bx = czk_fr_is_one(&x->val), by = czk_fr_is_one(&y->val);
         out->val = (nor ? (!bx && !by) : (bx && by)) ? CZK_FR_ONE : CZK_FR_ZERO;
     }
-    CZK_TRY(czk_cs_alloc(cs, &out->var, vals ? &out->val : NULL, nor ? "nor result" : "and result", CZK_NOIDX));
-    if (czk_cs_needs_constraints(cs)) {
+    CZK_TRY(czk__cs_alloc(cs, &out->var, vals ? &out->val : NULL, nor ? "nor result" : "and result", CZK_NOIDX));
+    if (czk__cs_needs_constraints(cs)) {
         czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
         if (nor) {
             czk_lc_add_var(a, CZK_VAR_ONE);
@@ -57,7 +57,7 @@ static czk_status czk__m_andnor(czk_cs *cs, czk__mnum *out, const czk__mnum *x,
         czk_lc_add_var(c, out->var);
         CZK_TRY(czk_enforce(cs, a, b, c, nor ? "nor constraint" : "and constraint", CZK_NOIDX));
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return CZK_OK;
 }
 
@@ -65,11 +65,11 @@ static czk_status czk__m_andnor(czk_cs *cs, czk__mnum *out, const czk__mnum *x,
 static czk_status czk__m_pick(czk_cs *cs, czk__mnum *out, const czk__mnum *bit,
                               const czk__mnum *a, const czk__mnum *b, const char *ns,
                               uint64_t idx, int vals) {
-    czk_cs_ns_push(cs, ns, idx);
+    czk__cs_ns_push(cs, ns, idx);
     czk__mnum r;
     if (vals) r.val = czk_fr_is_one(&bit->val) ? a->val : b->val;
-    CZK_TRY(czk_cs_alloc(cs, &r.var, vals ? &r.val : NULL, "pick result", CZK_NOIDX));
-    if (czk_cs_needs_constraints(cs)) {
+    CZK_TRY(czk__cs_alloc(cs, &r.var, vals ? &r.val : NULL, "pick result", CZK_NOIDX));
+    if (czk__cs_needs_constraints(cs)) {
         czk_lc *la = czk_lc_scratch(cs, 0), *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
         czk_lc_add_var(la, b->var);
         czk_lc_sub_var(la, a->var);
@@ -78,7 +78,7 @@ static czk_status czk__m_pick(czk_cs *cs, czk__mnum *out, const czk__mnum *bit,
         czk_lc_sub_var(lc, r.var);
         CZK_TRY(czk_enforce(cs, la, lb, lc, "pick", CZK_NOIDX));
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     *out = r;
     return CZK_OK;
 }
@@ -153,9 +153,9 @@ static czk_status czk__m_sha_node(czk_cs *cs, czk__mnum *out, const czk__mnum *p
         a.var = pre[j].var;
         a.value = vals ? pre[j].val : CZK_FR_ZERO;
         if (cs->wants_names) snprintf(name, sizeof name, "%u_num_into_bits", j);
-        czk_cs_ns_push(cs, cs->wants_names ? name : "num_into_bits", CZK_NOIDX);
+        czk__cs_ns_push(cs, cs->wants_names ? name : "num_into_bits", CZK_NOIDX);
         czk_status st = czk_anum_to_bits_le(cs, le, &a);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
         le[255] = czk_bool_const(0);
         for (unsigned i = 0; i < 256; i++) bits[j * 256 + i] = le[(i & ~7u) | (7 - (i & 7u))];
@@ -174,17 +174,17 @@ static czk_status czk__m_subpath(czk_cs *cs, const czk_merkle_shape *s, czk__mnu
     for (size_t i = 0; i < n; i++) {
         unsigned arity = czk_merkle_level_arity(s, l0 + i), lb = arity == 2 ? 1 : arity == 4 ? 2 : 3;
         czk__mnum sib[CZK_MERKLE_MAX_ARITY - 1], pre[CZK_MERKLE_MAX_ARITY];
-        czk_cs_ns_push(cs, "merkle tree hash", i);
+        czk__cs_ns_push(cs, "merkle tree hash", i);
         czk__mnum *lbits = &bits[*nbits];
         for (unsigned j = 0; j < lb; j++)
             CZK_TRY(czk__m_bit(cs, &lbits[j], (int)((*index >> j) & 1), vals, "index bit", j));
         *index >>= lb;
         *nbits += lb;
         for (unsigned j = 0; j + 1 < arity; j++) {
-            czk_cs_ns_push(cs, "path element", j);
+            czk__cs_ns_push(cs, "path element", j);
             if (vals) sib[j].val = (*sib_vals)[j];
-            CZK_TRY(czk_cs_alloc(cs, &sib[j].var, vals ? &sib[j].val : NULL, "num", CZK_NOIDX));
-            czk_cs_ns_pop(cs);
+            CZK_TRY(czk__cs_alloc(cs, &sib[j].var, vals ? &sib[j].val : NULL, "num", CZK_NOIDX));
+            czk__cs_ns_pop(cs);
         }
         if (vals) *sib_vals += arity - 1;
         CZK_TRY(czk__m_insert(cs, pre, cur, lbits, sib, arity, vals));
@@ -194,13 +194,13 @@ static czk_status czk__m_subpath(czk_cs *cs, const czk_merkle_shape *s, czk__mnu
             pv[j] = pre[j].var;
             if (vals) pval[j] = pre[j].val;
         }
-        czk_cs_ns_push(cs, "computation of commitment hash", CZK_NOIDX);
+        czk__cs_ns_push(cs, "computation of commitment hash", CZK_NOIDX);
         if (s->hasher == CZK_MERKLE_POSEIDON)
             CZK_TRY(czk_poseidon_circuit(cs, &cur->var, vals ? &cur->val : NULL, pv, vals ? pval : NULL, arity));
         else
             CZK_TRY(czk__m_sha_node(cs, cur, pre, arity, vals));
-        czk_cs_ns_pop(cs);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
     }
     return CZK_OK;
 }
@@ -210,7 +210,7 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
                                   const czk_var *root_var, const czk_fr *root_val, int private_root) {
     if (!cs) return czk_error(CZK_ERR_INVALID_ARG, "merkle circuit: NULL constraint system");
     CZK_TRY(czk_merkle_shape_check(s));
-    const int vals = czk_cs_has_values(cs);
+    const int vals = czk__cs_has_values(cs);
     if (vals && index >= czk_merkle_leaves(s))
         return czk_error(CZK_ERR_INVALID_ARG, "merkle circuit: leaf index %llu >= %llu leaves",
                          (unsigned long long)index, (unsigned long long)czk_merkle_leaves(s));
@@ -224,10 +224,10 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
         cur.var = *leaf_var;
         if (vals) CZK_TRY(czk_cs_value(cs, &cur.val, cur.var));
     } else {
-        czk_cs_ns_push(cs, "value", CZK_NOIDX);
+        czk__cs_ns_push(cs, "value", CZK_NOIDX);
         if (vals) cur.val = *leaf_val;
-        CZK_TRY(czk_cs_alloc(cs, &cur.var, vals ? &cur.val : NULL, "num", CZK_NOIDX));
-        czk_cs_ns_pop(cs);
+        CZK_TRY(czk__cs_alloc(cs, &cur.var, vals ? &cur.val : NULL, "num", CZK_NOIDX));
+        czk__cs_ns_pop(cs);
     }
     const czk_fr *sib = siblings;
     uint64_t idx = vals ? index : 0;
@@ -235,25 +235,25 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
     const size_t lens[3] = {s->base_height, s->sub_arity ? 1u : 0u, s->top_arity ? 1u : 0u};
     size_t l0 = 0;
     for (int k = 0; k < 3; k++) {
-        czk_cs_ns_push(cs, part[k], CZK_NOIDX);
+        czk__cs_ns_push(cs, part[k], CZK_NOIDX);
         CZK_TRY(czk__m_subpath(cs, s, &cur, l0, lens[k], &sib, &idx, bits, &nbits, vals));
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         l0 += lens[k];
     }
 
     /* multipack::pack_into_inputs: one input per 254 (Fr capacity) bits. */
-    czk_cs_ns_push(cs, "path", CZK_NOIDX);
+    czk__cs_ns_push(cs, "path", CZK_NOIDX);
     for (size_t c0 = 0, chunk = 0; c0 < nbits; c0 += 254, chunk++) {
         size_t c1 = c0 + 254 < nbits ? c0 + 254 : nbits;
         czk_fr packed = CZK_FR_ZERO, coeff = CZK_FR_ONE;
-        czk_lc *a = czk_cs_needs_constraints(cs) ? czk_lc_scratch(cs, 0) : NULL;
+        czk_lc *a = czk__cs_needs_constraints(cs) ? czk_lc_scratch(cs, 0) : NULL;
         for (size_t i = c0; i < c1; i++) {
             if (vals && czk_fr_is_one(&bits[i].val)) czk_fr_add(&packed, &packed, &coeff);
             if (a) czk_lc_add_term(a, &coeff, bits[i].var);
             czk_fr_dbl(&coeff, &coeff);
         }
         czk_var in;
-        CZK_TRY(czk_cs_alloc_input(cs, &in, vals ? &packed : NULL, "input", chunk));
+        CZK_TRY(czk__cs_alloc_input(cs, &in, vals ? &packed : NULL, "input", chunk));
         if (a) {
             czk_lc *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
             czk_lc_add_var(b, CZK_VAR_ONE);
@@ -261,18 +261,18 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
             CZK_TRY(czk_enforce(cs, a, b, c, "packing constraint", chunk));
         }
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
 
     if (root_var) {
         root.var = *root_var;
         if (vals) CZK_TRY(czk_cs_value(cs, &root.val, root.var));
     } else {
-        czk_cs_ns_push(cs, "root_value", CZK_NOIDX);
+        czk__cs_ns_push(cs, "root_value", CZK_NOIDX);
         if (vals) root.val = *root_val;
-        CZK_TRY(czk_cs_alloc(cs, &root.var, vals ? &root.val : NULL, "num", CZK_NOIDX));
-        czk_cs_ns_pop(cs);
+        CZK_TRY(czk__cs_alloc(cs, &root.var, vals ? &root.val : NULL, "num", CZK_NOIDX));
+        czk__cs_ns_pop(cs);
     }
-    if (czk_cs_needs_constraints(cs)) {
+    if (czk__cs_needs_constraints(cs)) {
         czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
         czk_lc_add_var(a, cur.var);
         czk_lc_add_var(b, CZK_VAR_ONE);
@@ -281,16 +281,16 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
     }
     if (!private_root) {
         czk_var in;
-        czk_cs_ns_push(cs, "root", CZK_NOIDX);
-        CZK_TRY(czk_cs_alloc_input(cs, &in, vals ? &root.val : NULL, "input variable", CZK_NOIDX));
-        if (czk_cs_needs_constraints(cs)) {
+        czk__cs_ns_push(cs, "root", CZK_NOIDX);
+        CZK_TRY(czk__cs_alloc_input(cs, &in, vals ? &root.val : NULL, "input variable", CZK_NOIDX));
+        if (czk__cs_needs_constraints(cs)) {
             czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
             czk_lc_add_var(a, in);
             czk_lc_add_var(b, CZK_VAR_ONE);
             czk_lc_add_var(c, root.var);
             CZK_TRY(czk_enforce(cs, a, b, c, "enforce input is correct", CZK_NOIDX));
         }
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
     }
     return CZK_OK;
 }
@@ -300,7 +300,7 @@ czk_status czk_merkle_por_circuit(czk_cs *cs, const czk_merkle_shape *s, const c
 static void czk__m_ns_height(czk_cs *cs, const char *what, size_t height) {
     char buf[96];
     if (cs->wants_names) snprintf(buf, sizeof buf, "merkle proof %s (height=%zu)", what, height);
-    czk_cs_ns_push(cs, cs->wants_names ? buf : what, CZK_NOIDX);
+    czk__cs_ns_push(cs, cs->wants_names ? buf : what, CZK_NOIDX);
 }
 
 czk_status czk_merkle_por_bits_circuit(czk_cs *cs, const czk_merkle_shape *s, const czk_bool *bits, size_t nbits,
@@ -310,7 +310,7 @@ czk_status czk_merkle_por_bits_circuit(czk_cs *cs, const czk_merkle_shape *s, co
     if (nbits != czk_merkle_index_bits(s))
         return czk_error(CZK_ERR_INVALID_ARG, "merkle circuit: %zu challenge bits for a tree of %zu index bits", nbits,
                          czk_merkle_index_bits(s));
-    const int vals = czk_cs_has_values(cs);
+    const int vals = czk__cs_has_values(cs);
     czk__mnum cur = {leaf->var, vals ? leaf->value : CZK_FR_ZERO};
     const size_t levels = czk_merkle_levels(s);
     size_t b0 = 0, sib0 = 0;
@@ -333,7 +333,7 @@ czk_status czk_merkle_por_bits_circuit(czk_cs *cs, const czk_merkle_shape *s, co
         sib0 += arity - 1;
         czk__m_ns_height(cs, "insert", l);
         czk_status st = czk__m_insert(cs, pre, &cur, lbits, sib, arity, vals);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
         czk__m_ns_height(cs, "hash", l);
         if (s->hasher == CZK_MERKLE_POSEIDON) {
@@ -347,10 +347,10 @@ czk_status czk_merkle_por_bits_circuit(czk_cs *cs, const czk_merkle_shape *s, co
         } else {
             st = czk__m_sha_node(cs, &cur, pre, arity, vals);
         }
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(st);
     }
-    if (czk_cs_needs_constraints(cs)) {
+    if (czk__cs_needs_constraints(cs)) {
         czk_lc *a = czk_lc_scratch(cs, 0), *b = czk_lc_scratch(cs, 1), *c = czk_lc_scratch(cs, 2);
         czk_lc_add_var(a, cur.var);
         czk_lc_add_var(b, CZK_VAR_ONE);
@@ -364,7 +364,7 @@ czk_status czk_merkle_select_circuit(czk_cs *cs, czk_anum *out, const czk_anum *
                                      size_t nbits) {
     if (nbits >= 16 || n != ((size_t)1 << nbits))
         return czk_error(CZK_ERR_INVALID_ARG, "select circuit: %zu elements for %zu bits", n, nbits);
-    const int vals = czk_cs_has_values(cs);
+    const int vals = czk__cs_has_values(cs);
     czk__mnum *st = malloc(n * sizeof *st);
     if (!st) return czk_error(CZK_ERR_NOMEM, "select circuit: %zu elements", n);
     for (size_t i = 0; i < n; i++) {

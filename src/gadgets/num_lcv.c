@@ -10,14 +10,14 @@ static inline const czk_fr *numval(const czk_cs *cs, const czk_fr *v)
 
 czk_status czk_anum_alloc(czk_cs *cs, czk_anum *out, const czk_fr *value)
 {
-    CZK_TRY(czk_cs_alloc(cs, &out->var, numval(cs, value), "num", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &out->var, numval(cs, value), "num", CZK_NOIDX));
     out->value = cs->has_values ? *value : CZK_FR_ZERO;
     return CZK_OK;
 }
 
 czk_status czk_anum_alloc_input(czk_cs *cs, czk_anum *out, const czk_fr *value)
 {
-    CZK_TRY(czk_cs_alloc_input(cs, &out->var, numval(cs, value), "input num", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc_input(cs, &out->var, numval(cs, value), "input num", CZK_NOIDX));
     out->value = cs->has_values ? *value : CZK_FR_ZERO;
     return CZK_OK;
 }
@@ -39,7 +39,7 @@ static czk_status enforce_vars(czk_cs *cs, czk_var a1, int has_a2, czk_var a2, c
 czk_status czk_anum_inputize(czk_cs *cs, const czk_anum *a)
 {
     czk_var in;
-    CZK_TRY(czk_cs_alloc_input(cs, &in, numval(cs, &a->value), "input variable", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc_input(cs, &in, numval(cs, &a->value), "input variable", CZK_NOIDX));
     return enforce_vars(cs, in, 0, 0, CZK_VAR_ONE, a->var, "enforce input is correct");
 }
 
@@ -48,7 +48,7 @@ czk_status czk_anum_add(czk_cs *cs, czk_anum *out, const czk_anum *a, const czk_
     czk_fr v;
     czk_fr_add(&v, &a->value, &b->value);
     czk_var r;
-    CZK_TRY(czk_cs_alloc(cs, &r, numval(cs, &v), "sum num", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &r, numval(cs, &v), "sum num", CZK_NOIDX));
     CZK_TRY(enforce_vars(cs, a->var, 1, b->var, CZK_VAR_ONE, r, "addition constraint"));
     out->var = r;
     out->value = v;
@@ -60,7 +60,7 @@ czk_status czk_anum_mul(czk_cs *cs, czk_anum *out, const czk_anum *a, const czk_
     czk_fr v;
     czk_fr_mul(&v, &a->value, &b->value);
     czk_var r;
-    CZK_TRY(czk_cs_alloc(cs, &r, numval(cs, &v), "product num", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &r, numval(cs, &v), "product num", CZK_NOIDX));
     CZK_TRY(enforce_vars(cs, a->var, 0, 0, b->var, r, "multiplication constraint"));
     out->var = r;
     out->value = v;
@@ -72,7 +72,7 @@ czk_status czk_anum_square(czk_cs *cs, czk_anum *out, const czk_anum *a)
     czk_fr v;
     czk_fr_sqr(&v, &a->value);
     czk_var r;
-    CZK_TRY(czk_cs_alloc(cs, &r, numval(cs, &v), "squared num", CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &r, numval(cs, &v), "squared num", CZK_NOIDX));
     CZK_TRY(enforce_vars(cs, a->var, 0, 0, a->var, r, "squaring constraint"));
     out->var = r;
     out->value = v;
@@ -89,7 +89,7 @@ static czk_status inverse(czk_cs *cs, czk_anum *out, const czk_anum *a, const ch
         czk_fr_inv(&v, &a->value);
     }
     czk_var r;
-    CZK_TRY(czk_cs_alloc(cs, &r, numval(cs, &v), vname, CZK_NOIDX));
+    CZK_TRY(czk__cs_alloc(cs, &r, numval(cs, &v), vname, CZK_NOIDX));
     CZK_TRY(enforce_vars(cs, a->var, 0, 0, r, CZK_VAR_ONE, cname));
     if (out) {
         out->var = r;
@@ -113,9 +113,9 @@ czk_status czk_anum_conditionally_reverse(czk_cs *cs, czk_anum *c, czk_anum *d, 
 {
     int sw = cond->value;
     czk_anum a0 = *a, b0 = *b; /* c, d may alias a, b */
-    czk_cs_ns_push(cs, "conditional reversal result 1", CZK_NOIDX);
+    czk__cs_ns_push(cs, "conditional reversal result 1", CZK_NOIDX);
     czk_status s = czk_anum_alloc(cs, c, sw ? &b0.value : &a0.value);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
     if (cs->needs_constraints) {
         /* (a - b) * cond = a - c */
@@ -127,9 +127,9 @@ czk_status czk_anum_conditionally_reverse(czk_cs *cs, czk_anum *c, czk_anum *d, 
         czk_lc_sub_var(lc, c->var);
         CZK_TRY(czk_enforce(cs, la, lb, lc, "first conditional reversal", CZK_NOIDX));
     }
-    czk_cs_ns_push(cs, "conditional reversal result 2", CZK_NOIDX);
+    czk__cs_ns_push(cs, "conditional reversal result 2", CZK_NOIDX);
     s = czk_anum_alloc(cs, d, sw ? &a0.value : &b0.value);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
     if (cs->needs_constraints) {
         /* (b - a) * cond = b - d */
@@ -166,9 +166,9 @@ static czk_status kary_and(czk_cs *cs, czk_bool *out, const czk_bool *v, size_t 
     czk_bool cur = v[0];
     for (size_t i = 1; i < n; i++) {
         czk_bool nx;
-        czk_cs_ns_push(cs, "and", i);
+        czk__cs_ns_push(cs, "and", i);
         czk_status s = czk_bool_and(cs, &nx, &cur, &v[i]);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
         cur = nx;
     }
@@ -197,24 +197,24 @@ czk_status czk_anum_to_bits_le_strict(czk_cs *cs, czk_bool out[255], const czk_a
         int ab = (int)(av[bit / 64] >> (bit % 64)) & 1;
         czk_status s;
         if (bb) {
-            czk_cs_ns_push(cs, "bit", i);
+            czk__cs_ns_push(cs, "bit", i);
             s = czk_bit_alloc(cs, &result[nres], ab);
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
             CZK_TRY(s);
             run[nrun++] = result[nres++];
         } else {
             if (nrun) {
                 if (have_last) run[nrun++] = last_run;
-                czk_cs_ns_push(cs, "run ending at", i);
+                czk__cs_ns_push(cs, "run ending at", i);
                 s = kary_and(cs, &last_run, run, nrun);
-                czk_cs_ns_pop(cs);
+                czk__cs_ns_pop(cs);
                 CZK_TRY(s);
                 have_last = 1;
                 nrun = 0;
             }
-            czk_cs_ns_push(cs, "bit", i);
+            czk__cs_ns_push(cs, "bit", i);
             s = czk_bit_alloc_conditionally(cs, &result[nres], ab, &last_run);
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
             CZK_TRY(s);
             nres++;
         }
@@ -278,9 +278,9 @@ czk_status czk_bits_pack(czk_cs *cs, czk_anum *out, const czk_bool *bits, size_t
         for (size_t i = 0; i < n; i++)
             if (bits[i].value) czk_fr_add(&num.value, &num.value, czk__fr_pow2((unsigned)i));
     }
-    czk_cs_ns_push(cs, "input", CZK_NOIDX);
+    czk__cs_ns_push(cs, "input", CZK_NOIDX);
     czk_status s = czk_anum_alloc(cs, out, &num.value);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     if (s == CZK_OK && cs->needs_constraints) {
         czk_lc *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
         czk_lc_add_var(lb, CZK_VAR_ONE);
@@ -302,7 +302,7 @@ czk_status czk_bits_pack_into_inputs(czk_cs *cs, const czk_bool *bits, size_t n)
             else if (bits[off + j].value) czk_fr_add(&num.value, &num.value, czk__fr_pow2((unsigned)j));
         }
         czk_var in;
-        czk_status s = czk_cs_alloc_input(cs, &in, cs->has_values ? &num.value : NULL, "input", i);
+        czk_status s = czk__cs_alloc_input(cs, &in, cs->has_values ? &num.value : NULL, "input", i);
         if (s == CZK_OK && cs->needs_constraints) {
             czk_lc *lb = czk_lc_scratch(cs, 1), *lc = czk_lc_scratch(cs, 2);
             czk_lc_add_var(lb, CZK_VAR_ONE);

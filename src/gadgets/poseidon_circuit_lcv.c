@@ -30,17 +30,17 @@ typedef struct czk__pelt {
 /* ensure_allocated: an LC element becomes a variable v with lc * 1 = v. */
 static czk_status czk__pelt_ensure(czk_cs *cs, czk__pelt *e, int vals, int lcs) {
     if (e->alloc) return CZK_OK;
-    czk_cs_ns_push(cs, "S-box input", CZK_NOIDX);
-    czk_cs_ns_push(cs, "allocate for Elt::Num", CZK_NOIDX);
-    CZK_TRY(czk_cs_alloc(cs, &e->var, vals ? &e->val : NULL, "num", CZK_NOIDX));
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_push(cs, "S-box input", CZK_NOIDX);
+    czk__cs_ns_push(cs, "allocate for Elt::Num", CZK_NOIDX);
+    CZK_TRY(czk__cs_alloc(cs, &e->var, vals ? &e->val : NULL, "num", CZK_NOIDX));
+    czk__cs_ns_pop(cs);
     if (lcs) {
         czk_lc *one = czk_lc_scratch(cs, 0), *c = czk_lc_scratch(cs, 1);
         czk_lc_add_var(one, CZK_VAR_ONE);
         czk_lc_add_var(c, e->var);
         CZK_TRY(czk_enforce(cs, &e->lc, one, c, "enforce num allocation preserves lc", CZK_NOIDX));
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     e->alloc = 1;
     return CZK_OK;
 }
@@ -61,10 +61,10 @@ static czk_status czk__psbox(czk_cs *cs, czk__pelt *e, const czk_fr *pre, const 
     }
     czk_lc *a = NULL, *b = NULL, *c = NULL;
     /* l2 */
-    czk_cs_ns_push(cs, pre ? "(l+rk)^2" : "l^2", CZK_NOIDX);
-    if (pre) czk_cs_ns_push(cs, "squared sum", CZK_NOIDX);
-    CZK_TRY(czk_cs_alloc(cs, &l2, vals ? &v2 : NULL, pre ? "num" : "squared num", CZK_NOIDX));
-    if (pre) czk_cs_ns_pop(cs);
+    czk__cs_ns_push(cs, pre ? "(l+rk)^2" : "l^2", CZK_NOIDX);
+    if (pre) czk__cs_ns_push(cs, "squared sum", CZK_NOIDX);
+    CZK_TRY(czk__cs_alloc(cs, &l2, vals ? &v2 : NULL, pre ? "num" : "squared num", CZK_NOIDX));
+    if (pre) czk__cs_ns_pop(cs);
     if (lcs) {
         a = czk_lc_scratch(cs, 0);
         c = czk_lc_scratch(cs, 1);
@@ -73,10 +73,10 @@ static czk_status czk__psbox(czk_cs *cs, czk__pelt *e, const czk_fr *pre, const 
         czk_lc_add_var(c, l2);
         CZK_TRY(czk_enforce(cs, a, a, c, pre ? "squared sum constraint" : "squaring constraint", CZK_NOIDX));
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     /* l4 */
-    czk_cs_ns_push(cs, "l^4", CZK_NOIDX);
-    CZK_TRY(czk_cs_alloc(cs, &l4, vals ? &v4 : NULL, "squared num", CZK_NOIDX));
+    czk__cs_ns_push(cs, "l^4", CZK_NOIDX);
+    CZK_TRY(czk__cs_alloc(cs, &l4, vals ? &v4 : NULL, "squared num", CZK_NOIDX));
     if (lcs) {
         a = czk_lc_scratch(cs, 0);
         c = czk_lc_scratch(cs, 1);
@@ -84,12 +84,12 @@ static czk_status czk__psbox(czk_cs *cs, czk__pelt *e, const czk_fr *pre, const 
         czk_lc_add_var(c, l4);
         CZK_TRY(czk_enforce(cs, a, a, c, "squaring constraint", CZK_NOIDX));
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     /* l5: (x + pre) * l4 = l5 - post */
-    czk_cs_ns_push(cs, pre ? "l4 * (l + rk)" : "(l4 * l) + rk)", CZK_NOIDX);
-    czk_cs_ns_push(cs, "mul_sum", CZK_NOIDX);
-    CZK_TRY(czk_cs_alloc(cs, &l5, vals ? &v5 : NULL, "num", CZK_NOIDX));
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_push(cs, pre ? "l4 * (l + rk)" : "(l4 * l) + rk)", CZK_NOIDX);
+    czk__cs_ns_push(cs, "mul_sum", CZK_NOIDX);
+    CZK_TRY(czk__cs_alloc(cs, &l5, vals ? &v5 : NULL, "num", CZK_NOIDX));
+    czk__cs_ns_pop(cs);
     if (lcs) {
         a = czk_lc_scratch(cs, 0);
         b = czk_lc_scratch(cs, 1);
@@ -104,7 +104,7 @@ static czk_status czk__psbox(czk_cs *cs, czk__pelt *e, const czk_fr *pre, const 
                                  : (pre ? "mul sum constraint pre-add" : "mul sum constraint"),
                             CZK_NOIDX));
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     e->var = l5;
     e->alloc = 1;
     if (vals) e->val = v5;
@@ -201,7 +201,7 @@ static czk_status czk__poseidon_body(czk_cs *cs, czk__pelt *sa, czk__pelt *sb,
     } while (0)
 
     /* first full round: pre keys k[0..t), post keys k[t..2t) */
-    czk_cs_ns_push(cs, "first round", CZK_NOIDX);
+    czk__cs_ns_push(cs, "first round", CZK_NOIDX);
     {
         const czk_fr *pre = k, *post = k + t;
         czk_fr c;
@@ -219,57 +219,57 @@ static czk_status czk__poseidon_body(czk_cs *cs, czk__pelt *sa, czk__pelt *sb,
         }
         s[0].val = c;
         for (unsigned i = 1; i < t; i++) {
-            czk_cs_ns_push(cs, "quintic s-box", i);
+            czk__cs_ns_push(cs, "quintic s-box", i);
             CZK_TRY(czk__psbox(cs, &s[i], &pre[i], &post[i], vals, lcs));
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
         }
         k += 2 * t;
     }
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     MIX();
 
     for (unsigned r = 1; r < half; r++) {
-        czk_cs_ns_push(cs, "initial full round", r);
+        czk__cs_ns_push(cs, "initial full round", r);
         for (unsigned i = 0; i < t; i++) {
-            czk_cs_ns_push(cs, "quintic s-box", i);
+            czk__cs_ns_push(cs, "quintic s-box", i);
             CZK_TRY(czk__pelt_ensure(cs, &s[i], vals, lcs));
             CZK_TRY(czk__psbox(cs, &s[i], NULL, &k[i], vals, lcs));
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
         }
         k += t;
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         MIX();
     }
     for (unsigned r = 0; r < p->r_p; r++) {
-        czk_cs_ns_push(cs, "partial round", r);
-        czk_cs_ns_push(cs, "solitary quintic s-box", CZK_NOIDX);
+        czk__cs_ns_push(cs, "partial round", r);
+        czk__cs_ns_push(cs, "solitary quintic s-box", CZK_NOIDX);
         CZK_TRY(czk__pelt_ensure(cs, &s[0], vals, lcs));
         CZK_TRY(czk__psbox(cs, &s[0], NULL, k, vals, lcs));
         k++;
-        czk_cs_ns_pop(cs);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         MIX();
     }
     for (unsigned r = 0; r < half; r++) {
         int last = r + 1 == half;
-        czk_cs_ns_push(cs, last ? "terminal full round" : "final full round", last ? CZK_NOIDX : r);
+        czk__cs_ns_push(cs, last ? "terminal full round" : "final full round", last ? CZK_NOIDX : r);
         for (unsigned i = 0; i < t; i++) {
-            czk_cs_ns_push(cs, "quintic s-box", i);
+            czk__cs_ns_push(cs, "quintic s-box", i);
             CZK_TRY(czk__pelt_ensure(cs, &s[i], vals, lcs));
             CZK_TRY(czk__psbox(cs, &s[i], NULL, last ? NULL : &k[i], vals, lcs));
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
         }
         if (!last) k += t;
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         MIX();
     }
 #undef MIX
     CZK_ASSERT(k == p->crc + p->r_f * t + p->r_p);
     CZK_ASSERT(round == p->r_f + p->r_p);
 
-    czk_cs_ns_push(cs, "hash result", CZK_NOIDX);
+    czk__cs_ns_push(cs, "hash result", CZK_NOIDX);
     CZK_TRY(czk__pelt_ensure(cs, &s[1], vals, lcs));
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     *out = s[1].var;
     if (out_val && vals) *out_val = s[1].val;
     return CZK_OK;
@@ -313,7 +313,7 @@ czk_status czk_poseidon_circuit_tag(czk_cs *cs, czk_var *out, czk_fr *out_val, c
     if (!out || (!in && n))
         return czk_error(CZK_ERR_INVALID_ARG, "poseidon circuit: %s is NULL", !out ? "out" : "in");
     if (!tag) tag = &p->merkle_tag;
-    const int vals = czk_cs_has_values(cs), lcs = czk_cs_needs_constraints(cs);
+    const int vals = czk__cs_has_values(cs), lcs = czk__cs_needs_constraints(cs);
     if (vals && !in_val)
         return czk_error(CZK_ERR_MISSING_ASSIGNMENT, "poseidon circuit: input values are needed by the %s backend",
                          czk_cs_backend_name(cs->backend));

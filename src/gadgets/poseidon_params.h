@@ -51,4 +51,12 @@ typedef struct czk__ptmpl {
  * used). */
 const czk__ptmpl *czk__poseidon_template(const czk__poseidon_params *p, const czk_fr *tag);
 
+/* Internal to libczk and the czk program: hidden in libczk.so. */
+#pragma GCC visibility push(hidden)
+/* Reference: the plain permutation (add round constants, S-boxes, dense MDS in
+ * every round), slow; kept to test czk_poseidon_hash_tag. */
+czk_status czk_poseidon_hash_tag_ref(czk_fr *out, const czk_fr *tag, const czk_fr *in,
+                                     size_t n) CZK_WUR;
+#pragma GCC visibility pop
+
 #endif

@@ -31,9 +31,9 @@ static czk_status sha_compute(czk_cs *cs, czk_multieq *me, czk_u32 *out, sha_may
         return CZK_OK;
     }
     if (extra) m->v[m->n++] = *extra;
-    czk_cs_ns_push(cs, ns, CZK_NOIDX);
+    czk__cs_ns_push(cs, ns, CZK_NOIDX);
     czk_status s = czk_u32_addmany(cs, me, out, m->v, m->n);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 
@@ -46,22 +46,22 @@ static czk_status sha_xor3(czk_cs *cs, czk_u32 *out, const czk_u32 *x, unsigned 
     czk_u32_rotr(&b, x, r2);
     if (shr3) czk_u32_shr(&c, x, r3);
     else czk_u32_rotr(&c, x, r3);
-    czk_cs_ns_push(cs, n1, CZK_NOIDX);
+    czk__cs_ns_push(cs, n1, CZK_NOIDX);
     s = czk_u32_xor(cs, &a, &a, &b);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
-    czk_cs_ns_push(cs, n2, CZK_NOIDX);
+    czk__cs_ns_push(cs, n2, CZK_NOIDX);
     s = czk_u32_xor(cs, out, &a, &c);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 
 static czk_status sha_addmany_ns(czk_cs *cs, czk_multieq *me, czk_u32 *out, const czk_u32 *ops, size_t n,
                                  const char *ns, uint64_t idx)
 {
-    czk_cs_ns_push(cs, ns, idx);
+    czk__cs_ns_push(cs, ns, idx);
     czk_status s = czk_u32_addmany(cs, me, out, ops, n);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 
@@ -73,7 +73,7 @@ static czk_status sha_rounds(czk_cs *cs, czk_multieq *me, czk_u32 out[8], const 
     for (int i = 0; i < 16; i++) czk_u32_from_bits_be(&w[i], in + 32 * i);
     for (unsigned i = 16; i < 64; i++) {
         czk_u32 ops[4];
-        czk_cs_ns_push(cs, "w extension", i);
+        czk__cs_ns_push(cs, "w extension", i);
         s = sha_xor3(cs, &ops[1], &w[i - 15], 7, 18, 3, 1, "first xor for s0", "second xor for s0");
         if (s == CZK_OK)
             s = sha_xor3(cs, &ops[3], &w[i - 2], 17, 19, 10, 1, "first xor for s1", "second xor for s1");
@@ -82,7 +82,7 @@ static czk_status sha_rounds(czk_cs *cs, czk_multieq *me, czk_u32 out[8], const 
             ops[2] = w[i - 7];
             s = sha_addmany_ns(cs, me, &w[i], ops, 4, "computation of w[i]", CZK_NOIDX);
         }
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
 
@@ -94,24 +94,24 @@ static czk_status sha_rounds(czk_cs *cs, czk_multieq *me, czk_u32 out[8], const 
     e.n = 0;
     for (unsigned i = 0; i < 64; i++) {
         czk_u32 new_e, new_a, s1, ch, s0, maj, k;
-        czk_cs_ns_push(cs, "compression round", i);
+        czk__cs_ns_push(cs, "compression round", i);
         s = sha_compute(cs, me, &new_e, &e, NULL, "deferred e computation");
         if (s == CZK_OK)
             s = sha_xor3(cs, &s1, &new_e, 6, 11, 25, 0, "first xor for s1", "second xor for s1");
         if (s == CZK_OK) {
-            czk_cs_ns_push(cs, "ch", CZK_NOIDX);
+            czk__cs_ns_push(cs, "ch", CZK_NOIDX);
             s = czk_u32_sha256_ch(cs, &ch, &new_e, &f, &g);
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
         }
         if (s == CZK_OK) s = sha_compute(cs, me, &new_a, &a, NULL, "deferred a computation");
         if (s == CZK_OK)
             s = sha_xor3(cs, &s0, &new_a, 2, 13, 22, 0, "first xor for s0", "second xor for s0");
         if (s == CZK_OK) {
-            czk_cs_ns_push(cs, "maj", CZK_NOIDX);
+            czk__cs_ns_push(cs, "maj", CZK_NOIDX);
             s = czk_u32_sha256_maj(cs, &maj, &new_a, &b, &c);
-            czk_cs_ns_pop(cs);
+            czk__cs_ns_pop(cs);
         }
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
         czk_u32_constant(&k, CZK_SHA256_K[i]);
         /* temp1 = [h, s1, ch, K[i], w[i]]; e = temp1 + d; a = temp1 + [s0, maj] */
@@ -215,9 +215,9 @@ static czk_status sha_segments(czk_cs *cs, czk_bool out[256], const czk__sha_seg
                 blk[j] = czk_bool_const(0);
             }
         }
-        czk_cs_ns_push(cs, "block", bi);
+        czk__cs_ns_push(cs, "block", bi);
         czk_status s = czk_sha256_compression(cs, nxt, blk, cur);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
         memcpy(cur, nxt, sizeof(cur));
     }
@@ -237,14 +237,14 @@ static czk_status sha_to_num(czk_cs *cs, czk_anum *out, const czk__sha_seg *segs
                              const char *pack_ns)
 {
     czk_bool be[256], le[256];
-    czk_cs_ns_push(cs, "hash", CZK_NOIDX);
+    czk__cs_ns_push(cs, "hash", CZK_NOIDX);
     czk_status s = sha_segments(cs, be, segs, nseg);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
     for (int i = 0; i < 256; i++) le[i] = be[(i & ~7) | (7 - (i & 7))];
-    czk_cs_ns_push(cs, pack_ns, CZK_NOIDX);
+    czk__cs_ns_push(cs, pack_ns, CZK_NOIDX);
     s = czk_bits_pack(cs, out, le, 254);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     return s;
 }
 
@@ -285,13 +285,13 @@ czk_status czk_sha256_hash2(czk_cs *cs, czk_anum *out, const czk_anum *a, const 
 {
     czk_bool ab[255], bb[255], pre[512];
     czk_status s;
-    czk_cs_ns_push(cs, "a_bits", CZK_NOIDX);
+    czk__cs_ns_push(cs, "a_bits", CZK_NOIDX);
     s = czk_anum_to_bits_le(cs, ab, a);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
-    czk_cs_ns_push(cs, "b_bits", CZK_NOIDX);
+    czk__cs_ns_push(cs, "b_bits", CZK_NOIDX);
     s = czk_anum_to_bits_le(cs, bb, b);
-    czk_cs_ns_pop(cs);
+    czk__cs_ns_pop(cs);
     CZK_TRY(s);
     sha_byte_reverse(pre, ab, 255);
     sha_byte_reverse(pre + 256, bb, 255);

@@ -61,9 +61,9 @@ czk_status czk_multieq_finish(czk_multieq *me)
 czk_status czk_u32_alloc(czk_cs *cs, czk_u32 *out, uint32_t v)
 {
     for (unsigned i = 0; i < 32; i++) {
-        czk_cs_ns_push(cs, "allocated bit", i);
+        czk__cs_ns_push(cs, "allocated bit", i);
         czk_status s = czk_bit_alloc(cs, &out->bits[i], (int)(v >> i) & 1);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
     out->value = v;
@@ -73,9 +73,9 @@ czk_status czk_u32_alloc(czk_cs *cs, czk_u32 *out, uint32_t v)
 czk_status czk_u64_alloc(czk_cs *cs, czk_u64 *out, uint64_t v)
 {
     for (unsigned i = 0; i < 64; i++) {
-        czk_cs_ns_push(cs, "allocated bit", i);
+        czk__cs_ns_push(cs, "allocated bit", i);
         czk_status s = czk_bit_alloc(cs, &out->bits[i], (int)(v >> i) & 1);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
     out->value = v;
@@ -86,9 +86,9 @@ czk_status czk_u32_xor(czk_cs *cs, czk_u32 *out, const czk_u32 *a, const czk_u32
 {
     czk_u32 r;
     for (unsigned i = 0; i < 32; i++) {
-        czk_cs_ns_push(cs, "xor of bit", i);
+        czk__cs_ns_push(cs, "xor of bit", i);
         czk_status s = czk_bool_xor(cs, &r.bits[i], &a->bits[i], &b->bits[i]);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
     r.value = a->value ^ b->value;
@@ -100,9 +100,9 @@ czk_status czk_u32_sha256_ch(czk_cs *cs, czk_u32 *out, const czk_u32 *a, const c
 {
     czk_u32 r;
     for (unsigned i = 0; i < 32; i++) {
-        czk_cs_ns_push(cs, "ch", i);
+        czk__cs_ns_push(cs, "ch", i);
         czk_status s = czk_bool_sha256_ch(cs, &r.bits[i], &a->bits[i], &b->bits[i], &c->bits[i]);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
     r.value = (a->value & b->value) ^ (~a->value & c->value);
@@ -114,9 +114,9 @@ czk_status czk_u32_sha256_maj(czk_cs *cs, czk_u32 *out, const czk_u32 *a, const 
 {
     czk_u32 r;
     for (unsigned i = 0; i < 32; i++) {
-        czk_cs_ns_push(cs, "maj", i);
+        czk__cs_ns_push(cs, "maj", i);
         czk_status s = czk_bool_sha256_maj(cs, &r.bits[i], &a->bits[i], &b->bits[i], &c->bits[i]);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
     }
     r.value = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
@@ -170,9 +170,9 @@ czk_status czk_u32_addmany(czk_cs *cs, czk_multieq *me, czk_u32 *out, const czk_
     unsigned i = 0;
     while (max_value) {
         czk_bool b;
-        czk_cs_ns_push(cs, "result bit", i);
+        czk__cs_ns_push(cs, "result bit", i);
         czk_status s = czk_bit_alloc(cs, &b, (int)(sum >> i) & 1);
-        czk_cs_ns_pop(cs);
+        czk__cs_ns_pop(cs);
         CZK_TRY(s);
         if (build) czk_lc_add_term(rlc, czk__fr_pow2(i), b.var);
         if (i < 32) r.bits[i] = b;

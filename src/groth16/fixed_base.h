@@ -67,4 +67,14 @@ void czk__fb_g1_chunk_ifma(czk_g1_affine *out, const int32_t *dig, size_t stride
 void czk__fb_g2_chunk_ifma(czk_g2_affine *out, const int32_t *dig, size_t stride, const uint8_t *flip, size_t n,
                            const czk__fb_table *tb, void *scratch);
 
+/* Internal to libczk and the czk program: hidden in libczk.so. */
+#pragma GCC visibility push(hidden)
+/* Test hooks (setup.c): out[i] = k[i] G, G the generator, through the
+ * fixed-base path with window c (0: chosen from n). */
+czk_status czk_groth16_fixed_g1_var(czk_g1_affine *out, const czk_fr *k, size_t n, unsigned c,
+                                    int threads) CZK_WUR;
+czk_status czk_groth16_fixed_g2_var(czk_g2_affine *out, const czk_fr *k, size_t n, unsigned c,
+                                    int threads) CZK_WUR;
+#pragma GCC visibility pop
+
 #endif

@@ -313,13 +313,6 @@ out:
     return st;
 }
 
-/* Test hooks (declared in tests/groth16/test_groth16_setup.c): out[i] = k[i] G
- * through the fixed-base path with window c (0: chosen from n). */
-czk_status czk_groth16_fixed_g1_var(czk_g1_affine *out, const czk_fr *k, size_t n, unsigned c,
-                                    int threads);
-czk_status czk_groth16_fixed_g2_var(czk_g2_affine *out, const czk_fr *k, size_t n, unsigned c,
-                                    int threads);
-
 czk_status czk_groth16_fixed_g1_var(czk_g1_affine *out, const czk_fr *k, size_t n, unsigned c,
                                     int threads)
 {

@@ -28,7 +28,9 @@ czk_status czk__params_setup(czk_groth16_params *out, const char *what, const cz
     if (s == CZK_OK) s = czk_cs_finalize(cs);
     if (s == CZK_OK) s = czk_cs_shape_csr(cs, &A, &B, &C);
     if (s != CZK_OK) s = czk_error_context(s, "setup of %s: synthesizing the shape", what);
-    size_t n_inputs = cs->n_inputs;
+    czk_cs_sizes counts;
+    czk_cs_counts(cs, &counts);
+    size_t n_inputs = counts.n_inputs;
     czk_cs_destroy(cs);
     if (s == CZK_OK) {
         czk_groth16_setup_opts o = {0};

@@ -104,4 +104,14 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
 /* Look-ahead distance (points) of the bucket kernels' prefetches. */
 #define CZK__MSM_PF 4
 
+/* Internal to libczk and the czk program: hidden in libczk.so. */
+#pragma GCC visibility push(hidden)
+/* Slow reference, kept for tests: sum of czk_g1_mul_var / czk_g2_mul_var with
+ * the same density semantics and errors. Single-threaded, no scratch. */
+czk_status czk_msm_g1_ref(czk_g1_jac *out, const czk_g1_affine *bases, size_t nbases,
+                          const czk_fr *scalars, size_t n, const uint64_t *density) CZK_WUR;
+czk_status czk_msm_g2_ref(czk_g2_jac *out, const czk_g2_affine *bases, size_t nbases,
+                          const czk_fr *scalars, size_t n, const uint64_t *density) CZK_WUR;
+#pragma GCC visibility pop
+
 #endif

@@ -9,6 +9,7 @@
 #include "czk/czk.h"
 #include "ff/field_impl.h"
 #include "ntt/ntt_ifma.h"
+#include "ntt/ntt_internal.h"
 
 #define NTT_COLS 16      /* contiguous elements per tile row (512 bytes) */
 #define NTT_PASS_MAX 7   /* levels fused per top pass (tile of 128 rows, 64 KiB) */

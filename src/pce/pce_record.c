@@ -134,7 +134,7 @@ czk_status czk_pce_recorder_create(czk_pce_recorder **out, czk_cs **cs, czk_lc_k
     czk_status st = r->cs.lc_scratch ? CZK_OK : czk_error(CZK_ERR_NOMEM, "PCE recorder");
     for (int i = 0; i < 3 && st == CZK_OK; i++) st = czk__pmb_create(&r->m[i], names[i], rows);
     czk_var one;
-    if (st == CZK_OK) st = czk_cs_alloc_input(&r->cs, &one, NULL, "ONE", CZK_NOIDX);
+    if (st == CZK_OK) st = czk__cs_alloc_input(&r->cs, &one, NULL, "ONE", CZK_NOIDX);
     if (st != CZK_OK) {
         czk_pce_recorder_destroy(r);
         return st;

@@ -10,6 +10,7 @@
 
 #include "common/fileio.h"
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 #define RESAMPLES 2000
 

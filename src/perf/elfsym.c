@@ -21,6 +21,7 @@
 #endif
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 int czk_perf_demangler_available(void)
 {

@@ -14,6 +14,7 @@
 
 #include "czk/czk.h"
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 #if defined(__has_include)
 #if __has_include(<perfmon/pfmlib_perf_event.h>)

@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-#include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 struct perf_event_attr;
 /* The attributes every czk event shares: type, config, inherit, user only

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 #include "perf/perf_impl.h"
 
 const char *const czk_perf_cg_columns[CZK_PERF_CG_NCOL] = {"Ir",   "Dr",   "Dw", "I1mr", "D1mr", "D1mw", "ILmr",

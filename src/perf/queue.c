@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 #define LINES_AFTER_S 3.0 /* off a terminal: silent for runs shorter than this */
 #define LINES_EVERY_S 20.0

@@ -8,6 +8,7 @@
 
 #include "common/fileio.h"
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 static int usable(const czk_perf_value *v)
 {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 #include "perf/perf_impl.h"
 
 #define MAX_ARGS 256

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 
 typedef struct map {
     uint32_t pid;

@@ -15,6 +15,7 @@
 #include <valgrind/callgrind.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 #include "perf/perf_impl.h"
 
 void czk__perf_attr(struct perf_event_attr *a, const czk_perf_event *e)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 #include "perf/perf_impl.h"
 
 void czk_perf_geometry_default(czk_perf_geometry *g)

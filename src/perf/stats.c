@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 #include "czk/rand.h"
 
 static int cmp_double(const void *x, const void *y)

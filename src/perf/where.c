@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 #include "perf/perf_impl.h"
 
 #define MAX_SIDE 24

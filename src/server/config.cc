@@ -1,4 +1,4 @@
-// czk serve's configuration file (czk/server.h): cuzk's TOML keys and
+// czk serve's configuration file (server/server.h): cuzk's TOML keys and
 // czk's own, read with toml++ (docs/serve.md lists every key).
 //
 // Loading is all or nothing: the file is applied to a copy of the
@@ -21,7 +21,7 @@
 
 #include "czk/czk.h"
 #include "czk/engine.h"
-#include "czk/server.h"
+#include "server/server.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The cuzk.v1.ProvingEngine gRPC client (czk/server.h): czk client's C API
+// The cuzk.v1.ProvingEngine gRPC client (server/server.h): czk client's C API
 // over the stubs protoc generates from proto/cuzk/v1/proving.proto.
 //
 // Each function is one blocking RPC on a channel made once by
@@ -23,7 +23,7 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "czk/czk.h"
-#include "czk/server.h"
+#include "server/server.h"
 
 namespace pb = cuzk::v1;
 
@@ -58,7 +58,7 @@ const char *code_name(int code)
     return "UNKNOWN_CODE";
 }
 
-// The mapping czk/server.h documents. DEADLINE_EXCEEDED counts as
+// The mapping server/server.h documents. DEADLINE_EXCEEDED counts as
 // UNAVAILABLE: for the caller both mean "no answer in time", and retrying
 // elsewhere is the remedy for both.
 czk_status from_grpc(const grpc::Status &st)

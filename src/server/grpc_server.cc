@@ -1,4 +1,4 @@
-// The cuzk.v1.ProvingEngine gRPC server (czk/server.h): each RPC is a thin
+// The cuzk.v1.ProvingEngine gRPC server (server/server.h): each RPC is a thin
 // translation between the generated messages and the proving service
 // (czk/service.h), which does the work. gRPC's synchronous server gives
 // every call its own thread, so AwaitProof and Prove simply block in
@@ -26,7 +26,7 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "czk/czk.h"
-#include "czk/server.h"
+#include "server/server.h"
 
 namespace pb = cuzk::v1;
 

@@ -1,4 +1,4 @@
-/* czk serve's HTTP status server (czk/server.h): GET /status and GET
+/* czk serve's HTTP status server (server/server.h): GET /status and GET
  * /metrics over libmicrohttpd, one internal polling thread.
  *
  * The listening socket is made here rather than by libmicrohttpd, so that
@@ -24,7 +24,7 @@
 #include <microhttpd.h>
 
 #include "czk/czk.h"
-#include "czk/server.h"
+#include "server/server.h"
 
 #define HTTP_CONNECTION_LIMIT 64 /* concurrent clients: Prometheus and a few curls */
 #define HTTP_TIMEOUT_S 10        /* an idle connection is closed after this */

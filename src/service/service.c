@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cs/cs_internal.h"
 #include "czk/czk.h"
 #include "czk/filecoin.h"
 #include "service/service_internal.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cs/cs_internal.h"
 #include "runner.h"
 
 #include "czk/porep.h"

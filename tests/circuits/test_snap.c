@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs/cs_internal.h"
 #include "runner.h"
 
 #include "czk/czk.h"

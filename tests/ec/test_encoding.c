@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "czk/ec.h"
+#include "ec/ec_internal.h"
 #include "runner.h"
 
 static size_t iters(size_t d)

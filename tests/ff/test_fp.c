@@ -1,5 +1,6 @@
 /* Fp: differential tests against GMP (field_tests.h) and Fp-only functions. */
 #include "czk/field.h"
+#include "ff/field_impl.h"
 
 #define T czk_fp
 #define FN(x) czk_fp_##x

@@ -1,6 +1,7 @@
 /* Fr: differential tests against GMP (field_tests.h) and the scalar-field
  * facts of docs/bls12-381.md. */
 #include "czk/field.h"
+#include "ff/field_impl.h"
 
 #define T czk_fr
 #define FN(x) czk_fr_##x

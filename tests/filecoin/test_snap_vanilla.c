@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cs/cs_internal.h"
 #include "runner.h"
 
 #include "czk/czk.h"

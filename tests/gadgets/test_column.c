@@ -1,4 +1,5 @@
 /* Filecoin column hash: native == circuit, 598 / 311 constraints, tampering named. */
+#include "cs/cs_internal.h"
 #include "czk/poseidon.h"
 #include "runner.h"
 

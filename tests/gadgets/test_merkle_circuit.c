@@ -4,6 +4,7 @@
  * constraint, all LC variants identical. */
 #include <stdlib.h>
 
+#include "cs/cs_internal.h"
 #include "czk/merkle.h"
 #include "runner.h"
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "czk/poseidon.h"
+#include "gadgets/poseidon_params.h"
 #include "runner.h"
 
 static const size_t ARITIES[4] = {2, 4, 8, 11};

@@ -2,6 +2,7 @@
  * tampered witnesses named, every LC variant and backend agreeing. */
 #include <stdlib.h>
 
+#include "cs/cs_internal.h"
 #include "czk/poseidon.h"
 #include "runner.h"
 

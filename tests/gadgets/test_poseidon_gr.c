@@ -4,7 +4,9 @@
  * R1CS (PROVE / SHAPE) against the direct one (TEST). */
 #include <stdlib.h>
 
+#include "cs/cs_internal.h"
 #include "czk/poseidon.h"
+#include "gadgets/poseidon_params.h"
 #include "runner.h"
 
 static czk_status synth_gr(czk_cs *cs, const czk_fr vals[2], czk_var *out, czk_fr *out_val)

@@ -10,15 +10,12 @@
 #include <string.h>
 
 #include "both_kernels.h"
+#include "cs/cs_internal.h"
 #include "runner.h"
 
 #include "czk/czk.h"
 #include "czk/groth16.h"
-
-czk_status czk_groth16_fixed_g1_var(czk_g1_affine *out, const czk_fr *k, size_t n, unsigned c,
-                                    int threads);
-czk_status czk_groth16_fixed_g2_var(czk_g2_affine *out, const czk_fr *k, size_t n, unsigned c,
-                                    int threads);
+#include "groth16/fixed_base.h"
 
 /* (r - 1) / 2, little-endian limbs */
 static const uint64_t half_r[4] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL, 0x199cec0404d0ec02ULL,

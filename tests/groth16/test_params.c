@@ -13,6 +13,7 @@
 
 #include "../runner.h"
 #include "czk/groth16.h"
+#include "ec/ec_internal.h"
 
 #define VK_FIXED (3 * 96 + 3 * 192)
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs/cs_internal.h"
 #include "runner.h"
 
 #include "common/random_circuit.h"

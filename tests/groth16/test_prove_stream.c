@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cs/cs_internal.h"
 #include "runner.h"
 
 #include "common/random_circuit.h"

@@ -9,6 +9,7 @@
 #include "io/io_internal.h"
 #include "czk/msm.h"
 #include "czk/tower.h"
+#include "msm/msm_internal.h"
 #include "runner.h"
 
 /* n bases: a chain P_i = P_(i-1) + Q from a random Q, then some entries

@@ -6,6 +6,7 @@
 
 #include "czk/czk.h"
 #include "czk/ntt.h"
+#include "ntt/ntt_internal.h"
 #include "both_kernels.h"
 #include "runner.h"
 

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "czk/perf.h"
+#include "perf/perf_internal.h"
 #include "runner.h"
 
 /* Run a shell command line; returns its stdout (malloc'd) and exit status. */

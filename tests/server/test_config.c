@@ -12,7 +12,7 @@
 
 #include "czk/czk.h"
 #include "czk/engine.h"
-#include "czk/server.h"
+#include "server/server.h"
 
 /* Warnings collected by load(). */
 typedef struct {

@@ -28,7 +28,7 @@
 #include "runner.h"
 
 #include "czk/czk.h"
-#include "czk/server.h"
+#include "server/server.h"
 
 /* One HTTP exchange as the client saw it. */
 typedef struct {

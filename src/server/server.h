@@ -4,12 +4,13 @@
  * HTTP status server (GET /status, GET /metrics), and the daemon's
  * configuration file (cuzk's TOML keys).
  *
- * Built only when gRPC, protobuf, libmicrohttpd and toml++ are present
- * (scripts/install-deps installs them); the library libczk does not
- * depend on them.
+ * Part of the czk program only (the static library czk_server, over
+ * gRPC, protobuf, libmicrohttpd and toml++, which scripts/install-deps
+ * installs): libczk does not depend on them, and this header is not
+ * installed with include/czk/.
  */
-#ifndef CZK_SERVER_H
-#define CZK_SERVER_H
+#ifndef CZK_SERVER_SERVER_H
+#define CZK_SERVER_SERVER_H
 
 #include <stddef.h>
 #include <stdint.h>
