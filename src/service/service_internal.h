@@ -1,6 +1,7 @@
-/* The proving service's parts (czk/service.h): jobs and residency
- * (service.c), request payloads and circuit ids (payload.c), status and
- * metrics (report.c). One mutex, czk_service.mu, guards every field below
+/* The proving service's parts (czk/service.h): the job table, submit,
+ * await, cancel and the reaper (service.c), residency of parameter sets and
+ * the job thread (run.c), request payloads and circuit ids (payload.c),
+ * status and metrics (report.c). One mutex, czk_service.mu, guards every field below
  * unless a comment says otherwise. */
 #ifndef CZK_SERVICE_INTERNAL_H
 #define CZK_SERVICE_INTERNAL_H
@@ -50,7 +51,7 @@ void czk__svc_request_digest(uint8_t out[32], const czk_svc_request *r);
 czk_status czk__svc_payload_decode(svc_payload *out, const czk_svc_request *r) CZK_WUR;
 void czk__svc_payload_free(svc_payload *p);
 
-/* ---- jobs and residency (service.c) ------------------------------------------------ */
+/* ---- jobs (service.c) and residency (run.c) ---------------------------------------- */
 
 typedef enum svc_state { SVC_PENDING = 0, SVC_PREPARING, SVC_RUNNING, SVC_DONE } svc_state;
 
@@ -98,6 +99,17 @@ typedef struct svc_job {
 
 /* Log a line through the service's log function (service.c). */
 void czk__svc_log(struct czk_service *s, czk_log_level lv, const char *job, const char *fmt, ...) CZK_PRINTF(4, 5);
+
+static inline double czk__svc_ms_between(double a, double b) { return b > a ? (b - a) * 1e3 : 0; }
+
+/* Drop a reference to j (the lock held); the last one frees it (service.c). */
+void czk__svc_job_unref_locked(svc_job *j);
+/* The job reaches its end (once): counters, histograms, a log line (service.c). */
+void czk__svc_finish_locked(struct czk_service *s, svc_job *j, czk_svc_outcome oc, const char *msg);
+/* A job's thread: prepare and run it, then finish it (run.c; arg: the svc_job, one reference its own). */
+void *czk__svc_job_main(void *arg);
+/* Unlink and free a resident set, its parameters and witness source closed (the lock held; run.c). */
+void czk__svc_resident_unlink_locked(struct czk_service *s, svc_resident *r);
 
 /* Histogram of durations in seconds, fixed buckets (report.c). */
 #define SVC_HIST_BUCKETS 14
