@@ -1,5 +1,6 @@
-/* PCE internals shared by the compiler, the recording backend and the PoRep
- * driver. */
+/* PCE internals shared by the builder (pce.c), the evaluation (pce_eval.c),
+ * the file format (pce_file.c), the recording backend (pce_record.c), the
+ * workspace (pce_work.c) and the kinds' drivers. */
 #ifndef CZK_PCE_INTERNAL_H
 #define CZK_PCE_INTERNAL_H
 
@@ -52,6 +53,12 @@ void czk__pce_drop_pages(const czk_pce *p, int which);
  * of the little-endian XXH3-64 digests of its 64 MiB chunks, which are
  * hashed on `threads` threads (0: all). */
 uint64_t czk__pce_file_sum(const uint8_t *buf, uint64_t len, int threads);
+
+/* The evaluation class of coefficient v: CZK__PCE_GENERAL, or the meta of
+ * +-2^e (pce.c). czk__pce_classify_init() first (once per process is
+ * enough; the builder calls it). */
+void czk__pce_classify_init(void);
+uint16_t czk__pce_classify(const czk_fr *v);
 
 /* Row-at-a-time builder of one matrix (the columns may be remapped after). */
 typedef struct czk__pmb czk__pmb;
