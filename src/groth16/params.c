@@ -552,94 +552,59 @@ void czk_groth16_params_sidecar_path(char *out, size_t n, const char *path)
     sidecar_path(out, n, path, NULL);
 }
 
-czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, const czk_groth16_read_opts *opts,
-                                      czk_groth16_read_info *info)
+/* fd's status into *st: a regular, non-empty file. */
+static czk_status stat_regular(int fd, struct stat *st)
 {
-    czk_groth16_read_opts o = {CZK_GROTH16_CHECK_PINNED, 0, 0, NULL};
-    if (opts) o = *opts;
-    memset(p, 0, sizeof *p);
-    if (info) memset(info, 0, sizeof *info);
-    if (o.check != CZK_GROTH16_CHECK_FULL && o.check != CZK_GROTH16_CHECK_PINNED && o.check != CZK_GROTH16_CHECK_CURVE)
-        return czk_error(CZK_ERR_INVALID_ARG, "%s: unknown parameter check mode %d", path, (int)o.check);
-    czk_groth16_read_info inf;
-    memset(&inf, 0, sizeof inf);
-    double t0 = czk_now();
-    int nt = o.threads > 0 ? o.threads : czk_threads();
-    if (nt < 1) nt = 1;
-    char scpath[4200];
-    sidecar_path(scpath, sizeof scpath, path, o.sidecar);
+    if (fstat(fd, st) != 0) return czk_error(CZK_ERR_IO, "%s", strerror(errno));
+    if (!S_ISREG(st->st_mode)) return czk_error(CZK_ERR_IO, "not a regular file");
+    if (st->st_size == 0) return czk_error(CZK_ERR_FORMAT, "empty file");
+    return CZK_OK;
+}
 
-    czk_status s = CZK_OK;
-    pblock *blocks = NULL;
-    block_result *res = NULL;
-    uint8_t *leaves = NULL, *vkbuf = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
-    struct stat st0, st1;
-    if (fstat(fd, &st0) != 0) {
-        s = czk_error(CZK_ERR_IO, "%s", strerror(errno));
-        goto fail;
-    }
-    if (!S_ISREG(st0.st_mode)) {
-        s = czk_error(CZK_ERR_IO, "not a regular file");
-        goto fail;
-    }
-    if (st0.st_size == 0) {
-        s = czk_error(CZK_ERR_FORMAT, "empty file");
-        goto fail;
-    }
-    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    playout L;
-    s = layout_read(&L, fd, (size_t)st0.st_size);
-    if (s != CZK_OK) goto fail;
-    inf.file_bytes = L.size;
+/* 1 when fd still has the size and mtime of st0. */
+static int stat_unchanged(int fd, const struct stat *st0)
+{
+    struct stat st1;
+    return fstat(fd, &st1) == 0 && st1.st_size == st0->st_size && st1.st_mtim.tv_sec == st0->st_mtim.tv_sec &&
+           st1.st_mtim.tv_nsec == st0->st_mtim.tv_nsec;
+}
 
-    int hashing = o.check != CZK_GROTH16_CHECK_CURVE;
-    int full = o.check == CZK_GROTH16_CHECK_FULL;
-    int try_pin = 0, moved = 0; /* moved: same size, another mtime; the checksum decides */
-    sidecar sc;
-    if (o.check == CZK_GROTH16_CHECK_PINNED) {
-        if (sidecar_load(&sc, scpath, inf.why, sizeof inf.why)) {
-            if (czk__pin_fresh(&sc, &st0))
-                try_pin = 1;
-            else if (czk__pin_moved(&sc, &st0))
-                try_pin = moved = 1;
-            else
-                snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size changed)", scpath);
-        }
-        full = !try_pin;
-    }
+/* Write the sidecar of a validated file; the outcome in inf (recorded, or
+ * record_error: a failed write does not fail the read). */
+static void record_sidecar(czk_groth16_read_info *inf, const char *scpath, const struct stat *st, const playout *L,
+                           size_t n_ic)
+{
+    czk_status ws = sidecar_write(scpath, st, inf->digest, L, n_ic);
+    if (ws == CZK_OK)
+        inf->recorded = 1;
+    else
+        snprintf(inf->record_error, sizeof inf->record_error, "%s", czk_last_error());
+}
 
-    size_t nb = layout_blocks(&L, NULL);
-    blocks = malloc(nb * sizeof *blocks);
-    res = calloc(nb, sizeof *res);
-    leaves = malloc(nb * DIGEST_LEN);
-    vkbuf = malloc(L.vk_len);
+/* The sections of p sized from L, in big buffers (p->big_sections). */
+static int alloc_sections(czk_groth16_params *p, const playout *L)
+{
     size_t *counts[N_SECTIONS] = {&p->n_h, &p->n_l, &p->n_a, &p->n_b_g1, &p->n_b_g2};
     void **dsts[N_SECTIONS] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1,
                                (void **)&p->b_g2};
-    int nomem = !blocks || !res || !leaves || !vkbuf;
     p->big_sections = 1;
-    for (int sec = 0; sec < N_SECTIONS && !nomem; sec++) {
+    for (int sec = 0; sec < N_SECTIONS; sec++) {
         size_t esz = sec == 4 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
-        *counts[sec] = L.n[sec];
-        *dsts[sec] = czk__big_alloc((L.n[sec] ? L.n[sec] : 1) * esz);
-        nomem = !*dsts[sec];
+        *counts[sec] = L->n[sec];
+        *dsts[sec] = czk__big_alloc((L->n[sec] ? L->n[sec] : 1) * esz);
+        if (!*dsts[sec]) return 0;
     }
-    if (nomem) {
-        s = czk_error(CZK_ERR_NOMEM, "%zu bytes of parameters", L.size);
-        goto fail;
-    }
-    layout_blocks(&L, blocks);
+    return 1;
+}
 
-    /* block 0: the verifying key */
-    s = pread_all(fd, vkbuf, L.vk_len, 0);
-    if (s != CZK_OK) goto fail;
-    if (hashing) block_digest(leaves, vkbuf, L.vk_len);
-    size_t used = 0;
-    s = vk_decode_checked(&p->vk, vkbuf, L.vk_len, &used, CZK_GROTH16_CHECK_CURVE);
-    if (s != CZK_OK) goto fail;
-
+/* Blocks 1.. of the file read, hashed into leaves (hashing) and decoded
+ * into p on nt threads, with subgroup checks when `full`. The failure
+ * reported: an I/O or memory failure, else the lowest decoding failure,
+ * else (full) the verifying key's subgroup check, else the lowest
+ * subgroup failure. */
+static czk_status read_points(czk_groth16_params *p, int fd, const playout *L, const pblock *blocks, size_t nb,
+                              block_result *res, uint8_t *leaves, int hashing, int full, int nt)
+{
     size_t max_len = 4 + (size_t)BLOCK_POINTS * CZK_G2_UNCOMPRESSED;
     size_t first_dec_fail = SIZE_MAX; /* lowest block with a decoding failure */
     int io_fail = 0;
@@ -667,7 +632,7 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
                 continue;
             }
             if (hashing) block_digest(leaves + DIGEST_LEN * b, buf, blocks[b].len);
-            block_decode(&res[b], p, &blocks[b], buf, &L, full);
+            block_decode(&res[b], p, &blocks[b], buf, L, full);
             if (res[b].s != CZK_OK && !res[b].subgroup) {
 #pragma omp critical(czk_params_bad)
                 if (b < first_dec_fail) first_dec_fail = b;
@@ -677,67 +642,132 @@ czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, c
     }
     if (io_fail) {
         for (size_t b = 1; b < nb; b++)
-            if (res[b].s == CZK_ERR_IO || res[b].s == CZK_ERR_NOMEM) {
-                s = czk_error(res[b].s, "%s", res[b].msg);
-                goto fail;
-            }
+            if (res[b].s == CZK_ERR_IO || res[b].s == CZK_ERR_NOMEM) return czk_error(res[b].s, "%s", res[b].msg);
     }
     /* decoding failures first, then subgroup failures, each at the lowest offset */
     for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1 && full) {
-            s = vk_subgroup(&p->vk);
-            if (s != CZK_OK) goto fail;
-        }
+        if (pass == 1 && full) CZK_TRY(vk_subgroup(&p->vk));
         for (size_t b = 1; b < nb; b++)
-            if (res[b].s != CZK_OK && res[b].subgroup == pass) {
-                s = czk_error(res[b].s, "%s", res[b].msg);
-                goto fail;
-            }
+            if (res[b].s != CZK_OK && res[b].subgroup == pass) return czk_error(res[b].s, "%s", res[b].msg);
     }
-    if (fstat(fd, &st1) != 0 || st1.st_size != st0.st_size || st1.st_mtim.tv_sec != st0.st_mtim.tv_sec ||
-        st1.st_mtim.tv_nsec != st0.st_mtim.tv_nsec) {
+    return CZK_OK;
+}
+
+/* After the points were read: which check ran (inf->ran, inf->why). With a
+ * pin whose checksum does not match, the subgroup pass runs now; a full
+ * check, or a pin found under a new mtime, is recorded in the sidecar
+ * unless o->no_record. */
+static czk_status settle_check(czk_groth16_read_info *inf, const czk_groth16_params *p, const playout *L,
+                               const czk_groth16_read_opts *o, const char *scpath, const struct stat *st0,
+                               const sidecar *sc, int try_pin, int moved, int nt)
+{
+    if (o->check == CZK_GROTH16_CHECK_CURVE) {
+        inf->ran = CZK_GROTH16_CHECK_CURVE;
+    } else if (try_pin && memcmp(inf->digest, sc->digest, DIGEST_LEN) == 0) {
+        inf->ran = CZK_GROTH16_CHECK_PINNED;
+        if (moved && !o->no_record) { /* the same bytes under a new mtime: record it */
+            snprintf(inf->why, sizeof inf->why,
+                     "sidecar %.300s had another mtime (the file was copied or touched); the checksum matched", scpath);
+            record_sidecar(inf, scpath, st0, L, p->vk.n_ic);
+        }
+    } else {
+        if (try_pin) {
+            if (moved)
+                snprintf(inf->why, sizeof inf->why,
+                         "sidecar %.300s is stale (the file's mtime changed) and the checksum differs: the contents "
+                         "changed",
+                         scpath);
+            else
+                snprintf(inf->why, sizeof inf->why,
+                         "sidecar %.300s does not match: the contents changed, size and mtime did not", scpath);
+            double t1 = czk_now();
+            czk_status s = subgroup_all(p, L, nt);
+            inf->subgroup_s = czk_now() - t1;
+            if (s != CZK_OK) return s;
+        }
+        inf->ran = CZK_GROTH16_CHECK_FULL;
+        if (!o->no_record) record_sidecar(inf, scpath, st0, L, p->vk.n_ic);
+    }
+    return CZK_OK;
+}
+
+czk_status czk_groth16_params_read_ex(czk_groth16_params *p, const char *path, const czk_groth16_read_opts *opts,
+                                      czk_groth16_read_info *info)
+{
+    czk_groth16_read_opts o = {CZK_GROTH16_CHECK_PINNED, 0, 0, NULL};
+    if (opts) o = *opts;
+    memset(p, 0, sizeof *p);
+    if (info) memset(info, 0, sizeof *info);
+    if (o.check != CZK_GROTH16_CHECK_FULL && o.check != CZK_GROTH16_CHECK_PINNED && o.check != CZK_GROTH16_CHECK_CURVE)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s: unknown parameter check mode %d", path, (int)o.check);
+    czk_groth16_read_info inf;
+    memset(&inf, 0, sizeof inf);
+    double t0 = czk_now();
+    int nt = o.threads > 0 ? o.threads : czk_threads();
+    if (nt < 1) nt = 1;
+    char scpath[4200];
+    sidecar_path(scpath, sizeof scpath, path, o.sidecar);
+
+    czk_status s = CZK_OK;
+    pblock *blocks = NULL;
+    block_result *res = NULL;
+    uint8_t *leaves = NULL, *vkbuf = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return czk_error(CZK_ERR_IO, "%s: %s", path, strerror(errno));
+    struct stat st0;
+    s = stat_regular(fd, &st0);
+    if (s != CZK_OK) goto fail;
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    playout L;
+    s = layout_read(&L, fd, (size_t)st0.st_size);
+    if (s != CZK_OK) goto fail;
+    inf.file_bytes = L.size;
+
+    int hashing = o.check != CZK_GROTH16_CHECK_CURVE;
+    int full = o.check == CZK_GROTH16_CHECK_FULL;
+    int try_pin = 0, moved = 0; /* moved: same size, another mtime; the checksum decides */
+    sidecar sc;
+    if (o.check == CZK_GROTH16_CHECK_PINNED) {
+        if (sidecar_load(&sc, scpath, inf.why, sizeof inf.why)) {
+            if (czk__pin_fresh(&sc, &st0))
+                try_pin = 1;
+            else if (czk__pin_moved(&sc, &st0))
+                try_pin = moved = 1;
+            else
+                snprintf(inf.why, sizeof inf.why, "sidecar %.300s is stale (the file's size changed)", scpath);
+        }
+        full = !try_pin;
+    }
+
+    size_t nb = layout_blocks(&L, NULL);
+    blocks = malloc(nb * sizeof *blocks);
+    res = calloc(nb, sizeof *res);
+    leaves = malloc(nb * DIGEST_LEN);
+    vkbuf = malloc(L.vk_len);
+    if (!blocks || !res || !leaves || !vkbuf || !alloc_sections(p, &L)) {
+        s = czk_error(CZK_ERR_NOMEM, "%zu bytes of parameters", L.size);
+        goto fail;
+    }
+    layout_blocks(&L, blocks);
+
+    /* block 0: the verifying key */
+    s = pread_all(fd, vkbuf, L.vk_len, 0);
+    if (s != CZK_OK) goto fail;
+    if (hashing) block_digest(leaves, vkbuf, L.vk_len);
+    size_t used = 0;
+    s = vk_decode_checked(&p->vk, vkbuf, L.vk_len, &used, CZK_GROTH16_CHECK_CURVE);
+    if (s != CZK_OK) goto fail;
+
+    s = read_points(p, fd, &L, blocks, nb, res, leaves, hashing, full, nt);
+    if (s != CZK_OK) goto fail;
+    if (!stat_unchanged(fd, &st0)) {
         s = czk_error(CZK_ERR_IO, "the file changed while it was being read");
         goto fail;
     }
     inf.decode_s = czk_now() - t0;
     if (hashing) root_digest(inf.digest, L.size, leaves, nb);
-    if (o.check == CZK_GROTH16_CHECK_CURVE) {
-        inf.ran = CZK_GROTH16_CHECK_CURVE;
-    } else if (try_pin && memcmp(inf.digest, sc.digest, DIGEST_LEN) == 0) {
-        inf.ran = CZK_GROTH16_CHECK_PINNED;
-        if (moved && !o.no_record) { /* the same bytes under a new mtime: record it */
-            snprintf(inf.why, sizeof inf.why,
-                     "sidecar %.300s had another mtime (the file was copied or touched); the checksum matched", scpath);
-            czk_status ws = sidecar_write(scpath, &st0, inf.digest, &L, p->vk.n_ic);
-            if (ws == CZK_OK)
-                inf.recorded = 1;
-            else
-                snprintf(inf.record_error, sizeof inf.record_error, "%s", czk_last_error());
-        }
-    } else {
-        if (try_pin) {
-            if (moved)
-                snprintf(inf.why, sizeof inf.why,
-                         "sidecar %.300s is stale (the file's mtime changed) and the checksum differs: the contents "
-                         "changed",
-                         scpath);
-            else
-                snprintf(inf.why, sizeof inf.why,
-                         "sidecar %.300s does not match: the contents changed, size and mtime did not", scpath);
-            double t1 = czk_now();
-            s = subgroup_all(p, &L, nt);
-            inf.subgroup_s = czk_now() - t1;
-            if (s != CZK_OK) goto fail;
-        }
-        inf.ran = CZK_GROTH16_CHECK_FULL;
-        if (!o.no_record) {
-            czk_status ws = sidecar_write(scpath, &st0, inf.digest, &L, p->vk.n_ic);
-            if (ws == CZK_OK)
-                inf.recorded = 1;
-            else
-                snprintf(inf.record_error, sizeof inf.record_error, "%s", czk_last_error());
-        }
-    }
+    s = settle_check(&inf, p, &L, &o, scpath, &st0, &sc, try_pin, moved, nt);
+    if (s != CZK_OK) goto fail;
     close(fd);
     free(blocks);
     free(res);
@@ -1181,18 +1211,8 @@ czk_status czk__params_stream_open(czk__params_stream **out, const char *path, c
         s = czk_error(CZK_ERR_IO, "%s", strerror(errno));
         goto fail;
     }
-    if (fstat(S->fd, &S->st0) != 0) {
-        s = czk_error(CZK_ERR_IO, "%s", strerror(errno));
-        goto fail;
-    }
-    if (!S_ISREG(S->st0.st_mode)) {
-        s = czk_error(CZK_ERR_IO, "not a regular file");
-        goto fail;
-    }
-    if (S->st0.st_size == 0) {
-        s = czk_error(CZK_ERR_FORMAT, "empty file");
-        goto fail;
-    }
+    s = stat_regular(S->fd, &S->st0);
+    if (s != CZK_OK) goto fail;
     posix_fadvise(S->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     s = layout_read(&S->L, S->fd, (size_t)S->st0.st_size);
     if (s != CZK_OK) goto fail;
@@ -1326,9 +1346,7 @@ czk_status czk__params_stream_finish(czk__params_stream *S, czk_groth16_read_inf
 {
     if (S->next_block != S->nb)
         return czk_error(CZK_ERR_INVALID_ARG, "%s: %zu of %zu blocks read", S->path, S->next_block, S->nb);
-    struct stat st1;
-    if (fstat(S->fd, &st1) != 0 || st1.st_size != S->st0.st_size || st1.st_mtim.tv_sec != S->st0.st_mtim.tv_sec ||
-        st1.st_mtim.tv_nsec != S->st0.st_mtim.tv_nsec)
+    if (!stat_unchanged(S->fd, &S->st0))
         return czk_error(CZK_ERR_IO, "%s: the file changed while it was being read", S->path);
     if (S->check != CZK_GROTH16_CHECK_CURVE) root_digest(S->inf.digest, S->L.size, S->leaves, S->nb);
     if (S->check == CZK_GROTH16_CHECK_CURVE) {
@@ -1345,11 +1363,7 @@ czk_status czk__params_stream_finish(czk__params_stream *S, czk_groth16_read_inf
         S->inf.ran = CZK_GROTH16_CHECK_PINNED;
     } else {
         S->inf.ran = CZK_GROTH16_CHECK_FULL;
-        czk_status ws = sidecar_write(S->scpath, &S->st0, S->inf.digest, &S->L, S->vk.n_ic);
-        if (ws == CZK_OK)
-            S->inf.recorded = 1;
-        else
-            snprintf(S->inf.record_error, sizeof S->inf.record_error, "%s", czk_last_error());
+        record_sidecar(&S->inf, S->scpath, &S->st0, &S->L, S->vk.n_ic);
     }
     S->inf.total_s = czk_now() - S->t0;
     if (info) *info = S->inf;
