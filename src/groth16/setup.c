@@ -129,6 +129,148 @@ static czk_status lagrange(czk_fr *out, size_t j0, size_t cnt, const czk_fr *tau
     return CZK_OK;
 }
 
+/* The toxic waste, drawn in this order (both setups: one seed, one file). */
+typedef struct toxic {
+    czk_fr tau, alpha, beta, gamma, delta;
+} toxic;
+
+static czk_status toxic_draw(toxic *t, const czk_groth16_setup_opts *opts)
+{
+    czk_rng rng;
+    if (opts && opts->use_seed)
+        czk_rng_seed(&rng, opts->seed);
+    else
+        CZK_TRY(czk_rng_from_os(&rng));
+    random_nonzero(&t->tau, &rng);
+    random_nonzero(&t->alpha, &rng);
+    random_nonzero(&t->beta, &rng);
+    random_nonzero(&t->gamma, &rng);
+    random_nonzero(&t->delta, &rng);
+    czk_rng_clear(&rng);
+    return CZK_OK;
+}
+
+static void toxic_clear(toxic *t)
+{
+    memset(&t->tau, 0, sizeof t->tau);
+    memset(&t->alpha, 0, sizeof t->alpha);
+    memset(&t->beta, 0, sizeof t->beta);
+    memset(&t->gamma, 0, sizeof t->gamma);
+    memset(&t->delta, 0, sizeof t->delta);
+}
+
+/* The domain of n_rows constraints: m = 2^log_m >= n_rows. */
+static czk_status domain_size(size_t *m, unsigned *log_m, size_t n_rows)
+{
+    *log_m = 0;
+    *m = 1;
+    while (*m < n_rows) *m <<= 1, (*log_m)++;
+    if (*log_m > 32) return czk_error(CZK_ERR_UNSUPPORTED, "setup: %zu constraints exceed 2^32", n_rows);
+    return CZK_OK;
+}
+
+/* The domain's generator omega, Z(tau) = tau^m - 1 and Z(tau)/m. */
+static czk_status domain_at_tau(czk_fr *omega, czk_fr *zt, czk_fr *zm, const czk_fr *tau, size_t m, unsigned log_m)
+{
+    CZK_TRY(czk_fr_root_of_unity(omega, log_m));
+    czk_fr_pow_u64(zt, tau, (uint64_t)m);
+    czk_fr_sub(zt, zt, &CZK_FR_ONE);
+    if (czk_fr_is_zero(zt)) return czk_error(CZK_ERR_INTERNAL, "setup: tau is a root of unity of the domain");
+    czk_fr minv;
+    czk_fr_from_u64(&minv, (uint64_t)m);
+    czk_fr_inv(&minv, &minv);
+    czk_fr_mul(zm, zt, &minv);
+    return CZK_OK;
+}
+
+/* Fixed-base tables of the G1 and G2 generators, windows c1 and c2. */
+static czk_status generator_tables(czk__fb_table *t1, czk__fb_table *t2, unsigned c1, unsigned c2, int threads)
+{
+    czk_g1_affine g1;
+    czk_g2_affine g2;
+    czk_g1_generator(&g1);
+    czk_g2_generator(&g2);
+    CZK_TRY(czk__fb_g1_table(t1, &g1, c1, threads));
+    return czk__fb_g2_table(t2, &g2, c2, threads);
+}
+
+/* The verifying key's alpha, beta, delta in G1 and beta, gamma, delta in G2. */
+static czk_status vk_points(czk_groth16_vk *vk, const toxic *t, const czk__fb_table *t1, const czk__fb_table *t2)
+{
+    czk_fr k1[3] = {t->alpha, t->beta, t->delta}, k2[3] = {t->beta, t->gamma, t->delta};
+    czk_g1_affine p1[3];
+    czk_g2_affine p2[3];
+    czk_status st = g1_batch(p1, k1, 3, t1, 1, NULL, "vk");
+    if (st == CZK_OK) st = g2_batch(p2, k2, 3, t2, 1, NULL, "vk");
+    memset(k1, 0, sizeof k1);
+    memset(k2, 0, sizeof k2);
+    if (st != CZK_OK) return st;
+    vk->alpha_g1 = p1[0], vk->beta_g1 = p1[1], vk->delta_g1 = p1[2];
+    vk->beta_g2 = p2[0], vk->gamma_g2 = p2[1], vk->delta_g2 = p2[2];
+    return CZK_OK;
+}
+
+/* ic and l: (beta u + alpha v + w) / gamma for inputs, / delta for aux, into k. */
+static czk_status setup_ic_l(czk_groth16_params *out, czk_fr *k, const czk_fr *u, const czk_fr *v, const czk_fr *w,
+                             const toxic *t, const czk_fr *gamma_inv, const czk_fr *delta_inv, size_t n_inputs,
+                             size_t n_cols, const czk__fb_table *t1, int threads, const czk_groth16_setup_opts *opts)
+{
+    size_t n_aux = n_cols - n_inputs;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t i = 0; i < n_cols; i++) {
+        czk_fr x, y;
+        czk_fr_mul(&x, &t->beta, &u[i]);
+        czk_fr_mul(&y, &t->alpha, &v[i]);
+        czk_fr_add(&x, &x, &y);
+        czk_fr_add(&x, &x, &w[i]);
+        czk_fr_mul(&k[i], &x, i < n_inputs ? gamma_inv : delta_inv);
+    }
+    out->vk.n_ic = n_inputs;
+    out->vk.ic = malloc(n_inputs * sizeof(czk_g1_affine));
+    out->n_l = n_aux;
+    out->big_sections = 1;
+    out->l = czk__big_alloc((n_aux ? n_aux : 1) * sizeof(czk_g1_affine));
+    if (!out->vk.ic || !out->l) return czk_error(CZK_ERR_NOMEM, "setup: ic / l queries");
+    CZK_TRY(g1_batch(out->vk.ic, k, n_inputs, t1, threads, opts, "ic"));
+    return g1_batch(out->l, k + n_inputs, n_aux, t1, threads, opts, "l");
+}
+
+/* a: all inputs, then aux with u != 0; b: entries with v != 0 (u and v compacted in place). */
+static czk_status setup_a_b(czk_groth16_params *out, czk_fr *u, czk_fr *v, size_t n_inputs, size_t n_cols,
+                            const czk__fb_table *t1, const czk__fb_table *t2, int threads,
+                            const czk_groth16_setup_opts *opts)
+{
+    size_t na = 0, nb = 0;
+    for (size_t i = 0; i < n_cols; i++) {
+        if (i < n_inputs || !czk_fr_is_zero(&u[i])) u[na++] = u[i];
+    }
+    for (size_t i = 0; i < n_cols; i++)
+        if (!czk_fr_is_zero(&v[i])) v[nb++] = v[i];
+    out->n_a = na;
+    out->n_b_g1 = out->n_b_g2 = nb;
+    out->a = czk__big_alloc((na ? na : 1) * sizeof(czk_g1_affine));
+    out->b_g1 = czk__big_alloc((nb ? nb : 1) * sizeof(czk_g1_affine));
+    out->b_g2 = czk__big_alloc((nb ? nb : 1) * sizeof(czk_g2_affine));
+    if (!out->a || !out->b_g1 || !out->b_g2) return czk_error(CZK_ERR_NOMEM, "setup: a / b queries");
+    CZK_TRY(g1_batch(out->a, u, na, t1, threads, opts, "a"));
+    CZK_TRY(g1_batch(out->b_g1, v, nb, t1, threads, opts, "b_g1"));
+    return g2_batch(out->b_g2, v, nb, t2, threads, opts, "b_g2");
+}
+
+/* h_i = tau^i Z(tau) / delta, i < m - 1 (scalars in k). */
+static czk_status setup_h(czk_groth16_params *out, czk_fr *k, const czk_fr *zt, const czk_fr *delta_inv,
+                          const czk_fr *tau, size_t m, const czk__fb_table *t1, int threads,
+                          const czk_groth16_setup_opts *opts)
+{
+    czk_fr x;
+    czk_fr_mul(&x, zt, delta_inv);
+    powers(k, m - 1, 0, &x, tau, threads);
+    out->n_h = m - 1;
+    out->h = czk__big_alloc((m > 1 ? m - 1 : 1) * sizeof(czk_g1_affine));
+    if (!out->h) return czk_error(CZK_ERR_NOMEM, "setup: h query of %zu points", m - 1);
+    return g1_batch(out->h, k, m - 1, t1, threads, opts, "h");
+}
+
 czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const czk_csr *B,
                              const czk_csr *C, size_t n_inputs, const czk_groth16_setup_opts *opts)
 {
@@ -140,24 +282,12 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
                          (unsigned long long)A->n_rows, (unsigned long long)B->n_rows,
                          (unsigned long long)C->n_rows, n_inputs);
     int threads = opts && opts->threads > 0 ? opts->threads : czk_threads();
-    size_t n_rows = A->n_rows, n_cols = A->n_cols, n_aux = n_cols - n_inputs;
-    unsigned log_m = 0;
-    size_t m = 1;
-    while (m < n_rows) m <<= 1, log_m++;
-    if (log_m > 32) return czk_error(CZK_ERR_UNSUPPORTED, "setup: %zu constraints exceed 2^32", n_rows);
-
-    czk_rng rng;
-    if (opts && opts->use_seed)
-        czk_rng_seed(&rng, opts->seed);
-    else
-        CZK_TRY(czk_rng_from_os(&rng));
-    czk_fr tau, alpha, beta, gamma, delta;
-    random_nonzero(&tau, &rng);
-    random_nonzero(&alpha, &rng);
-    random_nonzero(&beta, &rng);
-    random_nonzero(&gamma, &rng);
-    random_nonzero(&delta, &rng);
-    czk_rng_clear(&rng);
+    size_t n_rows = A->n_rows, n_cols = A->n_cols;
+    unsigned log_m;
+    size_t m;
+    CZK_TRY(domain_size(&m, &log_m, n_rows));
+    toxic t;
+    CZK_TRY(toxic_draw(&t, opts));
 
     czk_status st = CZK_OK;
     /* big buffers: 2 MiB pages, one fault each instead of 512 */
@@ -174,20 +304,9 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
     }
 
     /* Lagrange basis at tau: L_j = Z(tau)/m * w^j / (tau - w^j) */
-    czk_fr omega, zt, minv;
-    st = czk_fr_root_of_unity(&omega, log_m);
-    if (st != CZK_OK) goto out;
-    czk_fr_pow_u64(&zt, &tau, (uint64_t)m);
-    czk_fr_sub(&zt, &zt, &CZK_FR_ONE);
-    if (czk_fr_is_zero(&zt)) {
-        st = czk_error(CZK_ERR_INTERNAL, "setup: tau is a root of unity of the domain");
-        goto out;
-    }
-    czk_fr_from_u64(&minv, (uint64_t)m);
-    czk_fr_inv(&minv, &minv);
-    czk_fr zm;
-    czk_fr_mul(&zm, &zt, &minv);
-    st = lagrange(lag, 0, m, &tau, &omega, &zm, threads);
+    czk_fr omega, zt, zm;
+    st = domain_at_tau(&omega, &zt, &zm, &t.tau, m, log_m);
+    if (st == CZK_OK) st = lagrange(lag, 0, m, &t.tau, &omega, &zm, threads);
     if (st != CZK_OK) goto out;
     /* the three matrices on their own threads */
 #pragma omp parallel sections num_threads(threads < 3 ? threads : 3)
@@ -209,99 +328,19 @@ czk_status czk_groth16_setup(czk_groth16_params *out, const czk_csr *A, const cz
         na += i < n_inputs || !czk_fr_is_zero(&u[i]);
         nb += !czk_fr_is_zero(&v[i]);
     }
-    {
-        czk_g1_affine g1;
-        czk_g2_affine g2;
-        czk_g1_generator(&g1);
-        czk_g2_generator(&g2);
-        st = czk__fb_g1_table(&t1, &g1, choose_window(3 + n_cols + na + nb + (m - 1), 0), threads);
-        if (st == CZK_OK) st = czk__fb_g2_table(&t2, &g2, choose_window(3 + nb, 1), threads);
-        if (st != CZK_OK) goto out;
-    }
-
-    /* verifying key */
-    {
-        czk_fr k1[3] = {alpha, beta, delta}, k2[3] = {beta, gamma, delta};
-        czk_g1_affine p1[3];
-        czk_g2_affine p2[3];
-        st = g1_batch(p1, k1, 3, &t1, 1, NULL, "vk");
-        if (st == CZK_OK) st = g2_batch(p2, k2, 3, &t2, 1, NULL, "vk");
-        memset(k1, 0, sizeof k1);
-        memset(k2, 0, sizeof k2);
-        if (st != CZK_OK) goto out;
-        out->vk.alpha_g1 = p1[0], out->vk.beta_g1 = p1[1], out->vk.delta_g1 = p1[2];
-        out->vk.beta_g2 = p2[0], out->vk.gamma_g2 = p2[1], out->vk.delta_g2 = p2[2];
-    }
-
-    /* (beta u + alpha v + w) / gamma for inputs, / delta for aux */
+    st = generator_tables(&t1, &t2, choose_window(3 + n_cols + na + nb + (m - 1), 0), choose_window(3 + nb, 1),
+                          threads);
+    if (st == CZK_OK) st = vk_points(&out->vk, &t, &t1, &t2);
     czk_fr gamma_inv, delta_inv;
-    czk_fr_inv(&gamma_inv, &gamma);
-    czk_fr_inv(&delta_inv, &delta);
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t i = 0; i < n_cols; i++) {
-        czk_fr x, y;
-        czk_fr_mul(&x, &beta, &u[i]);
-        czk_fr_mul(&y, &alpha, &v[i]);
-        czk_fr_add(&x, &x, &y);
-        czk_fr_add(&x, &x, &w[i]);
-        czk_fr_mul(&k[i], &x, i < n_inputs ? &gamma_inv : &delta_inv);
-    }
-    out->vk.n_ic = n_inputs;
-    out->vk.ic = malloc(n_inputs * sizeof(czk_g1_affine));
-    out->n_l = n_aux;
-    out->big_sections = 1;
-    out->l = czk__big_alloc((n_aux ? n_aux : 1) * sizeof(czk_g1_affine));
-    if (!out->vk.ic || !out->l) {
-        st = czk_error(CZK_ERR_NOMEM, "setup: ic / l queries");
-        goto out;
-    }
-    st = g1_batch(out->vk.ic, k, n_inputs, &t1, threads, opts, "ic");
-    if (st == CZK_OK) st = g1_batch(out->l, k + n_inputs, n_aux, &t1, threads, opts, "l");
-    if (st != CZK_OK) goto out;
-
-    /* a: all inputs, then aux with u != 0; b: entries with v != 0 */
-    {
-        na = 0, nb = 0;
-        for (size_t i = 0; i < n_cols; i++) {
-            if (i < n_inputs || !czk_fr_is_zero(&u[i])) u[na++] = u[i];
-        }
-        for (size_t i = 0; i < n_cols; i++)
-            if (!czk_fr_is_zero(&v[i])) v[nb++] = v[i];
-        out->n_a = na;
-        out->n_b_g1 = out->n_b_g2 = nb;
-        out->a = czk__big_alloc((na ? na : 1) * sizeof(czk_g1_affine));
-        out->b_g1 = czk__big_alloc((nb ? nb : 1) * sizeof(czk_g1_affine));
-        out->b_g2 = czk__big_alloc((nb ? nb : 1) * sizeof(czk_g2_affine));
-        if (!out->a || !out->b_g1 || !out->b_g2) {
-            st = czk_error(CZK_ERR_NOMEM, "setup: a / b queries");
-            goto out;
-        }
-        st = g1_batch(out->a, u, na, &t1, threads, opts, "a");
-        if (st == CZK_OK) st = g1_batch(out->b_g1, v, nb, &t1, threads, opts, "b_g1");
-        if (st == CZK_OK) st = g2_batch(out->b_g2, v, nb, &t2, threads, opts, "b_g2");
-        if (st != CZK_OK) goto out;
-    }
-
-    /* h_i = tau^i Z(tau) / delta, i < m - 1 */
-    {
-        czk_fr x;
-        czk_fr_mul(&x, &zt, &delta_inv);
-        powers(k, m - 1, 0, &x, &tau, threads);
-        out->n_h = m - 1;
-        out->h = czk__big_alloc((m > 1 ? m - 1 : 1) * sizeof(czk_g1_affine));
-        if (!out->h) {
-            st = czk_error(CZK_ERR_NOMEM, "setup: h query of %zu points", m - 1);
-            goto out;
-        }
-        st = g1_batch(out->h, k, m - 1, &t1, threads, opts, "h");
-    }
+    czk_fr_inv(&gamma_inv, &t.gamma);
+    czk_fr_inv(&delta_inv, &t.delta);
+    if (st == CZK_OK)
+        st = setup_ic_l(out, k, u, v, w, &t, &gamma_inv, &delta_inv, n_inputs, n_cols, &t1, threads, opts);
+    if (st == CZK_OK) st = setup_a_b(out, u, v, n_inputs, n_cols, &t1, &t2, threads, opts);
+    if (st == CZK_OK) st = setup_h(out, k, &zt, &delta_inv, &t.tau, m, &t1, threads, opts);
 
 out:
-    memset(&tau, 0, sizeof tau);
-    memset(&alpha, 0, sizeof alpha);
-    memset(&beta, 0, sizeof beta);
-    memset(&gamma, 0, sizeof gamma);
-    memset(&delta, 0, sizeof delta);
+    toxic_clear(&t);
     czk__big_free(lag);
     czk__big_free(u);
     czk__big_free(v);
@@ -545,6 +584,49 @@ static czk_status columns_pass(const czk_groth16_setup_circuit *c, const lag_ctx
     return CZK_OK;
 }
 
+/* The streamed setup's query sections after the verifying key, in file
+ * order: h, l (from acc = the ic/l scalars), then a and b, each from its
+ * own pass over the matrices into acc. */
+static czk_status stream_queries(stream_ctx *sx, const czk_groth16_setup_circuit *c, const lag_ctx *L, czk_fr *lag,
+                                 size_t chunk, czk_fr *acc, const czk_fr *zt, const czk_fr *delta_inv, size_t m)
+{
+    const size_t n_cols = c->n_cols, n_inputs = c->n_inputs, n_aux = n_cols - n_inputs;
+    const int threads = sx->threads;
+    uint32_t *sel = NULL;
+    h_scalars hs;
+    czk_fr_mul(&hs.x, zt, delta_inv);
+    hs.tau = L->tau;
+    hs.threads = threads;
+    czk_status st = stream_section(sx, 0, "h", m - 1, 0, next_h, &hs);
+    memset(&hs, 0, sizeof hs);
+    sel_scalars ls = {acc, NULL, n_inputs};
+    if (st == CZK_OK) st = stream_section(sx, 1, "l", n_aux, 0, next_sel, &ls);
+    /* a: u = A^T lag; every input, then the aux variables with u != 0 */
+    if (st == CZK_OK) {
+        const int ma = 0;
+        memset(acc, 0, n_cols * sizeof(czk_fr));
+        st = columns_pass(c, L, lag, chunk, &ma, &CZK_FR_ONE, 1, acc, threads);
+    }
+    size_t cnt = 0;
+    if (st == CZK_OK) st = select_nonzero(&sel, &cnt, acc, n_cols, n_inputs);
+    sel_scalars as = {acc, sel, 0};
+    if (st == CZK_OK) st = stream_section(sx, 2, "a", cnt, 0, next_sel, &as);
+    czk__big_free(sel);
+    sel = NULL;
+    /* b: v = B^T lag, entries with v != 0, in G1 then G2 */
+    if (st == CZK_OK) {
+        const int mb = 1;
+        memset(acc, 0, n_cols * sizeof(czk_fr));
+        st = columns_pass(c, L, lag, chunk, &mb, &CZK_FR_ONE, 1, acc, threads);
+    }
+    if (st == CZK_OK) st = select_nonzero(&sel, &cnt, acc, n_cols, 0);
+    sel_scalars bs = {acc, sel, 0};
+    if (st == CZK_OK) st = stream_section(sx, 3, "b_g1", cnt, 0, next_sel, &bs);
+    if (st == CZK_OK) st = stream_section(sx, 4, "b_g2", cnt, 1, next_sel, &bs);
+    czk__big_free(sel);
+    return st;
+}
+
 czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path, const czk_groth16_setup_circuit *c,
                                    const czk_groth16_setup_opts *opts)
 {
@@ -553,31 +635,19 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
         return czk_error(CZK_ERR_INVALID_ARG, "streamed setup: %zu columns, %zu inputs", c ? c->n_cols : 0,
                          c ? c->n_inputs : 0);
     const int threads = opts && opts->threads > 0 ? opts->threads : czk_threads();
-    const size_t n_rows = c->n_rows, n_cols = c->n_cols, n_inputs = c->n_inputs, n_aux = n_cols - n_inputs;
-    unsigned log_m = 0;
-    size_t m = 1;
-    while (m < n_rows) m <<= 1, log_m++;
-    if (log_m > 32) return czk_error(CZK_ERR_UNSUPPORTED, "setup: %zu constraints exceed 2^32", n_rows);
+    const size_t n_rows = c->n_rows, n_cols = c->n_cols, n_inputs = c->n_inputs;
+    unsigned log_m;
+    size_t m;
+    CZK_TRY(domain_size(&m, &log_m, n_rows));
 
     /* toxic waste, drawn as czk_groth16_setup draws it (same seed, same file) */
-    czk_rng rng;
-    if (opts && opts->use_seed)
-        czk_rng_seed(&rng, opts->seed);
-    else
-        CZK_TRY(czk_rng_from_os(&rng));
-    czk_fr tau, alpha, beta, gamma, delta;
-    random_nonzero(&tau, &rng);
-    random_nonzero(&alpha, &rng);
-    random_nonzero(&beta, &rng);
-    random_nonzero(&gamma, &rng);
-    random_nonzero(&delta, &rng);
-    czk_rng_clear(&rng);
+    toxic t;
+    CZK_TRY(toxic_draw(&t, opts));
 
     czk_status st = CZK_OK;
     czk__params_writer *w = NULL;
     czk_groth16_vk vk;
     memset(&vk, 0, sizeof vk);
-    uint32_t *sel = NULL;
     const size_t chunk = stream_chunk;
     /* one column vector and chunks: the Lagrange values of a chunk of rows
      * are made when a pass over the matrices reaches it */
@@ -595,100 +665,44 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
         st = czk_error(CZK_ERR_NOMEM, "setup: %zu variables (%.1f GiB)", n_cols, (double)n_cols * 32.0 / 1073741824.0);
         goto out;
     }
-    czk_fr zt, minv;
-    st = czk_fr_root_of_unity(&L.omega, log_m);
+    czk_fr zt;
+    st = domain_at_tau(&L.omega, &zt, &L.zm, &t.tau, m, log_m);
     if (st != CZK_OK) goto out;
-    czk_fr_pow_u64(&zt, &tau, (uint64_t)m);
-    czk_fr_sub(&zt, &zt, &CZK_FR_ONE);
-    if (czk_fr_is_zero(&zt)) {
-        st = czk_error(CZK_ERR_INTERNAL, "setup: tau is a root of unity of the domain");
-        goto out;
-    }
-    czk_fr_from_u64(&minv, (uint64_t)m);
-    czk_fr_inv(&minv, &minv);
-    czk_fr_mul(&L.zm, &zt, &minv);
-    L.tau = tau;
+    L.tau = t.tau;
     L.base = base;
 
     /* acc = beta u + alpha v + w */
     {
         const int ms[3] = {0, 1, 2};
-        const czk_fr f[3] = {beta, alpha, CZK_FR_ONE};
+        const czk_fr f[3] = {t.beta, t.alpha, CZK_FR_ONE};
         st = columns_pass(c, &L, lag, chunk, ms, f, 3, acc, threads);
         if (st != CZK_OK) goto out;
     }
     if (opts && opts->progress) opts->progress(opts->progress_ctx, "QAP evaluation", 1.0);
     czk_fr gamma_inv, delta_inv;
-    czk_fr_inv(&gamma_inv, &gamma);
-    czk_fr_inv(&delta_inv, &delta);
+    czk_fr_inv(&gamma_inv, &t.gamma);
+    czk_fr_inv(&delta_inv, &t.delta);
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t i = 0; i < n_cols; i++) czk_fr_mul(&acc[i], &acc[i], i < n_inputs ? &gamma_inv : &delta_inv);
 
-    {
-        czk_g1_affine g1;
-        czk_g2_affine g2;
-        czk_g1_generator(&g1);
-        czk_g2_generator(&g2);
-        /* the window of the in-memory setup's table (the points do not depend on it) */
-        st = czk__fb_g1_table(&t1, &g1, choose_window(3 + 3 * n_cols + (m - 1), 0), threads);
-        if (st == CZK_OK) st = czk__fb_g2_table(&t2, &g2, choose_window(3 + n_cols, 1), threads);
-        if (st != CZK_OK) goto out;
-    }
+    /* the window of the in-memory setup's table (the points do not depend on it) */
+    st = generator_tables(&t1, &t2, choose_window(3 + 3 * n_cols + (m - 1), 0), choose_window(3 + n_cols, 1),
+                          threads);
     /* the verifying key, IC included */
-    {
-        czk_fr k1[3] = {alpha, beta, delta}, k2[3] = {beta, gamma, delta};
-        czk_g1_affine q1[3];
-        czk_g2_affine q2[3];
-        st = g1_batch(q1, k1, 3, &t1, 1, NULL, "vk");
-        if (st == CZK_OK) st = g2_batch(q2, k2, 3, &t2, 1, NULL, "vk");
-        memset(k1, 0, sizeof k1);
-        memset(k2, 0, sizeof k2);
-        if (st != CZK_OK) goto out;
-        vk.alpha_g1 = q1[0], vk.beta_g1 = q1[1], vk.delta_g1 = q1[2];
-        vk.beta_g2 = q2[0], vk.gamma_g2 = q2[1], vk.delta_g2 = q2[2];
-        vk.n_ic = n_inputs;
-        vk.ic = malloc(n_inputs * sizeof *vk.ic);
-        if (!vk.ic) {
-            st = czk_error(CZK_ERR_NOMEM, "setup: IC");
-            goto out;
-        }
-        st = g1_batch(vk.ic, acc, n_inputs, &t1, threads, NULL, "ic");
-        if (st != CZK_OK) goto out;
+    if (st == CZK_OK) st = vk_points(&vk, &t, &t1, &t2);
+    if (st != CZK_OK) goto out;
+    vk.n_ic = n_inputs;
+    vk.ic = malloc(n_inputs * sizeof *vk.ic);
+    if (!vk.ic) {
+        st = czk_error(CZK_ERR_NOMEM, "setup: IC");
+        goto out;
     }
-    st = czk__params_writer_open(&w, params_path, vk_path, &vk, 0);
+    st = g1_batch(vk.ic, acc, n_inputs, &t1, threads, NULL, "ic");
+    if (st == CZK_OK) st = czk__params_writer_open(&w, params_path, vk_path, &vk, 0);
     if (st != CZK_OK) goto out;
     bg_start(&bg, w);
     stream_ctx sx = {w, &bg, &t1, &t2, {p1, p2}, 0, k, threads, opts};
-    h_scalars hs;
-    czk_fr_mul(&hs.x, &zt, &delta_inv);
-    hs.tau = tau;
-    hs.threads = threads;
-    st = stream_section(&sx, 0, "h", m - 1, 0, next_h, &hs);
-    memset(&hs, 0, sizeof hs);
-    sel_scalars ls = {acc, NULL, n_inputs};
-    if (st == CZK_OK) st = stream_section(&sx, 1, "l", n_aux, 0, next_sel, &ls);
-    /* a: u = A^T lag; every input, then the aux variables with u != 0 */
-    if (st == CZK_OK) {
-        const int ma = 0;
-        memset(acc, 0, n_cols * sizeof(czk_fr));
-        st = columns_pass(c, &L, lag, chunk, &ma, &CZK_FR_ONE, 1, acc, threads);
-    }
-    size_t cnt = 0;
-    if (st == CZK_OK) st = select_nonzero(&sel, &cnt, acc, n_cols, n_inputs);
-    sel_scalars as = {acc, sel, 0};
-    if (st == CZK_OK) st = stream_section(&sx, 2, "a", cnt, 0, next_sel, &as);
-    czk__big_free(sel);
-    sel = NULL;
-    /* b: v = B^T lag, entries with v != 0, in G1 then G2 */
-    if (st == CZK_OK) {
-        const int mb = 1;
-        memset(acc, 0, n_cols * sizeof(czk_fr));
-        st = columns_pass(c, &L, lag, chunk, &mb, &CZK_FR_ONE, 1, acc, threads);
-    }
-    if (st == CZK_OK) st = select_nonzero(&sel, &cnt, acc, n_cols, 0);
-    sel_scalars bs = {acc, sel, 0};
-    if (st == CZK_OK) st = stream_section(&sx, 3, "b_g1", cnt, 0, next_sel, &bs);
-    if (st == CZK_OK) st = stream_section(&sx, 4, "b_g2", cnt, 1, next_sel, &bs);
+    st = stream_queries(&sx, c, &L, lag, chunk, acc, &zt, &delta_inv, m);
     if (st == CZK_OK) st = bg_wait(&bg);
     bg_stop(&bg);
     if (st == CZK_OK) {
@@ -698,13 +712,8 @@ czk_status czk_groth16_setup_write(const char *params_path, const char *vk_path,
 out:
     bg_stop(&bg);
     czk__params_writer_abort(w);
-    memset(&tau, 0, sizeof tau);
-    memset(&alpha, 0, sizeof alpha);
-    memset(&beta, 0, sizeof beta);
-    memset(&gamma, 0, sizeof gamma);
-    memset(&delta, 0, sizeof delta);
+    toxic_clear(&t);
     memset(&L, 0, sizeof L);
-    czk__big_free(sel);
     czk__big_free(lag);
     czk__big_free(acc);
     czk__big_free(p1);
