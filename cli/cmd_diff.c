@@ -342,6 +342,141 @@ static czk_status simulate_sides(side *s, const czk_perf_eventset *set, long lon
     return st;
 }
 
+/* A's and B's arguments: after "--" separators, or none with --a/--b
+ * (shell commands). CZK_CLI_CONTINUE, or the exit code of a usage error. */
+static int split_sides(opts *o, int argc, char **argv, int first, char ***aargs, int *na, char ***bargs, int *nb)
+{
+    if (o->a || o->b) {
+        if (!o->a || !o->b) return czk_cli_usage_error("diff", usage, "--a and --b go together");
+        if (first < argc) return czk_cli_usage_error("diff", usage, "give either --a/--b or -- A-ARGS -- B-ARGS, not both");
+        return CZK_CLI_CONTINUE;
+    }
+    int sep = -1;
+    if (first < argc && !strcmp(argv[first], "--")) first++;
+    for (int i = first; i < argc; i++)
+        if (!strcmp(argv[i], "--")) {
+            sep = i;
+            break;
+        }
+    if (sep < 0) return czk_cli_usage_error("diff", usage, "want -- A-ARGS -- B-ARGS (or --a CMD --b CMD)");
+    *aargs = argv + first, *na = sep - first;
+    *bargs = argv + sep + 1, *nb = argc - sep - 1;
+    if (*na == 0 || *nb == 0) return czk_cli_usage_error("diff", usage, "A-ARGS and B-ARGS must not be empty");
+    if (!strcmp((*aargs)[0], "diff") || !strcmp((*bargs)[0], "diff"))
+        return czk_cli_usage_error("diff", usage, "A and B cannot themselves be 'czk diff'");
+    auto_rename(o, *aargs, *na, *bargs, *nb);
+    return CZK_CLI_CONTINUE;
+}
+
+/* The measured runs: W warm-up pairs, then RUNS pairs, interleaved (each
+ * pair in random order with --randomize); order[] records the sides run. */
+static int measure_runs(side *s, const opts *o, const char *spec, char *order, czk_perf_progress *pr, double t_start)
+{
+    czk_rng rng;
+    czk_rng_seed(&rng, (uint64_t)o->seed);
+    int status = CZK_EXIT_OK;
+    size_t no = 0, total_runs = (size_t)(2 * (o->warmup + o->runs)), done_runs = 0;
+    for (long long i = -o->warmup; i < o->runs && status == CZK_EXIT_OK; i++) {
+        int first_side = o->randomize ? (int)czk_rng_below(&rng, 2) : 0;
+        for (int t = 0; t < 2 && status == CZK_EXIT_OK; t++) {
+            int k = first_side ^ t;
+            char rdir[700], log[760];
+            if (i < 0) snprintf(rdir, sizeof rdir, "%s/warmup-%02lld", s[k].dir, i + o->warmup + 1);
+            else snprintf(rdir, sizeof rdir, "%s/run-%02lld", s[k].dir, i + 1);
+            snprintf(log, sizeof log, "%s/log.txt", rdir);
+            if (mkdir(rdir, 0700)) {
+                status = czk_cli_fail("diff", czk_error(CZK_ERR_IO, "%s: %s", rdir, strerror(errno)), "run folder");
+                break;
+            }
+            czk_perf_child c = {s[k].argv, s[k].czk_bench, i < 0 ? NULL : spec, i < 0 ? -1 : (int)i, rdir, log, 0, NULL, 0};
+            double per = done_runs ? (czk_now() - t_start) / (double)done_runs : -1;
+            char stage[48];
+            snprintf(stage, sizeof stage, "%s run (side %c)", i < 0 ? "warm-up" : "native", "AB"[k]);
+            czk_perf_progress_step(pr, stage, done_runs + 1, total_runs, per < 0 ? -1 : per * (double)(total_runs - done_runs), 0);
+            czk_perf_report rep;
+            czk_status st = czk_perf_child_run(&rep, &c);
+            done_runs++;
+            if (st != CZK_OK) {
+                czk_perf_progress_end(pr);
+                fprintf(stderr, "czk diff: side %c (%s), %s run %lld: %s\n", "AB"[k], s[k].desc,
+                        i < 0 ? "warm-up" : "measured", i < 0 ? i + o->warmup + 1 : i + 1, czk_last_error());
+                show_log(log);
+                status = CZK_EXIT_FAIL;
+                break;
+            }
+            if (i >= 0) {
+                s[k].r[s[k].n++] = rep;
+                order[no++] = "AB"[k];
+            }
+        }
+    }
+    return status;
+}
+
+/* Where, with a PMU: one sampled run per side (whole process); no tables
+ * unless both sides have one. */
+static void sample_sides(side *s, const opts *o, const czk_perf_eventset *set, const char *spec,
+                         czk_perf_progress *pr)
+{
+    for (int k = 0; k < 2; k++) {
+        char rdir[700], log[760];
+        snprintf(rdir, sizeof rdir, "%s/sampled-01", s[k].dir);
+        snprintf(log, sizeof log, "%s/log.txt", rdir);
+        mkdir(rdir, 0700);
+        czk_perf_child c = {s[k].argv, s[k].czk_bench, spec, -1, rdir, log, 0, o->region, 0};
+        czk_perf_progress_step(pr, "sampled run", (size_t)k + 1, 2, -1, 1);
+        czk_status st = czk_perf_child_sample(&s[k].prof[0], set, &c);
+        if (st == CZK_OK) s[k].nprof = 1;
+        else fprintf(stderr, "czk diff: side %c: no where tables: %s\n", "AB"[k], czk_last_error());
+    }
+    if (!s[0].nprof || !s[1].nprof) {
+        for (int k = 0; k < 2; k++)
+            if (s[k].nprof) czk_perf_profile_clear(&s[k].prof[0]), s[k].nprof = 0;
+    }
+}
+
+/* The statistics, the where tables and the diagnosis: text on stdout (on
+ * stderr with --json -), then --json and --svg. */
+static int report(const opts *o, side *s, const char *order, const char *spec, int simulate, double t_start)
+{
+    czk_perf_diff d;
+    if (czk_perf_diff_compute(&d, s[0].r, s[0].n, s[1].r, s[1].n, (uint64_t)o->seed, o->primary) != CZK_OK)
+        return czk_cli_fail("diff", CZK_ERR_INVALID_ARG, "statistics");
+    int status = CZK_EXIT_OK;
+    if (s[0].nprof && s[1].nprof &&
+        czk_perf_diff_where(&d, s[0].prof, s[0].nprof, s[1].prof, s[1].nprof, (size_t)o->where, o->ren, o->nren) != CZK_OK)
+        status = czk_cli_fail("diff", CZK_ERR_NOMEM, "where");
+    FILE *tf = o->json && !strcmp(o->json, "-") ? stderr : stdout;
+    fprintf(tf, "# A: %s\n# B: %s\n", s[0].desc, s[1].desc);
+    fprintf(tf, "# %lld runs per side (order %s)%s; counters: %s", o->runs, order,
+            o->randomize ? ", randomized pairs" : "", spec ? spec : "none");
+    if (s[0].n && s[0].r[0].backend[0]) fprintf(tf, "; backend: %s", s[0].r[0].backend);
+    if (s[0].n && s[0].czk_bench)
+        fprintf(tf, "; region: %s", s[0].r[0].regions ? "marked sections" : "whole benchmark (no czk_perf_begin/end)");
+    if (o->region && simulate) fprintf(tf, "; counters only inside %s (time: the whole run)", o->region);
+    fprintf(tf, "\n");
+    if (simulate) {
+        char rep[2][96];
+        for (int k = 0; k < 2; k++) {
+            if (!s[k].exact) snprintf(rep[k], sizeof rep[k], "did not repeat (statistics over the simulations)");
+            else if (s[k].spread == 0) snprintf(rep[k], sizeof rep[k], "repeated exactly (2 simulations)");
+            else snprintf(rep[k], sizeof rep[k], "repeated within %.2g%% (2 simulations)", 100 * s[k].spread);
+        }
+        fprintf(tf, "# simulated counts: A %s, B %s; caches: %s\n", rep[0], rep[1], s[0].n ? s[0].r[0].sim_geometry : "");
+    }
+    czk_perf_diff_print(tf, &d);
+    if (o->where_all) czk_perf_diff_print_where(tf, &d, 1);
+    fprintf(tf, "# wall time of this diff: %.1f s\n", czk_now() - t_start);
+    fflush(tf);
+    if (o->json && status == CZK_EXIT_OK) status = write_json(o->json, &d, s, order);
+    char title[1200];
+    snprintf(title, sizeof title, "A: %.500s  vs  B: %.500s", s[0].desc, s[1].desc);
+    if (o->svg && status == CZK_EXIT_OK && czk_perf_diff_write_svg(o->svg, &d, title) != CZK_OK)
+        status = czk_cli_fail("diff", CZK_ERR_IO, "SVG");
+    czk_perf_diff_free(&d);
+    return status;
+}
+
 static int run(int argc, char **argv)
 {
     opts o;
@@ -373,25 +508,8 @@ static int run(int argc, char **argv)
     if (rc != CZK_CLI_CONTINUE) return rc;
     char **aargs = NULL, **bargs = NULL;
     int na = 0, nb = 0;
-    if (o.a || o.b) {
-        if (!o.a || !o.b) return czk_cli_usage_error("diff", usage, "--a and --b go together");
-        if (first < argc) return czk_cli_usage_error("diff", usage, "give either --a/--b or -- A-ARGS -- B-ARGS, not both");
-    } else {
-        int sep = -1;
-        if (first < argc && !strcmp(argv[first], "--")) first++;
-        for (int i = first; i < argc; i++)
-            if (!strcmp(argv[i], "--")) {
-                sep = i;
-                break;
-            }
-        if (sep < 0) return czk_cli_usage_error("diff", usage, "want -- A-ARGS -- B-ARGS (or --a CMD --b CMD)");
-        aargs = argv + first, na = sep - first;
-        bargs = argv + sep + 1, nb = argc - sep - 1;
-        if (na == 0 || nb == 0) return czk_cli_usage_error("diff", usage, "A-ARGS and B-ARGS must not be empty");
-        if (!strcmp(aargs[0], "diff") || !strcmp(bargs[0], "diff"))
-            return czk_cli_usage_error("diff", usage, "A and B cannot themselves be 'czk diff'");
-        auto_rename(&o, aargs, na, bargs, nb);
-    }
+    rc = split_sides(&o, argc, argv, first, &aargs, &na, &bargs, &nb);
+    if (rc != CZK_CLI_CONTINUE) return rc;
     czk_perf_eventset set;
     const char *spec = o.backend == CZK_PERF_BACKEND_NONE ? NULL : o.spec;
     if (spec && czk_perf_eventset_parse(&set, spec, czk_perf_cpu_this()) != CZK_OK)
@@ -423,46 +541,10 @@ static int run(int argc, char **argv)
         s[k].r = calloc((size_t)o.runs, sizeof *s[k].r);
         if (!s[k].r) status = czk_cli_fail("diff", czk_error(CZK_ERR_NOMEM, "reports"), "start");
     }
-    czk_rng rng;
-    czk_rng_seed(&rng, (uint64_t)o.seed);
     czk_perf_progress pr;
     czk_perf_progress_init(&pr, "czk diff", com.quiet);
-    size_t no = 0, total_runs = (size_t)(2 * (o.warmup + o.runs)), done_runs = 0;
     double t_start = czk_now();
-    for (long long i = -o.warmup; i < o.runs && status == CZK_EXIT_OK; i++) {
-        int first_side = o.randomize ? (int)czk_rng_below(&rng, 2) : 0;
-        for (int t = 0; t < 2 && status == CZK_EXIT_OK; t++) {
-            int k = first_side ^ t;
-            char rdir[700], log[760];
-            if (i < 0) snprintf(rdir, sizeof rdir, "%s/warmup-%02lld", s[k].dir, i + o.warmup + 1);
-            else snprintf(rdir, sizeof rdir, "%s/run-%02lld", s[k].dir, i + 1);
-            snprintf(log, sizeof log, "%s/log.txt", rdir);
-            if (mkdir(rdir, 0700)) {
-                status = czk_cli_fail("diff", czk_error(CZK_ERR_IO, "%s: %s", rdir, strerror(errno)), "run folder");
-                break;
-            }
-            czk_perf_child c = {s[k].argv, s[k].czk_bench, i < 0 ? NULL : spec, i < 0 ? -1 : (int)i, rdir, log, 0, NULL, 0};
-            double per = done_runs ? (czk_now() - t_start) / (double)done_runs : -1;
-            char stage[48];
-            snprintf(stage, sizeof stage, "%s run (side %c)", i < 0 ? "warm-up" : "native", "AB"[k]);
-            czk_perf_progress_step(&pr, stage, done_runs + 1, total_runs, per < 0 ? -1 : per * (double)(total_runs - done_runs), 0);
-            czk_perf_report rep;
-            czk_status st = czk_perf_child_run(&rep, &c);
-            done_runs++;
-            if (st != CZK_OK) {
-                czk_perf_progress_end(&pr);
-                fprintf(stderr, "czk diff: side %c (%s), %s run %lld: %s\n", "AB"[k], s[k].desc,
-                        i < 0 ? "warm-up" : "measured", i < 0 ? i + o.warmup + 1 : i + 1, czk_last_error());
-                show_log(log);
-                status = CZK_EXIT_FAIL;
-                break;
-            }
-            if (i >= 0) {
-                s[k].r[s[k].n++] = rep;
-                order[no++] = "AB"[k];
-            }
-        }
-    }
+    if (status == CZK_EXIT_OK) status = measure_runs(s, &o, spec, order, &pr, t_start);
     if (status == CZK_EXIT_OK && simulate) {
         for (int k = 0; k < 2; k++) {
             s[k].sim = (czk_perf_child){s[k].argv, s[k].czk_bench, spec, -1, s[k].dir, NULL, s[k].n && s[k].r[0].regions == 0, o.region, 0};
@@ -474,63 +556,10 @@ static int run(int argc, char **argv)
             status = CZK_EXIT_FAIL;
         }
     }
-    if (status == CZK_EXIT_OK && spec && !simulate && o.backend != CZK_PERF_BACKEND_NONE && czk_perf_hw_available()) {
-        /* where, with a PMU: one sampled run per side (whole process) */
-        for (int k = 0; k < 2 && status == CZK_EXIT_OK; k++) {
-            char rdir[700], log[760];
-            snprintf(rdir, sizeof rdir, "%s/sampled-01", s[k].dir);
-            snprintf(log, sizeof log, "%s/log.txt", rdir);
-            mkdir(rdir, 0700);
-            czk_perf_child c = {s[k].argv, s[k].czk_bench, spec, -1, rdir, log, 0, o.region, 0};
-            czk_perf_progress_step(&pr, "sampled run", (size_t)k + 1, 2, -1, 1);
-            czk_status st = czk_perf_child_sample(&s[k].prof[0], &set, &c);
-            if (st == CZK_OK) s[k].nprof = 1;
-            else fprintf(stderr, "czk diff: side %c: no where tables: %s\n", "AB"[k], czk_last_error());
-        }
-        if (!s[0].nprof || !s[1].nprof) {
-            for (int k = 0; k < 2; k++)
-                if (s[k].nprof) czk_perf_profile_clear(&s[k].prof[0]), s[k].nprof = 0;
-        }
-    }
+    if (status == CZK_EXIT_OK && spec && !simulate && o.backend != CZK_PERF_BACKEND_NONE && czk_perf_hw_available())
+        sample_sides(s, &o, &set, spec, &pr);
     czk_perf_progress_end(&pr);
-    if (status == CZK_EXIT_OK) {
-        czk_perf_diff d;
-        if (czk_perf_diff_compute(&d, s[0].r, s[0].n, s[1].r, s[1].n, (uint64_t)o.seed, o.primary) != CZK_OK) {
-            status = czk_cli_fail("diff", CZK_ERR_INVALID_ARG, "statistics");
-        } else {
-            if (s[0].nprof && s[1].nprof &&
-                czk_perf_diff_where(&d, s[0].prof, s[0].nprof, s[1].prof, s[1].nprof, (size_t)o.where, o.ren, o.nren) != CZK_OK)
-                status = czk_cli_fail("diff", CZK_ERR_NOMEM, "where");
-            FILE *tf = o.json && !strcmp(o.json, "-") ? stderr : stdout;
-            fprintf(tf, "# A: %s\n# B: %s\n", s[0].desc, s[1].desc);
-            fprintf(tf, "# %lld runs per side (order %s)%s; counters: %s", o.runs, order,
-                    o.randomize ? ", randomized pairs" : "", spec ? spec : "none");
-            if (s[0].n && s[0].r[0].backend[0]) fprintf(tf, "; backend: %s", s[0].r[0].backend);
-            if (s[0].n && s[0].czk_bench)
-                fprintf(tf, "; region: %s", s[0].r[0].regions ? "marked sections" : "whole benchmark (no czk_perf_begin/end)");
-            if (o.region && simulate) fprintf(tf, "; counters only inside %s (time: the whole run)", o.region);
-            fprintf(tf, "\n");
-            if (simulate) {
-                char rep[2][96];
-                for (int k = 0; k < 2; k++) {
-                    if (!s[k].exact) snprintf(rep[k], sizeof rep[k], "did not repeat (statistics over the simulations)");
-                    else if (s[k].spread == 0) snprintf(rep[k], sizeof rep[k], "repeated exactly (2 simulations)");
-                    else snprintf(rep[k], sizeof rep[k], "repeated within %.2g%% (2 simulations)", 100 * s[k].spread);
-                }
-                fprintf(tf, "# simulated counts: A %s, B %s; caches: %s\n", rep[0], rep[1], s[0].n ? s[0].r[0].sim_geometry : "");
-            }
-            czk_perf_diff_print(tf, &d);
-            if (o.where_all) czk_perf_diff_print_where(tf, &d, 1);
-            fprintf(tf, "# wall time of this diff: %.1f s\n", czk_now() - t_start);
-            fflush(tf);
-            if (o.json && status == CZK_EXIT_OK) status = write_json(o.json, &d, s, order);
-            char title[1200];
-            snprintf(title, sizeof title, "A: %.500s  vs  B: %.500s", s[0].desc, s[1].desc);
-            if (o.svg && status == CZK_EXIT_OK && czk_perf_diff_write_svg(o.svg, &d, title) != CZK_OK)
-                status = czk_cli_fail("diff", CZK_ERR_IO, "SVG");
-            czk_perf_diff_free(&d);
-        }
-    }
+    if (status == CZK_EXIT_OK) status = report(&o, s, order, spec, simulate, t_start);
     if (o.keep) {
         fprintf(stderr, "czk diff: scratch folder kept: %s (A/, B/: one folder per run)\n", tmp);
     } else {

@@ -215,6 +215,123 @@ static czk_status simulate(czk_perf_report *r, size_t n, const czk_perf_eventset
     return st;
 }
 
+/* The figures of n runs: the kernel's software events, then each event of
+ * the set (measured, simulated or unavailable); v: scratch, n values.
+ * Returns how many (at most set->n + 3). */
+static size_t figures(fig *f, double *v, const czk_perf_report *r, size_t n, const czk_perf_eventset *set)
+{
+    size_t nf = 0;
+    /* software events: measured by the kernel (wait4 rusage) */
+    static const char *const swn[] = {"task-clock", "context-switches", "page-faults"};
+    for (int k = 0; k < 3; k++) {
+        for (size_t i = 0; i < n; i++) v[i] = k == 0 ? r[i].task_clock_s : k == 1 ? r[i].ctx_switches : r[i].page_faults;
+        fig *x = &f[nf++];
+        snprintf(x->name, sizeof x->name, "%s", swn[k]);
+        mean_se(&x->mean, &x->se_pct, v, n);
+        x->label = "measured", x->available = 1, x->msec = k == 0;
+        snprintf(x->how, sizeof x->how, "wait4 rusage");
+    }
+    for (size_t e = 0; e < set->n; e++) {
+        int dup = 0;
+        for (size_t k = 0; k < 3; k++) dup |= !strcmp(set->ev[e].name, swn[k]);
+        if (dup) continue;
+        fig *x = &f[nf++];
+        const czk_perf_value *v0 = &r[0].v[e];
+        snprintf(x->name, sizeof x->name, "%s", set->ev[e].name);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (r[i].v[e].source != CZK_PERF_UNAVAILABLE) v[m++] = r[i].v[e].value;
+        x->available = m > 0;
+        if (!m) {
+            x->label = "unavailable";
+            snprintf(x->how, sizeof x->how, "%s", v0->note);
+        } else if (v0->source == CZK_PERF_SIMULATED) {
+            x->label = "simulated";
+            x->mean = v0->value;
+            x->se_pct = NAN;
+            snprintf(x->how, sizeof x->how, "%.110s%s", v0->note,
+                     r[0].sim_runs < 2 ? "; simulated once"
+                     : r[0].sim_exact ? (r[0].sim_spread == 0 ? "; repeated exactly" : "; repeated within 0.1%")
+                                      : "; did NOT repeat (>0.1% apart)");
+        } else {
+            x->label = "measured";
+            mean_se(&x->mean, &x->se_pct, v, m);
+            snprintf(x->how, sizeof x->how, "%s%s", v0->source == CZK_PERF_SOFTWARE ? "kernel software event" : "PMU",
+                     v0->multiplexed ? " (multiplexed, scaled)" : "");
+        }
+    }
+    return nf;
+}
+
+/* The table, as perf stat prints it, on stderr (the command's own stdout stays clean). */
+static void print_table(const char *cmd, const fig *f, size_t nf, size_t n, double el, double el_se,
+                        const czk_perf_report *r0, const char *region)
+{
+    FILE *tf = stderr;
+    fprintf(tf, "\n Performance counter stats for '%s'", cmd);
+    if (n > 1) fprintf(tf, " (%zu runs)", n);
+    fprintf(tf, ":\n\n");
+    for (size_t i = 0; i < nf; i++) {
+        char b[40], se[24] = "";
+        if (isfinite(f[i].se_pct)) snprintf(se, sizeof se, "( +- %5.2f%% )", f[i].se_pct);
+        if (!f[i].available)
+            fprintf(tf, " %18s      %-44s %-38s %-14s %s: %s\n", "<not counted>", f[i].name, "", "", f[i].label, f[i].how);
+        else if (f[i].msec)
+            fprintf(tf, " %18.2f msec %-44s %s%-36s %-14s %s: %s\n", f[i].mean * 1e3, f[i].name, f[i].comment[0] ? "# " : "  ",
+                    f[i].comment, se, f[i].label, f[i].how);
+        else
+            fprintf(tf, " %18s      %-44s %s%-36s %-14s %s: %s\n", czk_perf_fmt_count(b, f[i].mean), f[i].name,
+                    f[i].comment[0] ? "# " : "  ", f[i].comment, se, f[i].label, f[i].how);
+    }
+    fprintf(tf, "\n %18.6f", el);
+    if (isfinite(el_se)) fprintf(tf, " +- %.6f", el * el_se / 100);
+    fprintf(tf, " seconds time elapsed");
+    if (isfinite(el_se)) fprintf(tf, "  ( +- %5.2f%% )", el_se);
+    fprintf(tf, "   measured\n");
+    if (r0->sim_geometry[0]) fprintf(tf, "\n simulated: valgrind callgrind, caches %s%s%s\n", r0->sim_geometry,
+                                     region ? "; only inside " : "", region ? region : "");
+    fprintf(tf, "\n");
+    fflush(tf);
+}
+
+/* The figures of the runs printed, and written as JSON with --json. */
+static int report(const opts *o, const char *cmd, const czk_perf_report *r, const czk_perf_eventset *set)
+{
+    size_t n = (size_t)o->repeat;
+    double *v = malloc(n * sizeof *v);
+    fig *f = calloc(set->n + 3, sizeof *f);
+    if (!v || !f) {
+        free(v), free(f);
+        return czk_cli_fail("stat", czk_error(CZK_ERR_NOMEM, "figures"), "report");
+    }
+    size_t nf = figures(f, v, r, n, set);
+    for (size_t i = 0; i < n; i++) v[i] = r[i].seconds;
+    double el, el_se;
+    mean_se(&el, &el_se, v, n);
+    comments(f, nf, &r[0], el);
+    if (f[0].available && el > 0) snprintf(f[0].comment, sizeof f[0].comment, "%8.3f CPUs utilized", f[0].mean / el);
+    print_table(cmd, f, nf, n, el, el_se, &r[0], o->region);
+    int status = CZK_EXIT_OK;
+    if (o->json) status = write_json(o->json, cmd, o->repeat, f, nf, el, el_se, &r[0]);
+    free(v), free(f);
+    return status;
+}
+
+/* 1 when an event the set asks for is unavailable from the counters and
+ * callgrind can simulate it (and may: not --backend hw, valgrind here). */
+static int want_simulation(const opts *o, const czk_perf_report *r0, const czk_perf_eventset *set, const char *spec)
+{
+    int simulate_it = 0;
+    for (size_t i = 0; spec && i < set->n; i++)
+        if (r0->v[i].source == CZK_PERF_UNAVAILABLE && set->ev[i].sim_pass) simulate_it = 1;
+    if (simulate_it && o->backend == CZK_PERF_BACKEND_HW) simulate_it = 0;
+    if (simulate_it && !czk_perf_valgrind_available()) {
+        fprintf(stderr, "czk stat: valgrind is not installed: events without hardware counters stay unavailable\n");
+        simulate_it = 0;
+    }
+    return simulate_it;
+}
+
 static int run(int argc, char **argv)
 {
     opts o = {"default", NULL, NULL, 1, CZK_PERF_BACKEND_AUTO, 0};
@@ -269,14 +386,7 @@ static int run(int argc, char **argv)
                     r[i].v[e].source = CZK_PERF_UNAVAILABLE;
                     snprintf(r[i].v[e].note, sizeof r[i].v[e].note, "--backend sim");
                 }
-    int simulate_it = 0;
-    for (size_t i = 0; spec && i < set.n && status == CZK_EXIT_OK; i++)
-        if (r[0].v[i].source == CZK_PERF_UNAVAILABLE && set.ev[i].sim_pass) simulate_it = 1;
-    if (simulate_it && o.backend == CZK_PERF_BACKEND_HW) simulate_it = 0;
-    if (simulate_it && !czk_perf_valgrind_available()) {
-        fprintf(stderr, "czk stat: valgrind is not installed: events without hardware counters stay unavailable\n");
-        simulate_it = 0;
-    }
+    int simulate_it = status == CZK_EXIT_OK && want_simulation(&o, &r[0], &set, spec);
     if (o.region && !simulate_it) fprintf(stderr, "czk stat: --region applies to simulated counters only\n");
     if (simulate_it) {
         double times[1024];
@@ -291,87 +401,7 @@ static int run(int argc, char **argv)
         }
     }
     czk_perf_progress_end(&pr);
-    if (status == CZK_EXIT_OK) {
-        size_t n = (size_t)o.repeat;
-        double *v = malloc(n * sizeof *v);
-        fig *f = calloc(set.n + 3, sizeof *f);
-        if (!v || !f) {
-            free(v), free(f), free(r);
-            return czk_cli_fail("stat", czk_error(CZK_ERR_NOMEM, "figures"), "report");
-        }
-        size_t nf = 0;
-        /* software events: measured by the kernel (wait4 rusage) */
-        static const char *const swn[] = {"task-clock", "context-switches", "page-faults"};
-        for (int k = 0; k < 3; k++) {
-            for (size_t i = 0; i < n; i++) v[i] = k == 0 ? r[i].task_clock_s : k == 1 ? r[i].ctx_switches : r[i].page_faults;
-            fig *x = &f[nf++];
-            snprintf(x->name, sizeof x->name, "%s", swn[k]);
-            mean_se(&x->mean, &x->se_pct, v, n);
-            x->label = "measured", x->available = 1, x->msec = k == 0;
-            snprintf(x->how, sizeof x->how, "wait4 rusage");
-        }
-        for (size_t e = 0; e < set.n; e++) {
-            int dup = 0;
-            for (size_t k = 0; k < 3; k++) dup |= !strcmp(set.ev[e].name, swn[k]);
-            if (dup) continue;
-            fig *x = &f[nf++];
-            const czk_perf_value *v0 = &r[0].v[e];
-            snprintf(x->name, sizeof x->name, "%s", set.ev[e].name);
-            size_t m = 0;
-            for (size_t i = 0; i < n; i++)
-                if (r[i].v[e].source != CZK_PERF_UNAVAILABLE) v[m++] = r[i].v[e].value;
-            x->available = m > 0;
-            if (!m) {
-                x->label = "unavailable";
-                snprintf(x->how, sizeof x->how, "%s", v0->note);
-            } else if (v0->source == CZK_PERF_SIMULATED) {
-                x->label = "simulated";
-                x->mean = v0->value;
-                x->se_pct = NAN;
-                snprintf(x->how, sizeof x->how, "%.110s%s", v0->note,
-                         r[0].sim_runs < 2 ? "; simulated once"
-                         : r[0].sim_exact ? (r[0].sim_spread == 0 ? "; repeated exactly" : "; repeated within 0.1%")
-                                          : "; did NOT repeat (>0.1% apart)");
-            } else {
-                x->label = "measured";
-                mean_se(&x->mean, &x->se_pct, v, m);
-                snprintf(x->how, sizeof x->how, "%s%s", v0->source == CZK_PERF_SOFTWARE ? "kernel software event" : "PMU",
-                         v0->multiplexed ? " (multiplexed, scaled)" : "");
-            }
-        }
-        for (size_t i = 0; i < n; i++) v[i] = r[i].seconds;
-        double el, el_se;
-        mean_se(&el, &el_se, v, n);
-        comments(f, nf, &r[0], el);
-        if (f[0].available && el > 0) snprintf(f[0].comment, sizeof f[0].comment, "%8.3f CPUs utilized", f[0].mean / el);
-        FILE *tf = stderr; /* as perf stat: the command's own stdout stays clean */
-        fprintf(tf, "\n Performance counter stats for '%s'", cmd);
-        if (n > 1) fprintf(tf, " (%zu runs)", n);
-        fprintf(tf, ":\n\n");
-        for (size_t i = 0; i < nf; i++) {
-            char b[40], se[24] = "";
-            if (isfinite(f[i].se_pct)) snprintf(se, sizeof se, "( +- %5.2f%% )", f[i].se_pct);
-            if (!f[i].available)
-                fprintf(tf, " %18s      %-44s %-38s %-14s %s: %s\n", "<not counted>", f[i].name, "", "", f[i].label, f[i].how);
-            else if (f[i].msec)
-                fprintf(tf, " %18.2f msec %-44s %s%-36s %-14s %s: %s\n", f[i].mean * 1e3, f[i].name, f[i].comment[0] ? "# " : "  ",
-                        f[i].comment, se, f[i].label, f[i].how);
-            else
-                fprintf(tf, " %18s      %-44s %s%-36s %-14s %s: %s\n", czk_perf_fmt_count(b, f[i].mean), f[i].name,
-                        f[i].comment[0] ? "# " : "  ", f[i].comment, se, f[i].label, f[i].how);
-        }
-        fprintf(tf, "\n %18.6f", el);
-        if (isfinite(el_se)) fprintf(tf, " +- %.6f", el * el_se / 100);
-        fprintf(tf, " seconds time elapsed");
-        if (isfinite(el_se)) fprintf(tf, "  ( +- %5.2f%% )", el_se);
-        fprintf(tf, "   measured\n");
-        if (r[0].sim_geometry[0]) fprintf(tf, "\n simulated: valgrind callgrind, caches %s%s%s\n", r[0].sim_geometry,
-                                          o.region ? "; only inside " : "", o.region ? o.region : "");
-        fprintf(tf, "\n");
-        fflush(tf);
-        if (o.json) status = write_json(o.json, cmd, o.repeat, f, nf, el, el_se, &r[0]);
-        free(v), free(f);
-    }
+    if (status == CZK_EXIT_OK) status = report(&o, cmd, r, &set);
     if (o.keep) {
         fprintf(stderr, "czk stat: scratch folder kept: %s\n", tmp);
     } else {

@@ -174,11 +174,11 @@ static void fmt_num(char *buf, size_t n, double v)
     else snprintf(buf, n, "%.4g", v);
 }
 
-czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, size_t na, const czk_perf_report *b,
-                                 size_t nb, uint64_t seed, const char *primary)
+/* d's rows: each metric's samples over the runs of A and B, the names in
+ * order of first appearance over A then B. */
+static czk_status collect_rows(czk_perf_diff *d, const czk_perf_report *a, size_t na, const czk_perf_report *b,
+                               size_t nb)
 {
-    memset(d, 0, sizeof *d);
-    if (na == 0 || nb == 0) return czk_error(CZK_ERR_INVALID_ARG, "diff: no runs (A %zu, B %zu)", na, nb);
     kv m[CZK_PERF_MAX_EVENTS + CZK_PERF_MAX_METRICS + 8];
     czk_perf_metric dm[CZK_PERF_MAX_METRICS];
     const size_t cap = sizeof m / sizeof m[0];
@@ -203,7 +203,6 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
                     row->a = malloc(na * sizeof *row->a);
                     row->b = malloc(nb * sizeof *row->b);
                     if (!row->a || !row->b) {
-                        czk_perf_diff_free(d);
                         return czk_error(CZK_ERR_NOMEM, "diff: no memory for samples");
                     }
                 }
@@ -217,39 +216,26 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
             }
         }
     }
-    for (size_t r = 0; r < d->nrows; r++)
-        if (d->rows[r].na && d->rows[r].nb) stat_row(&d->rows[r], name_seed(seed, d->rows[r].name));
-    if (!primary) primary = "time";
-    const czk_perf_diff_row *time = NULL;
-    for (size_t r = 0; r < d->nrows; r++)
-        if (!strcmp(d->rows[r].name, primary) && d->rows[r].na && d->rows[r].nb) time = &d->rows[r];
-    if (!time) {
-        czk_perf_diff_free(d);
-        return czk_error(CZK_ERR_INVALID_ARG, "diff: no metric '%s' measured on both sides", primary);
-    }
-    snprintf(d->primary, sizeof d->primary, "%s", primary);
-    d->differs = time->differs;
-    d->time_ratio = time->a_med > 0 ? time->b_med / time->a_med : NAN;
-    d->instr_ratio = d->tpi_ratio = NAN;
+    return CZK_OK;
+}
 
-    /* cost model */
-    czk_perf_diff_row rr[K_N];
-    int have[K_N];
-    for (int k = 0; k < K_N; k++) have[k] = role_row(&rr[k], a, na, b, nb, (kind)k, seed);
-    if (have[K_INSTR] && rr[K_INSTR].a_med > 0) {
-        d->instr_ratio = rr[K_INSTR].b_med / rr[K_INSTR].a_med;
-        d->tpi_ratio = d->time_ratio / d->instr_ratio;
-    }
-    /* The instruction term: extra instructions at A's cycles per instruction
-     * (counted cycles; else A's CPU time x the clock rate, when the counters
-     * and the clock cover the same region; else IPC 4 assumed). */
-    d->ghz = czk_perf_cpu_ghz(d->ghz_src, sizeof d->ghz_src);
+/* 1 when a row of d comes from callgrind's simulation. */
+static int any_simulated(const czk_perf_diff *d)
+{
+    int simulated = 0;
+    for (size_t r = 0; r < d->nrows; r++) simulated |= !strcmp(d->rows[r].source, "simulated");
+    return simulated;
+}
+
+/* A's cycles per instruction for the instruction term (d->cpi_src says
+ * how): counted cycles; else A's CPU time x the clock rate, when the
+ * counters and the clock cover the same region; else IPC 4 assumed. */
+static double cycles_per_instr(czk_perf_diff *d, const czk_perf_diff_row *rr, const int *have,
+                               const czk_perf_diff_row *time, int region)
+{
     const czk_perf_diff_row *tc = NULL;
-    int simulated = 0, region = a[0].region_fn[0] != 0;
-    for (size_t r = 0; r < d->nrows; r++) {
+    for (size_t r = 0; r < d->nrows; r++)
         if (!strcmp(d->rows[r].name, "task-clock") && d->rows[r].na && d->rows[r].a_med > 0) tc = &d->rows[r];
-        simulated |= !strcmp(d->rows[r].source, "simulated");
-    }
     double cpi = CZK_PERF_COST_INSTR;
     snprintf(d->cpi_src, sizeof d->cpi_src, "assumed (IPC 4; no cycle count)");
     if (have[K_CYCLES] && have[K_INSTR] && rr[K_INSTR].a_med > 0) {
@@ -260,9 +246,50 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
         if (t->a_med > 0) {
             cpi = t->a_med * d->ghz * 1e9 / rr[K_INSTR].a_med;
             snprintf(d->cpi_src, sizeof d->cpi_src, "A's %.16s x %.2f GHz / %s instructions", t->name, d->ghz,
-                     simulated ? "simulated" : "counted");
+                     any_simulated(d) ? "simulated" : "counted");
         }
     }
+    return cpi;
+}
+
+/* d->causes ranked by |cycles|; d->cause: the largest significant one in
+ * the direction of the time change (when the time differs), d->largest:
+ * the largest significant one. */
+static void rank_causes(czk_perf_diff *d, const czk_perf_diff_row *time)
+{
+    for (size_t i = 1; i < d->ncauses; i++)
+        for (size_t j = i; j > 0 && fabs(d->causes[j].cycles) > fabs(d->causes[j - 1].cycles); j--) {
+            czk_perf_diff_cause t = d->causes[j];
+            d->causes[j] = d->causes[j - 1];
+            d->causes[j - 1] = t;
+        }
+    snprintf(d->cause, sizeof d->cause, "none");
+    snprintf(d->largest, sizeof d->largest, "none");
+    double dir = time->b_med >= time->a_med ? 1.0 : -1.0;
+    for (size_t i = 0; i < d->ncauses; i++) {
+        const czk_perf_diff_cause *c = &d->causes[i];
+        if (!c->significant || c->cycles == 0) continue;
+        if (!strcmp(d->largest, "none")) snprintf(d->largest, sizeof d->largest, "%s", c->key);
+        if (d->differs && c->cycles * dir > 0 && !strcmp(d->cause, "none")) snprintf(d->cause, sizeof d->cause, "%s", c->key);
+    }
+}
+
+/* The cost model: the counters' deltas (B - A, medians) priced in cycles
+ * next to the measured change in cycles. *have_cycles: cycles were counted
+ * on both sides. */
+static void cost_model(czk_perf_diff *d, const czk_perf_diff_row *time, const czk_perf_report *a, size_t na,
+                       const czk_perf_report *b, size_t nb, uint64_t seed, int *have_cycles)
+{
+    czk_perf_diff_row rr[K_N];
+    int have[K_N];
+    for (int k = 0; k < K_N; k++) have[k] = role_row(&rr[k], a, na, b, nb, (kind)k, seed);
+    if (have[K_INSTR] && rr[K_INSTR].a_med > 0) {
+        d->instr_ratio = rr[K_INSTR].b_med / rr[K_INSTR].a_med;
+        d->tpi_ratio = d->time_ratio / d->instr_ratio;
+    }
+    d->ghz = czk_perf_cpu_ghz(d->ghz_src, sizeof d->ghz_src);
+    int simulated = any_simulated(d), region = a[0].region_fn[0] != 0;
+    double cpi = cycles_per_instr(d, rr, have, time, region);
     d->cpi_a = cpi;
     /* the measured change in cycles */
     d->measured_cycles = d->model_cycles = d->unexplained_cycles = NAN;
@@ -298,29 +325,22 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
         c->significant = rr[k].differs;
     }
     for (int k = 0; k < K_N; k++) free(rr[k].a), free(rr[k].b);
-    /* rank by |cycles| */
-    for (size_t i = 1; i < d->ncauses; i++)
-        for (size_t j = i; j > 0 && fabs(d->causes[j].cycles) > fabs(d->causes[j - 1].cycles); j--) {
-            czk_perf_diff_cause t = d->causes[j];
-            d->causes[j] = d->causes[j - 1];
-            d->causes[j - 1] = t;
-        }
-    snprintf(d->cause, sizeof d->cause, "none");
-    snprintf(d->largest, sizeof d->largest, "none");
-    double dir = time->b_med >= time->a_med ? 1.0 : -1.0;
-    for (size_t i = 0; i < d->ncauses; i++) {
-        const czk_perf_diff_cause *c = &d->causes[i];
-        if (!c->significant || c->cycles == 0) continue;
-        if (!strcmp(d->largest, "none")) snprintf(d->largest, sizeof d->largest, "%s", c->key);
-        if (d->differs && c->cycles * dir > 0 && !strcmp(d->cause, "none")) snprintf(d->cause, sizeof d->cause, "%s", c->key);
-    }
-
+    rank_causes(d, time);
     double model = 0;
     for (size_t i = 0; i < d->ncauses; i++) model += d->causes[i].cycles;
     if (d->ncauses) d->model_cycles = model;
     if (d->ncauses && isfinite(d->measured_cycles)) d->unexplained_cycles = d->measured_cycles - model;
+    *have_cycles = have[K_CYCLES];
+}
 
-    /* explanation */
+/* d->explain: the verdict, the time split into instructions and time per
+ * instruction, the ranked counter deltas, the cycles they explain, the
+ * main cause. */
+static void explain(czk_perf_diff *d, const czk_perf_diff_row *time, const char *primary, int have_cycles,
+                    int region)
+{
+    const int simulated = any_simulated(d);
+    const double cpi = d->cpi_a, model = d->ncauses ? d->model_cycles : 0;
     char *e = d->explain;
     size_t cap2 = sizeof d->explain, o = 0;
 #define OUT(...)                                                                        \
@@ -360,7 +380,7 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
         OUT("Why, in cycles (the counter model next to the measured change):\n");
         if (isfinite(d->measured_cycles))
             OUT("  measured: %s %+.4g s = %+.4g cycles (%s)\n", primary, time->b_med - time->a_med, d->measured_cycles,
-                have[K_CYCLES] && !region ? "counted cycles" : d->ghz_src);
+                have_cycles && !region ? "counted cycles" : d->ghz_src);
         else
             OUT("  measured: %s has no cycle equivalent here%s\n", primary, region ? " (--region: time covers the whole run)" : "");
         OUT("  model: %+.4g cycles = the ranked counter deltas above (instructions at %.3g cycles each: %s; "
@@ -389,6 +409,35 @@ czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, siz
                     d->causes[i].what, d->causes[i].cycles);
     }
 #undef OUT
+}
+
+czk_status czk_perf_diff_compute(czk_perf_diff *d, const czk_perf_report *a, size_t na, const czk_perf_report *b,
+                                 size_t nb, uint64_t seed, const char *primary)
+{
+    memset(d, 0, sizeof *d);
+    if (na == 0 || nb == 0) return czk_error(CZK_ERR_INVALID_ARG, "diff: no runs (A %zu, B %zu)", na, nb);
+    czk_status st = collect_rows(d, a, na, b, nb);
+    if (st != CZK_OK) {
+        czk_perf_diff_free(d);
+        return st;
+    }
+    for (size_t r = 0; r < d->nrows; r++)
+        if (d->rows[r].na && d->rows[r].nb) stat_row(&d->rows[r], name_seed(seed, d->rows[r].name));
+    if (!primary) primary = "time";
+    const czk_perf_diff_row *time = NULL;
+    for (size_t r = 0; r < d->nrows; r++)
+        if (!strcmp(d->rows[r].name, primary) && d->rows[r].na && d->rows[r].nb) time = &d->rows[r];
+    if (!time) {
+        czk_perf_diff_free(d);
+        return czk_error(CZK_ERR_INVALID_ARG, "diff: no metric '%s' measured on both sides", primary);
+    }
+    snprintf(d->primary, sizeof d->primary, "%s", primary);
+    d->differs = time->differs;
+    d->time_ratio = time->a_med > 0 ? time->b_med / time->a_med : NAN;
+    d->instr_ratio = d->tpi_ratio = NAN;
+    int have_cycles = 0;
+    cost_model(d, time, a, na, b, nb, seed, &have_cycles);
+    explain(d, time, primary, have_cycles, a[0].region_fn[0] != 0);
     return CZK_OK;
 }
 
