@@ -1,6 +1,8 @@
-/* czk msm — argument checks, scalar preparation, cost model and scratch layout
- * shared by the G1 and G2 instantiations (src/msm/README.md explains the model). */
+/* czk msm — argument checks, scalar preparation, cost model, scratch layout
+ * and the sparse pre-pass, shared by the G1 and G2 instantiations
+ * (src/msm/README.md explains the model). */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,4 +275,92 @@ void czk__msm_make_plan(czk_msm_plan *plan, size_t m, size_t nsets, const czk_ms
     czk__msm_layout lay;
     czk__msm_layout_of(&lay, plan, m, k);
     plan->scratch = lay.total;
+}
+
+czk_status czk__msm_scratch(uint8_t **mem, uint8_t **owned, const char *what, const czk_msm_opts *opts, size_t total)
+{
+    *owned = NULL;
+    if (opts && opts->scratch) {
+        if (opts->scratch_size < total)
+            return czk_error(CZK_ERR_INVALID_ARG, "%s: opts->scratch_size = %zu bytes, need %zu",
+                             what, opts->scratch_size, total);
+        if ((uintptr_t)opts->scratch & 63)
+            return czk_error(CZK_ERR_INVALID_ARG, "%s: opts->scratch %p is not 64-byte aligned", what,
+                             opts->scratch);
+        *mem = opts->scratch;
+        return CZK_OK;
+    }
+    *owned = aligned_alloc(64, (total + 63) & ~(size_t)63);
+    if (!*owned) return czk_error(CZK_ERR_NOMEM, "%s: cannot allocate %zu bytes of scratch", what, total);
+    *mem = *owned;
+    return CZK_OK;
+}
+
+int czk__msm_prepass(czk__msm_scalar *plain, uint8_t *mem, const czk__msm_layout *lay, const czk_msm_plan *plan,
+                     size_t m, size_t S, const czk_fr *const *scalars, size_t n, const uint64_t *density,
+                     size_t *n_dense, size_t *n_pm1)
+{
+    size_t *cnt = plan->sparse ? (size_t *)(mem + lay->count_off) : NULL;
+    int sparse = 0;
+#pragma omp parallel num_threads(plan->threads)
+    {
+        int tid = omp_get_thread_num(), nt = omp_get_num_threads();
+        for (size_t t = 0; t < S; t++) czk__msm_prepare_scalars(plain + t, S, scalars[t], n, density, tid, nt);
+        if (cnt) {
+#pragma omp barrier
+            size_t lo = m * (size_t)tid / (size_t)nt, hi = m * (size_t)(tid + 1) / (size_t)nt, z = 0, o = 0;
+            for (size_t j = lo; j < hi; j++) {
+                int k = czk__msm_scalar_small(&plain[j]);
+                z += k == 0;
+                o += k == 1;
+            }
+            cnt[2 * tid] = z, cnt[2 * tid + 1] = o;
+#pragma omp barrier
+#pragma omp single
+            {
+                size_t zs = 0, os = 0;
+                for (int t = 0; t < nt; t++) zs += cnt[2 * t], os += cnt[2 * t + 1];
+                sparse = (zs + os) * 8 >= m;
+                if (sparse) { /* else every scalar goes to Pippenger as it is */
+                    *n_dense = m - zs - os;
+                    *n_pm1 = os;
+                }
+            }
+            if (sparse) { /* each thread writes its range's indices at the offsets of the ranges before it */
+                size_t od = 0, op = 0;
+                for (int t = 0; t < tid; t++) {
+                    size_t tlo = m * (size_t)t / (size_t)nt, thi = m * (size_t)(t + 1) / (size_t)nt;
+                    od += thi - tlo - cnt[2 * t] - cnt[2 * t + 1];
+                    op += cnt[2 * t + 1];
+                }
+                uint32_t *dd = (uint32_t *)(mem + lay->sparse_off), *pp = dd + m;
+                for (size_t j = lo; j < hi; j++) {
+                    int k = czk__msm_scalar_small(&plain[j]);
+                    if (k < 0) dd[od++] = (uint32_t)j;
+                    else if (k == 1)
+                        pp[op++] = (uint32_t)j | (czk__msm_scalar_neg(&plain[j]) ? CZK__MSM_SPARSE_SIGN : 0);
+                }
+            }
+        }
+    }
+    return sparse;
+}
+
+int czk__msm_replan_sparse(czk_msm_plan *plan2, czk__msm_layout *lay2, const czk_msm_plan *plan,
+                           const czk__msm_layout *lay, size_t m, size_t n_dense, const czk_msm_opts *opts,
+                           const czk__msm_costs *kc)
+{
+    czk_msm_opts o2 = {0};
+    if (opts) o2 = *opts;
+    o2.algo = CZK_MSM_BATCH_AFFINE;
+    czk__msm_make_plan(plan2, n_dense, 1, &o2, kc);
+    plan2->sparse = 1;
+    if (plan2->window < CZK__MSM_SPARSE_MIN_WINDOW && !(opts && opts->window)) { /* room for the +-1 accumulators */
+        o2.window = CZK__MSM_SPARSE_MIN_WINDOW;
+        czk__msm_make_plan(plan2, n_dense, 1, &o2, kc);
+        plan2->sparse = 1;
+    }
+    if (plan2->threads < plan->threads) plan2->threads = plan->threads; /* the +-1 tasks want threads too */
+    czk__msm_layout_of(lay2, plan2, m, kc);
+    return lay2->total <= lay->total;
 }

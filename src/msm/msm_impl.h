@@ -88,12 +88,8 @@ static void G_LOCAL(bucket_sum_xyzz)(XYZZ *res, const XYZZ *bk, size_t nb)
     *res = z.t;
 }
 
-/* The sparse pre-pass's +-1 list: index | SPARSE_SIGN (negate the base). */
-#define SPARSE_SIGN 0x80000000u
-#define SPARSE_IDX 0x7fffffffu
-/* Smallest window of the re-planned dense part (2^10 buckets: the +-1
- * accumulators are twice the batch, which is at most half the buckets). */
-#define SPARSE_MIN_WINDOW 11
+/* The sparse pre-pass's +-1 list: index | sign (msm_internal.h). */
+#define SPARSE_IDX CZK__MSM_SPARSE_IDX
 
 /* Look-ahead distances (points, batch entries) for prefetching. */
 #define MSM_PF CZK__MSM_PF
@@ -593,6 +589,46 @@ static size_t G_LOCAL(scratch_size)(size_t nbases, size_t nsets, const czk_msm_o
     return plan.scratch;
 }
 
+/* A thread's batch-affine state in its scratch area tm (layout lay, plan plan). */
+static void G_LOCAL(ba_bind)(G_LOCAL(ba) *ba, uint8_t *tm, const czk__msm_layout *lay, const czk_msm_plan *plan)
+{
+    ba->A = (G_LOCAL(aff) *)(tm + lay->aff_off);
+    ba->X = (XYZZ *)(tm + lay->xyzz_off);
+    ba->st = tm + lay->state_off;
+    ba->mark = (uint32_t *)(tm + lay->mark_off);
+    ba->e = (G_LOCAL(entry) *)(tm + lay->entry_off);
+    ba->q = (G_LOCAL(entry) *)(tm + lay->queue_off);
+    ba->den = (FE *)(tm + lay->den_off);
+    ba->pre = (FE *)(tm + lay->pre_off);
+    ba->batch = plan->batch;
+    ba->lanes = plan->lanes;
+    ba->ls = (AFF *)(tm + lay->lane_off);
+    ba->lt = ba->ls + plan->lanes;
+    ba->lo = ba->lt + plan->lanes;
+    ba->le = (G_LOCAL(lentry) *)(ba->lo + plan->lanes);
+    ba->vdst = (uintptr_t *)(tm + lay->vec_off);
+    ba->vsrc = ba->vdst + plan->batch;
+    ba->vneg = (uint8_t *)(ba->vsrc + plan->batch);
+}
+
+/* out[t] = sum_w 2^(w c) R_w (Horner from the top window), R_w = sum_p res[(w P + p) S + t],
+ * plus the npm1 +-1 sums. */
+static void G_LOCAL(sum_windows)(JAC *out, size_t S, const XYZZ *res, unsigned W, unsigned P, unsigned c, long ntasks,
+                                 const XYZZ *res_pm1, long npm1)
+{
+    for (size_t t = 0; t < S; t++) {
+        XYZZ acc;
+        G_LOCAL(xyzz_set_inf)(&acc);
+        for (unsigned w = W; ntasks && w-- > 0;) {
+            if (w + 1 < W)
+                for (unsigned i = 0; i < c; i++) G_LOCAL(xyzz_dbl)(&acc, &acc);
+            for (unsigned p = 0; p < P; p++) G_LOCAL(xyzz_add)(&acc, &acc, &res[((size_t)w * P + p) * S + t]);
+        }
+        for (long i = 0; i < npm1; i++) G_LOCAL(xyzz_add)(&acc, &acc, &res_pm1[i]);
+        G_LOCAL(xyzz_to_jac)(&out[t], &acc);
+    }
+}
+
 /* out[t] = sum_i scalars[t][i] bases[j(i)] for t < S; `what` names the
  * public function in messages (multi: the _multi API, else S = 1). */
 static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, const AFF *bases, size_t nbases,
@@ -619,94 +655,25 @@ static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, 
     czk__msm_make_plan(&plan, nbases, S, opts, kc);
     czk__msm_layout lay;
     czk__msm_layout_of(&lay, &plan, nbases, kc);
-
-    uint8_t *mem, *owned = NULL;
-    if (opts && opts->scratch) {
-        if (opts->scratch_size < lay.total)
-            return czk_error(CZK_ERR_INVALID_ARG, "%s: opts->scratch_size = %zu bytes, need %zu",
-                             what, opts->scratch_size, lay.total);
-        if ((uintptr_t)opts->scratch & 63)
-            return czk_error(CZK_ERR_INVALID_ARG, "%s: opts->scratch %p is not 64-byte aligned", what,
-                             opts->scratch);
-        mem = opts->scratch;
-    } else {
-        owned = aligned_alloc(64, (lay.total + 63) & ~(size_t)63);
-        if (!owned)
-            return czk_error(CZK_ERR_NOMEM, "%s: cannot allocate %zu bytes of scratch", what, lay.total);
-        mem = owned;
-    }
+    uint8_t *mem, *owned;
+    CZK_TRY(czk__msm_scratch(&mem, &owned, what, opts, lay.total));
 
     czk__msm_scalar *plain = (czk__msm_scalar *)(mem + lay.plain_off);
     const size_t m = nbases;
-    /* The sparse pre-pass (plan.sparse): count the folded scalars 0 and 1 per
-     * thread range; if they are at least an eighth, the zeros are dropped, the
-     * +-1 go to task_pm1 and the rest (index list `dense`) to Pippenger,
-     * planned again for their number. */
-    uint32_t *dense = NULL, *pm1 = NULL;
-    size_t *cnt = plan.sparse ? (size_t *)(mem + lay.count_off) : NULL, n_dense = m, n_pm1 = 0;
-    int sparse = 0;
-#pragma omp parallel num_threads(plan.threads)
-    {
-        int tid = omp_get_thread_num(), nt = omp_get_num_threads();
-        for (size_t t = 0; t < S; t++) czk__msm_prepare_scalars(plain + t, S, scalars[t], n, density, tid, nt);
-        if (cnt) {
-#pragma omp barrier
-            size_t lo = m * (size_t)tid / (size_t)nt, hi = m * (size_t)(tid + 1) / (size_t)nt, z = 0, o = 0;
-            for (size_t j = lo; j < hi; j++) {
-                int k = czk__msm_scalar_small(&plain[j]);
-                z += k == 0;
-                o += k == 1;
-            }
-            cnt[2 * tid] = z, cnt[2 * tid + 1] = o;
-#pragma omp barrier
-#pragma omp single
-            {
-                size_t zs = 0, os = 0;
-                for (int t = 0; t < nt; t++) zs += cnt[2 * t], os += cnt[2 * t + 1];
-                sparse = (zs + os) * 8 >= m;
-                if (sparse) { /* else every scalar goes to Pippenger as it is */
-                    n_dense = m - zs - os;
-                    n_pm1 = os;
-                }
-            }
-            if (sparse) { /* each thread writes its range's indices at the offsets of the ranges before it */
-                size_t od = 0, op = 0;
-                for (int t = 0; t < tid; t++) {
-                    size_t tlo = m * (size_t)t / (size_t)nt, thi = m * (size_t)(t + 1) / (size_t)nt;
-                    od += thi - tlo - cnt[2 * t] - cnt[2 * t + 1];
-                    op += cnt[2 * t + 1];
-                }
-                uint32_t *dd = (uint32_t *)(mem + lay.sparse_off), *pp = dd + m;
-                for (size_t j = lo; j < hi; j++) {
-                    int k = czk__msm_scalar_small(&plain[j]);
-                    if (k < 0) dd[od++] = (uint32_t)j;
-                    else if (k == 1) pp[op++] = (uint32_t)j | (czk__msm_scalar_neg(&plain[j]) ? SPARSE_SIGN : 0);
-                }
-            }
-        }
-    }
+    /* The sparse pre-pass (plan.sparse): if the folded scalars 0 and 1 are
+     * at least an eighth, the zeros are dropped, the +-1 go to task_pm1 and
+     * the rest (index list `dense`) to Pippenger, planned again for their
+     * number. */
+    size_t n_dense = m, n_pm1 = 0;
+    int sparse = czk__msm_prepass(plain, mem, &lay, &plan, m, S, scalars, n, density, &n_dense, &n_pm1);
     czk__msm_layout lay2 = lay;
     czk_msm_plan plan2 = plan;
-    if (sparse) {
-        dense = (uint32_t *)(mem + lay.sparse_off);
-        pm1 = dense + m;
-        czk_msm_opts o2 = {0};
-        if (opts) o2 = *opts;
-        o2.algo = CZK_MSM_BATCH_AFFINE;
-        czk__msm_make_plan(&plan2, n_dense, 1, &o2, kc);
-        plan2.sparse = 1;
-        if (plan2.window < SPARSE_MIN_WINDOW && !(opts && opts->window)) { /* room for the +-1 accumulators */
-            o2.window = SPARSE_MIN_WINDOW;
-            czk__msm_make_plan(&plan2, n_dense, 1, &o2, kc);
-            plan2.sparse = 1;
-        }
-        if (plan2.threads < plan.threads) plan2.threads = plan.threads; /* the +-1 tasks want threads too */
-        czk__msm_layout_of(&lay2, &plan2, m, kc);
-        if (lay2.total > lay.total) { /* no room for the second plan: no pre-pass, every scalar as it is */
-            plan2 = plan, lay2 = lay;
-            sparse = 0, dense = pm1 = NULL, n_dense = m, n_pm1 = 0;
-        }
+    if (sparse && !czk__msm_replan_sparse(&plan2, &lay2, &plan, &lay, m, n_dense, opts, kc)) {
+        /* no room for the second plan: no pre-pass, every scalar as it is */
+        plan2 = plan, lay2 = lay;
+        sparse = 0, n_dense = m, n_pm1 = 0;
     }
+    uint32_t *dense = sparse ? (uint32_t *)(mem + lay.sparse_off) : NULL, *pm1 = sparse ? dense + m : NULL;
 
     XYZZ *res = (XYZZ *)(mem + lay2.res_off);
     const unsigned c = plan2.window, W = plan2.windows, P = plan2.chunks;
@@ -723,25 +690,7 @@ static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, 
         uint8_t *tm = mem + lay2.thread_off + (size_t)tid * lay2.per_thread;
         int *dq = (int *)(tm + lay2.digit_off);
         G_LOCAL(ba) ba;
-        if (plan2.algo == CZK_MSM_BATCH_AFFINE) {
-            ba.A = (G_LOCAL(aff) *)(tm + lay2.aff_off);
-            ba.X = (XYZZ *)(tm + lay2.xyzz_off);
-            ba.st = tm + lay2.state_off;
-            ba.mark = (uint32_t *)(tm + lay2.mark_off);
-            ba.e = (G_LOCAL(entry) *)(tm + lay2.entry_off);
-            ba.q = (G_LOCAL(entry) *)(tm + lay2.queue_off);
-            ba.den = (FE *)(tm + lay2.den_off);
-            ba.pre = (FE *)(tm + lay2.pre_off);
-            ba.batch = plan2.batch;
-            ba.lanes = plan2.lanes;
-            ba.ls = (AFF *)(tm + lay2.lane_off);
-            ba.lt = ba.ls + plan2.lanes;
-            ba.lo = ba.lt + plan2.lanes;
-            ba.le = (G_LOCAL(lentry) *)(ba.lo + plan2.lanes);
-            ba.vdst = (uintptr_t *)(tm + lay2.vec_off);
-            ba.vsrc = ba.vdst + plan2.batch;
-            ba.vneg = (uint8_t *)(ba.vsrc + plan2.batch);
-        }
+        if (plan2.algo == CZK_MSM_BATCH_AFFINE) G_LOCAL(ba_bind)(&ba, tm, &lay2, &plan2);
 #pragma omp for schedule(dynamic, 1)
         for (long t = 0; t < npm1 + ntasks; t++) {
             if (t < npm1) {
@@ -760,20 +709,7 @@ static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, 
                                    (XYZZ *)(tm + lay2.xyzz_off), dq);
         }
     }
-
-    /* out = sum_w 2^(w c) R_w (Horner from the top window), R_w = sum_p res[(w P + p) S + t],
-     * plus the +-1 sums. */
-    for (size_t t = 0; t < S; t++) {
-        XYZZ acc;
-        G_LOCAL(xyzz_set_inf)(&acc);
-        for (unsigned w = W; ntasks && w-- > 0;) {
-            if (w + 1 < W)
-                for (unsigned i = 0; i < c; i++) G_LOCAL(xyzz_dbl)(&acc, &acc);
-            for (unsigned p = 0; p < P; p++) G_LOCAL(xyzz_add)(&acc, &acc, &res[((size_t)w * P + p) * S + t]);
-        }
-        for (long i = 0; i < npm1; i++) G_LOCAL(xyzz_add)(&acc, &acc, &res_pm1[i]);
-        G_LOCAL(xyzz_to_jac)(&out[t], &acc);
-    }
+    G_LOCAL(sum_windows)(out, S, res, W, P, c, ntasks, res_pm1, npm1);
     free(owned);
     return CZK_OK;
 }
@@ -849,6 +785,4 @@ czk_status G_MSM(ref)(JAC *out, const AFF *bases, size_t nbases, const czk_fr *s
 #undef FLUSH_PF
 #undef VEC_MIN
 #undef PT
-#undef SPARSE_SIGN
 #undef SPARSE_IDX
-#undef SPARSE_MIN_WINDOW

@@ -100,6 +100,36 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
 
 /* Fewest bases for the sparse pre-pass (single MSMs, automatic kernel). */
 #define CZK__MSM_SPARSE_MIN 4096
+/* The sparse pre-pass's +-1 list: index | CZK__MSM_SPARSE_SIGN (negate the base). */
+#define CZK__MSM_SPARSE_SIGN 0x80000000u
+#define CZK__MSM_SPARSE_IDX 0x7fffffffu
+/* Smallest window of the re-planned dense part (2^10 buckets: the +-1
+ * accumulators are twice the batch, which is at most half the buckets). */
+#define CZK__MSM_SPARSE_MIN_WINDOW 11
+
+/* The scratch of a layout of `total` bytes: the caller's opts->scratch
+ * (checked: size, 64-byte alignment) or allocated (*owned, which the
+ * caller frees; NULL otherwise). */
+czk_status czk__msm_scratch(uint8_t **mem, uint8_t **owned, const char *what, const czk_msm_opts *opts,
+                            size_t total) CZK_WUR;
+
+/* The S scalar sets prepared into plain (interleaved) on plan->threads
+ * threads and, with plan->sparse, the sparse pre-pass: the folded scalars 0
+ * and +-1 counted per thread range; when they are at least an eighth of
+ * the m bases, the zeros are dropped and the indices of the others (dense,
+ * m words at lay->sparse_off) and of the +-1 (the next m words) written.
+ * Returns 1 when the pre-pass applies (*n_dense, *n_pm1 set), else 0. */
+int czk__msm_prepass(czk__msm_scalar *plain, uint8_t *mem, const czk__msm_layout *lay, const czk_msm_plan *plan,
+                     size_t m, size_t S, const czk_fr *const *scalars, size_t n, const uint64_t *density,
+                     size_t *n_dense, size_t *n_pm1);
+
+/* The plan of the pre-pass's n_dense scalars (batch-affine; a window of at
+ * least CZK__MSM_SPARSE_MIN_WINDOW unless opts sets one; plan's threads at
+ * least) and its layout over the m bases; 0 when it needs more scratch than
+ * lay, laid out for plan. */
+int czk__msm_replan_sparse(czk_msm_plan *plan2, czk__msm_layout *lay2, const czk_msm_plan *plan,
+                           const czk__msm_layout *lay, size_t m, size_t n_dense, const czk_msm_opts *opts,
+                           const czk__msm_costs *kc);
 
 /* Look-ahead distance (points) of the bucket kernels' prefetches. */
 #define CZK__MSM_PF 4
