@@ -1,8 +1,8 @@
 /* czk bench synth-only: synthesis of StackedDRG PoRep partitions (cuzk's
  * `synth-only`), one partition or all of them in parallel; self-checking
  * (counts against czk_porep_sizes, a*b = c on every row, public inputs).
- * --circuit window-post|winning-post: one FallbackPoSt partition
- * (bench_synth_post.c). */
+ * --circuit window-post|winning-post|snap: one partition of another kind
+ * (bench_synth_kind.c). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +14,6 @@
 #include "czk/perf.h"
 #include "czk/pce.h"
 #include "czk/porep.h"
-#include "czk/post.h"
-#include "czk/post_kind.h"
-#include "czk/snap.h"
-#include "czk/snap_kind.h"
 #include "progress.h"
 
 static const char usage[] =
@@ -152,8 +148,6 @@ enum {
     OPT_VANILLA
 };
 
-enum { PCE_OFF, PCE_ON, PCE_AUTO, PCE_BOTH };
-
 typedef struct opts {
     czk_shape_args shape;
     const char *c1;
@@ -165,12 +159,10 @@ typedef struct opts {
     czk_cs_backend backend;
     int r1cs; /* --r1cs-digest (or implied) */
     const char *r1cs_dump, *r1cs_compare;
-    int circuit; /* CIRCUIT_POREP, or 1 + czk_post_kind */
-    const char *vanilla; /* --vanilla DIR (PoSt) */
+    const czk_proof_kind *circuit; /* --circuit: a registry kind (NULL: PoRep) */
+    const char *vanilla; /* --vanilla DIR (PoSt, SnapDeals) */
     int have_seed;
 } opts;
-
-enum { CIRCUIT_POREP = 0, CIRCUIT_WINDOW_POST, CIRCUIT_WINNING_POST, CIRCUIT_SNAP };
 
 static int on_opt(void *ctx, int opt, const char *arg)
 {
@@ -182,14 +174,11 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_C1: o->c1 = arg; return 0;
     case OPT_VANILLA: o->vanilla = arg; return 0;
     case OPT_CIRCUIT:
-        czk_post_kind k;
-        if (!strcmp(arg, "porep")) o->circuit = CIRCUIT_POREP;
-        else if (!strcmp(arg, "snap")) o->circuit = CIRCUIT_SNAP;
-        else if (strstr(arg, "-post") && czk_post_kind_parse(&k, arg) == CZK_OK)
-            o->circuit = k == CZK_POST_WINDOW ? CIRCUIT_WINDOW_POST : CIRCUIT_WINNING_POST;
-        else
+        o->circuit = czk_proof_kind_find(arg);
+        if (!o->circuit)
             return czk_cli_usage_error(CMD, usage, "--circuit wants porep, window-post, winning-post or snap, got '%s'",
                                        arg);
+        if (o->circuit == &czk_kind_porep) o->circuit = NULL;
         return 0;
     case OPT_SEED:
         if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
@@ -211,10 +200,10 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_R1CS_DUMP: o->r1cs = 1; o->r1cs_dump = arg; return 0;
     case OPT_R1CS_COMPARE: o->r1cs = 1; o->r1cs_compare = arg; return 0;
     case OPT_PCE:
-        if (!strcmp(arg, "off")) o->pce = PCE_OFF;
-        else if (!strcmp(arg, "on")) o->pce = PCE_ON;
-        else if (!strcmp(arg, "auto")) o->pce = PCE_AUTO;
-        else if (!strcmp(arg, "both")) o->pce = PCE_BOTH;
+        if (!strcmp(arg, "off")) o->pce = CZK__PCE_OFF;
+        else if (!strcmp(arg, "on")) o->pce = CZK__PCE_ON;
+        else if (!strcmp(arg, "auto")) o->pce = CZK__PCE_AUTO;
+        else if (!strcmp(arg, "both")) o->pce = CZK__PCE_BOTH;
         else return czk_cli_usage_error(CMD, usage, "--pce wants on|off|auto|both, got '%s'", arg);
         return 0;
     case 'i':
@@ -912,91 +901,30 @@ static void print_compare(const czk_cli_common *com, const run_summary *off, con
     printf("(peak RSS is the process's: the on run's column includes the off run's peak)\n");
 }
 
-/* --circuit window-post|winning-post: the options that apply to one PoSt
- * partition, generated or read (--vanilla DIR). */
-static int synth_post(const opts *o, const czk_cli_common *com)
+/* --circuit window-post|winning-post|snap: one partition of that kind,
+ * generated or read (--vanilla DIR). */
+static int synth_kind(const opts *o, const czk_cli_common *com)
 {
-    const czk_post_kind k = o->circuit == CIRCUIT_WINNING_POST ? CZK_POST_WINNING : CZK_POST_WINDOW;
-    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : o->partition ? "--partition" : NULL;
-    if (bad) return czk_cli_usage_error(CMD, usage, "%s is a PoRep option (not for --circuit %s)", bad, czk_post_kind_name(k));
-    if ((o->validate || o->stream) && o->pce != PCE_ON && o->pce != PCE_BOTH)
-        return czk_cli_usage_error(CMD, usage, "--validate and --stream are PCE options: give --pce on or both");
-    if (o->r1cs && o->pce != PCE_OFF) return czk_cli_usage_error(CMD, usage, "--r1cs-digest runs with --pce off");
-    if (o->pce != PCE_OFF && o->backend != CZK_CS_PROVE)
-        return czk_cli_usage_error(CMD, usage, "--pce makes the prove backend's assignment: no --backend %s",
-                                   czk_cs_backend_name(o->backend));
-    if (o->vanilla && (o->shape.have_size || o->shape.have_custom || o->shape.sectors || o->shape.challenges ||
-                       o->have_seed))
-        return czk_cli_usage_error(CMD, usage, "--vanilla DIR takes the shape from DIR's json: no --sector-size, custom "
-                                               "shape, --sectors or --seed");
-    czk_post_shape s;
-    if (!o->vanilla) {
-        int rc = czk_post_shape_resolve(&s, k, &o->shape, CMD, usage);
-        if (rc != 0) return rc;
-    }
-    czk_cli_apply_common(com);
-    czk_init();
-    if (o->r1cs_compare) {
-        czk_status vs = czk__bench_r1cs_check_dump(o->r1cs_compare, o->lc);
-        if (vs != CZK_OK) return czk_cli_fail(CMD, vs, "--r1cs-compare");
-    }
     const czk__r1cs_opts ro = r1cs_opts_of(o);
-    int pce = o->pce == PCE_ON ? 1 : o->pce == PCE_BOTH ? 2 : 0;
-    if (o->pce == PCE_AUTO) {
-        czk_post_shape vs = s;
-        if (o->vanilla) {
-            czk_post_json j;
-            if (czk_post_dir_json(&j, k, o->vanilla) == CZK_OK) {
-                vs = j.shape;
-                czk_post_json_free(&j);
-            }
-        }
-        pce = czk_pce_post_is_cached(&vs) ? 1 : 0;
-    }
-    const czk__post_bench b = {o->vanilla ? NULL : &s, (int)k, o->vanilla, o->seed, o->iters, o->lc, o->backend,
-                               o->no_nnz, o->no_check, o->seq, pce, o->validate, o->stream, o->r1cs ? &ro : NULL};
-    return czk__bench_synth_post(&b, com);
-}
-
-/* --circuit snap: one EmptySectorUpdate partition (--partition K) of a
- * generated update or a real one (--vanilla DIR). */
-static int synth_snap(const opts *o, const czk_cli_common *com)
-{
-    const char *bad = o->c1 ? "--c1" : o->all ? "--all" : NULL;
-    if (bad) return czk_cli_usage_error(CMD, usage, "%s is not an option of --circuit snap", bad);
-    if ((o->validate || o->stream) && o->pce != PCE_ON && o->pce != PCE_BOTH)
-        return czk_cli_usage_error(CMD, usage, "--validate and --stream are PCE options: give --pce on or both");
-    if (o->r1cs && o->pce != PCE_OFF) return czk_cli_usage_error(CMD, usage, "--r1cs-digest runs with --pce off");
-    if (o->pce != PCE_OFF && o->backend != CZK_CS_PROVE)
-        return czk_cli_usage_error(CMD, usage, "--pce makes the prove backend's assignment: no --backend %s",
-                                   czk_cs_backend_name(o->backend));
-    if (o->vanilla && (o->shape.have_size || o->shape.have_custom || o->have_seed))
-        return czk_cli_usage_error(CMD, usage, "--vanilla DIR takes the shape from DIR's snap.json: no --sector-size, "
-                                               "custom shape or --seed");
-    czk_snap_shape s;
-    memset(&s, 0, sizeof s);
-    if (!o->vanilla) {
-        int rc = czk_snap_shape_resolve(&s, &o->shape, CMD, usage);
-        if (rc != 0) return rc;
-    }
-    czk_cli_apply_common(com);
-    czk_init();
-    if (o->r1cs_compare) {
-        czk_status vs = czk__bench_r1cs_check_dump(o->r1cs_compare, o->lc);
-        if (vs != CZK_OK) return czk_cli_fail(CMD, vs, "--r1cs-compare");
-    }
-    const czk__r1cs_opts ro = r1cs_opts_of(o);
-    int pce = o->pce == PCE_ON ? 1 : o->pce == PCE_BOTH ? 2 : 0;
-    if (o->pce == PCE_AUTO) {
-        czk_snap_json j;
-        if (!o->vanilla) pce = czk_pce_snap_is_cached(&s);
-        else pce = czk_snap_dir_json(&j, o->vanilla) == CZK_OK && czk_pce_snap_is_cached(&j.shape);
-    }
-    const czk__snap_bench b = {o->vanilla ? NULL : &s, o->vanilla,  o->seed,     (uint32_t)o->partition,
-                               o->iters,                o->lc,       o->backend,  o->no_nnz,
-                               o->no_check,             o->seq,      pce,         o->validate,
-                               o->stream,               o->r1cs ? &ro : NULL};
-    return czk__bench_synth_snap(&b, com);
+    const czk__kind_bench b = {.kind = o->circuit,
+                               .usage = usage,
+                               .shape_args = &o->shape,
+                               .porep_opt = o->c1 ? "--c1" : o->all ? "--all" : NULL,
+                               .vanilla_dir = o->vanilla,
+                               .seed = o->seed,
+                               .have_seed = o->have_seed,
+                               .partition = o->partition,
+                               .iters = o->iters,
+                               .lc = o->lc,
+                               .backend = o->backend,
+                               .no_count = o->no_nnz,
+                               .no_check = o->no_check,
+                               .seq = o->seq,
+                               .pce = o->pce,
+                               .validate = o->validate,
+                               .stream = o->stream,
+                               .r1cs = o->r1cs ? &ro : NULL};
+    return czk__bench_synth_kind(&b, com);
 }
 
 static int bench_synth_main(int argc, char **argv)
@@ -1033,8 +961,7 @@ static int bench_synth_main(int argc, char **argv)
     czk_cli_common com;
     int rc = czk_cli_parse(argc, argv, CMD, usage, lopts, &o, on_opt, &com, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
-    if (o.circuit == CIRCUIT_SNAP) return synth_snap(&o, &com);
-    if (o.circuit != CIRCUIT_POREP) return synth_post(&o, &com);
+    if (o.circuit) return synth_kind(&o, &com);
     if (o.vanilla) return czk_cli_usage_error(CMD, usage, "--vanilla DIR is for --circuit window-post|winning-post");
     if (o.c1 && (o.shape.have_size || o.shape.have_custom))
         return czk_cli_usage_error(CMD, usage, "--c1 and a shape (--sector-size / custom) exclude each other");
@@ -1042,10 +969,10 @@ static int bench_synth_main(int argc, char **argv)
         return czk_cli_usage_error(CMD, usage, "give --c1 FILE, --sector-size S or a custom shape");
     if (o.all && o.partition)
         return czk_cli_usage_error(CMD, usage, "--all and --partition exclude each other");
-    if ((o.validate || o.stream) && o.pce == PCE_OFF)
+    if ((o.validate || o.stream) && o.pce == CZK__PCE_OFF)
         return czk_cli_usage_error(CMD, usage, "--validate and --stream need --pce on, auto or both");
     if (o.r1cs && o.all) return czk_cli_usage_error(CMD, usage, "--r1cs-digest works on one partition: --partition K, not --all");
-    if (o.r1cs && o.pce != PCE_OFF)
+    if (o.r1cs && o.pce != CZK__PCE_OFF)
         return czk_cli_usage_error(CMD, usage, "--r1cs-digest/--r1cs-dump/--r1cs-compare need --pce off");
     czk_cli_apply_common(&com);
     czk_init();
@@ -1081,18 +1008,18 @@ static int bench_synth_main(int argc, char **argv)
     czk_porep_counts cnt;
     int have_cnt = 0;
     double cnt_s = 0;
-    if (o.pce == PCE_AUTO) {
-        o.pce = czk_pce_porep_is_cached(&shape) ? PCE_ON : PCE_OFF;
+    if (o.pce == CZK__PCE_AUTO) {
+        o.pce = czk_pce_porep_is_cached(&shape) ? CZK__PCE_ON : CZK__PCE_OFF;
         if (!com.json)
-            printf("# --pce auto: the shape's PCE is %s: pce %s\n", o.pce == PCE_ON ? "cached" : "not cached",
-                   o.pce == PCE_ON ? "on" : "off");
-        if (o.pce == PCE_OFF && (o.validate || o.stream)) {
+            printf("# --pce auto: the shape's PCE is %s: pce %s\n", o.pce == CZK__PCE_ON ? "cached" : "not cached",
+                   o.pce == CZK__PCE_ON ? "on" : "off");
+        if (o.pce == CZK__PCE_OFF && (o.validate || o.stream)) {
             czk_fc_c1_free(&c1);
             return czk_cli_usage_error(CMD, usage, "--pce auto chose off (no cached PCE): --validate/--stream need it on");
         }
     }
     /* the counting pass belongs to the constraint-system path (the PCE has its own counts) */
-    if (!o.no_nnz && o.pce != PCE_ON) {
+    if (!o.no_nnz && o.pce != CZK__PCE_ON) {
         double t0 = czk_now();
         s = czk_porep_count(&cnt, &shape, o.lc);
         cnt_s = czk_now() - t0;
@@ -1108,8 +1035,8 @@ static int bench_synth_main(int argc, char **argv)
     }
 
     int rc2;
-    if (o.pce == PCE_OFF) rc2 = run_off(&o, &com, &shape, &c1, &z, &cnt, have_cnt, gen_s, cnt_s, NULL);
-    else if (o.pce == PCE_ON) rc2 = run_pce(&o, &com, &shape, &c1, &z, NULL);
+    if (o.pce == CZK__PCE_OFF) rc2 = run_off(&o, &com, &shape, &c1, &z, &cnt, have_cnt, gen_s, cnt_s, NULL);
+    else if (o.pce == CZK__PCE_ON) rc2 = run_pce(&o, &com, &shape, &c1, &z, NULL);
     else {
         run_summary off = {0, 0, 0, 0, 0, 0, 0}, on = {0, 0, 0, 0, 0, 0, 0};
         if (com.json) printf("{\"off\":");
