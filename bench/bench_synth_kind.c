@@ -11,10 +11,13 @@
  * synthesis + sparse mat-vec over the cached matrices; --pce on, or both for
  * off and on in one run; synth_kind.c).
  *
- * The run is the same for every kind; what differs (reading or generating
- * the vanilla proofs, the public inputs, the circuit's entry points, the
- * lines describing the shape, the option checks' wording) is one kind_ops
- * row per kind below. */
+ * The run is the same for every kind and takes from the registry's row
+ * what it has (the shape of options or of job data, reading --vanilla DIR,
+ * the parallel witness source); what the row does not carry yet (generating
+ * vanilla proofs, the closed-form counts and the counting pass, public
+ * inputs from vanilla proofs, the circuit's synthesis, PCE with its
+ * built/cached flag, the lines describing the shape, the option checks'
+ * wording) is one kind_ops row per kind below. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,136 +40,94 @@ struct kind_ops;
 typedef struct job {
     const czk__kind_bench *b;
     const struct kind_ops *ops;
-    const void *given; /* the shape of the options (NULL with --vanilla DIR) */
-    union {
-        struct {
-            czk_post_shape s;
-            czk_post_vanilla v;
-        } post;
-        struct {
-            czk_snap_shape s;
-            czk_snap_vanilla v;
-            czk_fr pub[CZK_SNAP_PUBLIC_INPUTS];
-        } snap;
-    } u;
-    const void *shape, *v; /* into u (load) */
-    int loaded;            /* v holds proofs: release them */
-    uint32_t k;            /* the partition */
-    czk_fr *pub;           /* the verifier's public inputs */
+    const void *given;  /* the shape of the options (NULL with --vanilla DIR) */
+    void *v;            /* the vanilla proofs: the kind's read of --vanilla DIR, or generated */
+    int generated;
+    const void *shape;  /* v's */
+    uint32_t k;         /* the partition */
+    czk_fr *pub;        /* the verifier's public inputs */
     size_t n_pub;
     uint64_t inputs, aux, constraints; /* the closed form; constraints without the input rows */
     double gen_s;                      /* reading or generating the proofs */
 } job;
 
+/* What synth-only needs of a kind beyond the registry's row. */
 typedef struct kind_ops {
-    const char *name;         /* "post", "snap": czk_<name>_circuit_counts, czk_<name>_public_inputs */
-    const char *porep_opt;    /* a PoRep-only option with this kind: (option, kind name) */
-    const char *vanilla_opt;  /* --vanilla DIR with a shape option */
-    int takes_partition;      /* --partition K applies */
-    int sectors_opts;         /* --sectors and --challenges resize the shape (so exclude --vanilla) */
-    const char *par_split;    /* what the parallel prover splits */
-    const char *pce_split;    /* what PCE's witness splits */
-    /* Read (b->vanilla_dir) or generate the proofs into j, then the public
-     * inputs: CZK_EXIT_OK, or the exit code after saying why. */
-    int (*load)(job *j);
-    void (*unload)(job *j);
-    /* --pce auto: the PCE of j->given (NULL: of the shape in vanilla_dir) is cached. */
-    int (*pce_cached)(const job *j, const char *vanilla_dir);
-    czk_status (*count)(czk_cs_sizes *out, const void *shape, czk_lc_kind lc);
+    const char *name;        /* "post", "snap": czk_<name>_circuit_counts, czk_<name>_public_inputs */
+    const char *porep_opt;   /* a PoRep-only option with this kind: (option, kind name) */
+    const char *vanilla_opt; /* --vanilla DIR with a shape option */
+    int takes_partition;     /* --partition K applies */
+    int sectors_opts;        /* --sectors and --challenges resize the shape (so exclude --vanilla) */
+    const char *whole;       /* what --partition K is out of ("the update") */
+    const char *par_split;   /* what the parallel prover splits */
+    const char *pce_split;   /* what PCE's witness splits */
+    const char *gen_what;    /* what generating is, for its error */
+    czk_status (*generate)(void **v, const void *shape, uint64_t seed);
+    void (*free_generated)(void *v);
+    /* Inputs, aux and constraints (without the input rows): the closed form,
+     * or (pass) from the counting pass (shape-only synthesis with LC storage lc). */
+    czk_status (*counts)(czk_cs_sizes *out, const void *shape, int pass, czk_lc_kind lc);
+    /* Partition k's public inputs (*out malloc'd, n of them, ONE excluded). */
+    czk_status (*public_inputs)(czk_fr **out, size_t *n, const void *shape, const void *v, uint32_t k);
     czk_status (*synthesize)(czk_cs *cs, const void *shape, const void *v, uint32_t k);
-    uint32_t (*n_par_split)(const job *j);
+    uint32_t (*n_par_split)(const void *shape);
     /* JSON members after "circuit", up to "challenges"; the text line that
      * describes the shape. */
     void (*print_json)(FILE *out, const job *j);
     void (*print_text)(FILE *out, const job *j);
+    int (*pce_is_cached)(const void *shape);
     czk_status (*pce_get)(czk_pce **out, const void *v, czk_pce_progress_fn progress, void *ctx, int *built);
     czk_status (*pce_witness)(czk_pce_work *w, const void *v, uint32_t k, int threads);
     czk_status (*pce_validate)(const czk_pce_work *w, const void *v, uint32_t k, int threads);
 } kind_ops;
 
-static void set_counts(job *j, uint64_t inputs, uint64_t aux, uint64_t constraints)
-{
-    j->inputs = inputs;
-    j->aux = aux;
-    j->constraints = constraints;
-}
-
 /* ---- FallbackPoSt (WindowPoSt, WinningPoSt) ---- */
 
-static int post_load(job *j)
+static czk_status post_generate(void **out, const void *shape, uint64_t seed)
 {
-    const czk__kind_bench *b = j->b;
-    czk_post_vanilla *v = &j->u.post.v;
-    czk_post_shape *s = &j->u.post.s;
-    j->shape = s;
-    j->v = v;
-    double t0 = czk_now();
-    czk_status st;
-    if (b->vanilla_dir) {
-        czk_post_json pj;
-        czk_post_kind k;
-        st = czk_post_kind_parse(&k, b->kind->name);
-        if (st == CZK_OK) st = czk_post_dir_read(v, &pj, k, b->vanilla_dir);
-        if (st != CZK_OK) return czk_cli_fail(CMD, st, "reading the vanilla proofs");
-        *s = pj.shape;
-        czk_post_json_free(&pj);
-    } else {
-        *s = *(const czk_post_shape *)j->given;
-        st = czk_post_gen_vanilla(v, s, b->seed, NULL);
-        if (st != CZK_OK) return czk_cli_fail(CMD, st, "generating vanilla proofs");
-    }
-    j->loaded = 1;
-    j->gen_s = czk_now() - t0;
-    czk_post_counts n;
-    czk_post_circuit_counts(&n, s);
-    set_counts(j, n.inputs, n.aux, n.constraints);
-    /* the verifier's public inputs, from comm_r and the challenged leaves */
-    const uint32_t nv = v->n, sc = s->sector_challenges;
-    j->n_pub = czk_post_public_input_count(s);
-    j->pub = malloc(j->n_pub * sizeof *j->pub);
-    czk_fr *comm_r = malloc(nv * sizeof *comm_r);
-    uint64_t *leaves = malloc((size_t)nv * sc * sizeof *leaves);
-    if (!j->pub || !comm_r || !leaves) {
-        free(comm_r);
-        free(leaves);
-        return czk_cli_fail(CMD, czk_error(CZK_ERR_NOMEM, "public inputs"), "allocating");
-    }
-    for (uint32_t k = 0; k < nv; k++) {
-        comm_r[k] = v->proofs[k].comm_r;
-        for (uint32_t i = 0; i < sc; i++) leaves[(size_t)k * sc + i] = v->proofs[k].inclusion[i].index;
-    }
-    st = czk_post_public_inputs(j->pub, s, comm_r, nv, leaves);
-    free(comm_r);
-    free(leaves);
-    if (st != CZK_OK) return czk_cli_fail(CMD, st, "public inputs");
-    return CZK_EXIT_OK;
+    czk_post_vanilla *v = calloc(1, sizeof *v);
+    if (!v) return czk_error(CZK_ERR_NOMEM, "vanilla proofs");
+    czk_status st = czk_post_gen_vanilla(v, shape, seed, NULL);
+    if (st != CZK_OK) free(v);
+    else *out = v;
+    return st;
 }
 
-static void post_unload(job *j)
+static void post_free_generated(void *v)
 {
-    free(j->pub);
-    if (j->b->vanilla_dir) czk_post_vanilla_free(&j->u.post.v);
-    else czk_post_gen_vanilla_free(&j->u.post.v);
+    czk_post_gen_vanilla_free(v);
+    free(v);
 }
 
-static int post_pce_cached(const job *j, const char *vanilla_dir)
-{
-    if (j->given) return czk_pce_post_is_cached(j->given);
-    czk_post_json pj;
-    czk_post_kind k;
-    if (czk_post_kind_parse(&k, j->b->kind->name) != CZK_OK || czk_post_dir_json(&pj, k, vanilla_dir) != CZK_OK)
-        return 0;
-    const int cached = czk_pce_post_is_cached(&pj.shape);
-    czk_post_json_free(&pj);
-    return cached;
-}
-
-static czk_status post_count(czk_cs_sizes *out, const void *shape, czk_lc_kind lc)
+static czk_status post_counts(czk_cs_sizes *out, const void *shape, int pass, czk_lc_kind lc)
 {
     czk_post_counts n;
-    CZK_TRY(czk_post_count(&n, shape, lc));
+    if (pass) CZK_TRY(czk_post_count(&n, shape, lc));
+    else czk_post_circuit_counts(&n, shape);
     *out = (czk_cs_sizes){n.inputs, n.aux, n.constraints};
     return CZK_OK;
+}
+
+/* From comm_r and the challenged leaves of the vanilla proofs. */
+static czk_status post_public_inputs(czk_fr **out, size_t *n, const void *shape, const void *vp, uint32_t k)
+{
+    (void)k;
+    const czk_post_shape *s = shape;
+    const czk_post_vanilla *v = vp;
+    const uint32_t nv = v->n, sc = s->sector_challenges;
+    *n = czk_post_public_input_count(s);
+    czk_fr *pub = malloc(*n * sizeof *pub), *comm_r = malloc(nv * sizeof *comm_r);
+    uint64_t *leaves = malloc((size_t)nv * sc * sizeof *leaves);
+    czk_status st = pub && comm_r && leaves ? CZK_OK : czk_error(CZK_ERR_NOMEM, "public inputs");
+    for (uint32_t i = 0; st == CZK_OK && i < nv; i++) {
+        comm_r[i] = v->proofs[i].comm_r;
+        for (uint32_t c = 0; c < sc; c++) leaves[(size_t)i * sc + c] = v->proofs[i].inclusion[c].index;
+    }
+    if (st == CZK_OK) st = czk_post_public_inputs(pub, s, comm_r, nv, leaves);
+    free(comm_r);
+    free(leaves);
+    *out = pub;
+    return st;
 }
 
 static czk_status post_synthesize(czk_cs *cs, const void *shape, const void *v, uint32_t k)
@@ -175,24 +136,26 @@ static czk_status post_synthesize(czk_cs *cs, const void *shape, const void *v, 
     return czk_post_synthesize(cs, shape, v);
 }
 
-static uint32_t post_n_par_split(const job *j) { return j->u.post.v.shape.sectors; }
+static uint32_t post_n_par_split(const void *shape) { return ((const czk_post_shape *)shape)->sectors; }
 
 static void post_print_json(FILE *out, const job *j)
 {
-    const czk_post_shape *s = &j->u.post.s;
+    const czk_post_shape *s = j->shape;
     fprintf(out, ",\"sector_size\":%llu,\"sectors\":%u,\"challenges\":%u", (unsigned long long)s->tree.sector_size,
             s->sectors, s->challenges);
 }
 
 static void post_print_text(FILE *out, const job *j)
 {
-    const czk_post_shape *s = &j->u.post.s;
+    const czk_post_shape *s = j->shape;
     const czk_fc_shape *t = &s->tree;
     fprintf(out, "# %s: %llu nodes, tree %u,%u,%u h%u, %u sectors x %u challenges (%u vanilla sectors %s, %.2f s)\n",
             czk_post_kind_name(s->kind), (unsigned long long)t->nodes, t->base_arity, t->sub_arity, t->top_arity,
-            t->base_height, s->sectors, s->challenges, j->u.post.v.n,
+            t->base_height, s->sectors, s->challenges, ((const czk_post_vanilla *)j->v)->n,
             j->b->vanilla_dir ? "read and checked" : "generated", j->gen_s);
 }
+
+static int post_pce_is_cached(const void *shape) { return czk_pce_post_is_cached(shape); }
 
 /* The kind's PCE entry points as synth_kind.h calls them (one partition: k is 0). */
 static czk_status post_pce_get(czk_pce **out, const void *v, czk_pce_progress_fn progress, void *ctx, int *built)
@@ -218,16 +181,19 @@ static const kind_ops post_ops = {
     .vanilla_opt = "--vanilla DIR takes the shape from DIR's json: no --sector-size, custom shape, --sectors or --seed",
     .takes_partition = 0,
     .sectors_opts = 1,
+    .whole = "the proof",
     .par_split = "circuit sectors",
     .pce_split = "sectors",
-    .load = post_load,
-    .unload = post_unload,
-    .pce_cached = post_pce_cached,
-    .count = post_count,
+    .gen_what = "generating vanilla proofs",
+    .generate = post_generate,
+    .free_generated = post_free_generated,
+    .counts = post_counts,
+    .public_inputs = post_public_inputs,
     .synthesize = post_synthesize,
     .n_par_split = post_n_par_split,
     .print_json = post_print_json,
     .print_text = post_print_text,
+    .pce_is_cached = post_pce_is_cached,
     .pce_get = post_pce_get,
     .pce_witness = post_pce_witness,
     .pce_validate = post_pce_validate,
@@ -235,56 +201,38 @@ static const kind_ops post_ops = {
 
 /* ---- SnapDeals (EmptySectorUpdate) ---- */
 
-static int snap_load(job *j)
+static czk_status snap_generate(void **out, const void *shape, uint64_t seed)
 {
-    const czk__kind_bench *b = j->b;
-    czk_snap_vanilla *v = &j->u.snap.v;
-    czk_snap_shape *s = &j->u.snap.s;
-    j->shape = s;
-    j->v = v;
-    double t0 = czk_now();
-    czk_status st;
-    if (b->vanilla_dir) {
-        czk_snap_json sj;
-        st = czk_snap_dir_read(v, &sj, b->vanilla_dir);
-        if (st != CZK_OK) return czk_cli_fail(CMD, st, "reading the vanilla proofs");
-        *s = sj.shape;
-    } else {
-        *s = *(const czk_snap_shape *)j->given;
-        st = czk_snap_gen(v, s, b->seed);
-        if (st != CZK_OK) return czk_cli_fail(CMD, st, "generating an update");
-    }
-    j->loaded = 1;
-    j->gen_s = czk_now() - t0;
-    czk_snap_counts n;
-    czk_snap_circuit_counts(&n, s);
-    set_counts(j, n.inputs, n.aux, n.constraints);
-    if (j->k >= s->partitions) {
-        fprintf(stderr, "czk %s: --partition %u: the update has %u partitions\n", CMD, j->k, s->partitions);
-        return CZK_EXIT_USAGE;
-    }
-    j->pub = j->u.snap.pub;
-    j->n_pub = CZK_SNAP_PUBLIC_INPUTS;
-    st = czk_snap_public_inputs(j->pub, s, j->k, v->h, &v->comm_r_old, &v->comm_d_new, &v->comm_r_new);
-    if (st != CZK_OK) return czk_cli_fail(CMD, st, "public inputs");
-    return CZK_EXIT_OK;
+    czk_snap_vanilla *v = calloc(1, sizeof *v);
+    if (!v) return czk_error(CZK_ERR_NOMEM, "an update");
+    czk_status st = czk_snap_gen(v, shape, seed);
+    if (st != CZK_OK) free(v);
+    else *out = v;
+    return st;
 }
 
-static void snap_unload(job *j) { czk_snap_vanilla_free(&j->u.snap.v); }
-
-static int snap_pce_cached(const job *j, const char *vanilla_dir)
+static void snap_free_generated(void *v)
 {
-    czk_snap_json sj;
-    if (j->given) return czk_pce_snap_is_cached(j->given);
-    return czk_snap_dir_json(&sj, vanilla_dir) == CZK_OK && czk_pce_snap_is_cached(&sj.shape);
+    czk_snap_vanilla_free(v);
+    free(v);
 }
 
-static czk_status snap_count(czk_cs_sizes *out, const void *shape, czk_lc_kind lc)
+static czk_status snap_counts(czk_cs_sizes *out, const void *shape, int pass, czk_lc_kind lc)
 {
     czk_snap_counts n;
-    CZK_TRY(czk_snap_count(&n, shape, lc));
+    if (pass) CZK_TRY(czk_snap_count(&n, shape, lc));
+    else czk_snap_circuit_counts(&n, shape);
     *out = (czk_cs_sizes){n.inputs, n.aux, n.constraints};
     return CZK_OK;
+}
+
+static czk_status snap_public_inputs(czk_fr **out, size_t *n, const void *shape, const void *vp, uint32_t k)
+{
+    const czk_snap_vanilla *v = vp;
+    *n = CZK_SNAP_PUBLIC_INPUTS;
+    *out = malloc(CZK_SNAP_PUBLIC_INPUTS * sizeof **out);
+    if (!*out) return czk_error(CZK_ERR_NOMEM, "public inputs");
+    return czk_snap_public_inputs(*out, shape, k, v->h, &v->comm_r_old, &v->comm_d_new, &v->comm_r_new);
 }
 
 static czk_status snap_synthesize(czk_cs *cs, const void *shape, const void *v, uint32_t k)
@@ -292,11 +240,11 @@ static czk_status snap_synthesize(czk_cs *cs, const void *shape, const void *v, 
     return czk_snap_synthesize(cs, shape, v, k);
 }
 
-static uint32_t snap_n_par_split(const job *j) { return j->u.snap.v.shape.challenges; }
+static uint32_t snap_n_par_split(const void *shape) { return ((const czk_snap_shape *)shape)->challenges; }
 
 static void snap_print_json(FILE *out, const job *j)
 {
-    const czk_snap_shape *s = &j->u.snap.s;
+    const czk_snap_shape *s = j->shape;
     fprintf(out, ",\"update_proof\":\"%s\",\"sector_size\":%llu,\"partition\":%u,\"partitions\":%u,\"challenges\":%u",
             czk_snap_proof_name(s->update_proof), (unsigned long long)s->tree.sector_size, j->k, s->partitions,
             s->challenges);
@@ -304,15 +252,17 @@ static void snap_print_json(FILE *out, const job *j)
 
 static void snap_print_text(FILE *out, const job *j)
 {
-    const czk_snap_shape *s = &j->u.snap.s;
+    const czk_snap_shape *s = j->shape;
     const czk_fc_shape *t = &s->tree;
     fprintf(out,
             "# snap %s: %llu nodes, tree %u,%u,%u h%u, partition %u of %u, %u challenges, %u apex leaves, h %u "
             "(update %s, %.2f s)\n",
             czk_snap_proof_name(s->update_proof), (unsigned long long)t->nodes, t->base_arity, t->sub_arity,
-            t->top_arity, t->base_height, j->k, s->partitions, s->challenges, s->apex_leaves, j->u.snap.v.h,
-            j->b->vanilla_dir ? "read and checked" : "generated", j->gen_s);
+            t->top_arity, t->base_height, j->k, s->partitions, s->challenges, s->apex_leaves,
+            ((const czk_snap_vanilla *)j->v)->h, j->b->vanilla_dir ? "read and checked" : "generated", j->gen_s);
 }
+
+static int snap_pce_is_cached(const void *shape) { return czk_pce_snap_is_cached(shape); }
 
 static czk_status snap_pce_get(czk_pce **out, const void *v, czk_pce_progress_fn progress, void *ctx, int *built)
 {
@@ -335,16 +285,19 @@ static const kind_ops snap_ops = {
     .vanilla_opt = "--vanilla DIR takes the shape from DIR's snap.json: no --sector-size, custom shape or --seed",
     .takes_partition = 1,
     .sectors_opts = 0,
+    .whole = "the update",
     .par_split = "challenges",
     .pce_split = "challenges",
-    .load = snap_load,
-    .unload = snap_unload,
-    .pce_cached = snap_pce_cached,
-    .count = snap_count,
+    .gen_what = "generating an update",
+    .generate = snap_generate,
+    .free_generated = snap_free_generated,
+    .counts = snap_counts,
+    .public_inputs = snap_public_inputs,
     .synthesize = snap_synthesize,
     .n_par_split = snap_n_par_split,
     .print_json = snap_print_json,
     .print_text = snap_print_text,
+    .pce_is_cached = snap_pce_is_cached,
     .pce_get = snap_pce_get,
     .pce_witness = snap_pce_witness,
     .pce_validate = snap_pce_validate,
@@ -361,6 +314,60 @@ static const struct {
 };
 
 /* ---- the run, the same for every kind ---- */
+
+/* The vanilla proofs read (the kind's files) or generated, the closed-form
+ * counts, the partition, the public inputs: CZK_EXIT_OK, or the exit code
+ * after saying why. */
+static int job_load(job *j)
+{
+    const czk__kind_bench *b = j->b;
+    const czk_proof_kind *kind = b->kind;
+    double t0 = czk_now();
+    czk_status st;
+    if (b->vanilla_dir) {
+        st = kind->read(&j->v, b->vanilla_dir);
+        if (st != CZK_OK) return czk_cli_fail(CMD, st, "reading the vanilla proofs");
+    } else {
+        st = j->ops->generate(&j->v, j->given, b->seed);
+        if (st != CZK_OK) return czk_cli_fail(CMD, st, j->ops->gen_what);
+        j->generated = 1;
+    }
+    j->gen_s = czk_now() - t0;
+    j->shape = kind->shape_of(j->v);
+    czk_cs_sizes n;
+    j->ops->counts(&n, j->shape, 0, b->lc);
+    j->inputs = n.n_inputs;
+    j->aux = n.n_aux;
+    j->constraints = n.n_constraints;
+    const uint32_t parts = kind->partitions(j->v);
+    if (j->k >= parts) {
+        fprintf(stderr, "czk %s: --partition %u: %s has %u partitions\n", CMD, j->k, j->ops->whole, parts);
+        return CZK_EXIT_USAGE;
+    }
+    st = j->ops->public_inputs(&j->pub, &j->n_pub, j->shape, j->v, j->k);
+    if (st != CZK_OK) return czk_cli_fail(CMD, st, "public inputs");
+    return CZK_EXIT_OK;
+}
+
+static void job_free(job *j)
+{
+    free(j->pub);
+    if (!j->v) return;
+    if (j->generated) j->ops->free_generated(j->v);
+    else j->b->kind->free_data(j->v);
+}
+
+/* --pce auto: the PCE of the options' shape, or of the one in vanilla_dir, is cached. */
+static int job_pce_cached(const job *j, const char *vanilla_dir)
+{
+    if (j->given) return j->ops->pce_is_cached(j->given);
+    const czk_proof_kind *kind = j->b->kind;
+    void *pub = NULL;
+    if (kind->read_public(&pub, vanilla_dir) != CZK_OK) return 0;
+    const int cached = j->ops->pce_is_cached(kind->public_shape(pub));
+    kind->free_public(pub);
+    return cached;
+}
 
 /* What one run holds between its stages. */
 typedef struct run {
@@ -387,7 +394,7 @@ static int count_pass(run *r)
     const job *j = &r->j;
     czk_cs_sizes cnt;
     double t0 = czk_now();
-    czk_status st = j->ops->count(&cnt, j->shape, r->b->lc);
+    czk_status st = j->ops->counts(&cnt, j->shape, 1, r->b->lc);
     r->cnt_s = czk_now() - t0;
     if (st != CZK_OK) return czk_cli_fail(CMD, st, "counting pass");
     if (cnt.n_inputs != j->inputs || cnt.n_aux != j->aux || cnt.n_constraints != j->constraints) {
@@ -589,7 +596,7 @@ static int run_job(run *r)
 {
     const czk__kind_bench *b = r->b;
     job *j = &r->j;
-    int rc = j->ops->load(j);
+    int rc = job_load(j);
     if (rc != CZK_EXIT_OK) return rc;
     r->wall = calloc((size_t)b->iters, sizeof(double));
     r->cpu = calloc((size_t)b->iters, sizeof(double));
@@ -601,7 +608,7 @@ static int run_job(run *r)
                               .pub = j->pub,
                               .n_pub = j->n_pub,
                               .par_split = j->ops->par_split,
-                              .n_par_split = j->ops->n_par_split(j),
+                              .n_par_split = j->ops->n_par_split(j->shape),
                               .pce_split = j->ops->pce_split,
                               .pce_get = j->ops->pce_get,
                               .pce_witness = j->ops->pce_witness,
@@ -676,13 +683,13 @@ int czk__bench_synth_kind(const czk__kind_bench *opt, const czk_cli_common *com)
     r.j.given = shape;
     r.j.k = (uint32_t)opt->partition;
     r.pce = opt->pce == CZK__PCE_ON ? 1 : opt->pce == CZK__PCE_BOTH ? 2 : 0;
-    if (opt->pce == CZK__PCE_AUTO) r.pce = ops->pce_cached(&r.j, opt->vanilla_dir) ? 1 : 0;
+    if (opt->pce == CZK__PCE_AUTO) r.pce = job_pce_cached(&r.j, opt->vanilla_dir) ? 1 : 0;
     rc = run_job(&r);
     czk_cs_destroy(r.cs);
     czk__bench_r1cs_clear(&r.rr);
     free(r.wall);
     free(r.cpu);
-    if (r.j.loaded) ops->unload(&r.j);
+    job_free(&r.j);
     free(shape);
     return rc;
 }
