@@ -123,52 +123,37 @@ void czk__bench_r1cs_print_diff(FILE *f, const czk__r1cs_result *r, const czk__r
 void czk__bench_r1cs_print_json(FILE *f, const czk__r1cs_result *r, const czk__r1cs_opts *o);
 void czk__bench_hex32(char out[65], const uint8_t h[32]);
 
-/* ---- `czk bench synth-only --circuit window-post|winning-post`
- * (bench_synth_post.c): one partition of shape s, `iters` timed syntheses
- * through `backend`, checked; no_count skips the counting pass, no_check
- * the a*b = c rows; r1cs (or NULL) the digest pass after them. The vanilla
- * proofs come from vanilla_dir (post-KIND.json and vanilla-KIND.bin; s is
- * then taken from the json) or, when it is NULL, are generated from seed.
+/* ---- `czk bench synth-only --circuit window-post|winning-post|snap`
+ * (bench_synth_kind.c): one partition of a kind that runs through the
+ * registry, `iters` timed syntheses through `backend` (or the parallel
+ * prover, or PCE), checked; no_count skips the counting pass, no_check the
+ * a*b = c rows; r1cs (or NULL) the digest pass after them. The vanilla
+ * proofs come from vanilla_dir (PoSt: post-KIND.json and vanilla-KIND.bin;
+ * SnapDeals: snap.json and snap-partition-K.bin; the shape is then taken
+ * from the json) or, when it is NULL, are generated from seed for the shape
+ * of shape_args. Checks the options against the kind first (usage errors).
  * Returns the exit code. */
-struct czk_post_shape;
-typedef struct czk__post_bench {
-    const struct czk_post_shape *shape; /* NULL with vanilla_dir */
-    int kind;                           /* czk_post_kind */
+enum { CZK__PCE_OFF, CZK__PCE_ON, CZK__PCE_AUTO, CZK__PCE_BOTH }; /* synth-only's --pce */
+struct czk_proof_kind;
+struct czk_shape_args;
+typedef struct czk__kind_bench {
+    const struct czk_proof_kind *kind;       /* window-post, winning-post or snap */
+    const char *usage;                       /* synth-only's usage text */
+    const struct czk_shape_args *shape_args; /* the shape options given */
+    const char *porep_opt;                   /* a PoRep-only option given (--c1, --all), or NULL */
     const char *vanilla_dir;
     uint64_t seed;
-    long long iters;
+    int have_seed; /* --seed was given */
+    long long partition, iters;
     czk_lc_kind lc;
     czk_cs_backend backend;
     int no_count, no_check;
     int seq;      /* 1: sequential synthesis even with several threads */
-    int pce;      /* 0 off, 1 on, 2 both (off, then on, in one run) */
+    int pce;      /* CZK__PCE_*; both: off, then on, in one run */
     int validate; /* with PCE: the streamed comparison with the PROVE synthesis */
     int stream;   /* with PCE: a, b, c in chunks even when the full assignment fits */
     const czk__r1cs_opts *r1cs;
-} czk__post_bench;
-int czk__bench_synth_post(const czk__post_bench *b, const czk_cli_common *com);
-
-/* ---- `czk bench synth-only --circuit snap` (bench_synth_snap.c): partition
- * `partition` of an update of shape s, generated from seed or read from
- * vanilla_dir (snap.json and snap-partition-K.bin; s from the json), as the
- * PoSt path (sequential, parallel prover, PCE): timed, checked, then the
- * digest pass of r1cs (or NULL). */
-struct czk_snap_shape;
-typedef struct czk__snap_bench {
-    const struct czk_snap_shape *shape; /* NULL with vanilla_dir */
-    const char *vanilla_dir;
-    uint64_t seed;
-    uint32_t partition;
-    long long iters;
-    czk_lc_kind lc;
-    czk_cs_backend backend;
-    int no_count, no_check;
-    int seq;      /* 1: sequential synthesis even with several threads */
-    int pce;      /* 0 off, 1 on, 2 both (off, then on, in one run) */
-    int validate; /* with PCE: the streamed comparison with the PROVE synthesis */
-    int stream;   /* with PCE: a, b, c in chunks even when the full assignment fits */
-    const czk__r1cs_opts *r1cs;
-} czk__snap_bench;
-int czk__bench_synth_snap(const czk__snap_bench *b, const czk_cli_common *com);
+} czk__kind_bench;
+int czk__bench_synth_kind(const czk__kind_bench *b, const czk_cli_common *com);
 
 #endif

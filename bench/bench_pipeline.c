@@ -312,12 +312,36 @@ static czk_status pipelined(pipe_run *r, const czk_engine_opts *eo, const czk_wi
     return CZK_OK;
 }
 
-static int run(int argc, char **argv)
-{
+/* One invocation: the options, the engine's settings as it will use them,
+ * the jobs, the parameters and what the runs measured. */
+typedef struct bench {
     bopts o;
-    memset(&o, 0, sizeof o);
-    o.jobs = 4;
-    o.conc = 2;
+    czk_fc_shape shape;
+    int json;
+    FILE *out;
+    czk_progress pg;
+    czk_engine_opts eo;
+    int nt, r_synth, r_provew, r_provet; /* the values the engine will use, for the report */
+    double r_timeout;
+    uint64_t budget;
+    size_t njobs, np, n_c1;
+    czk_fc_c1 *c1;
+    czk_groth16_proof *pp, *sp; /* the pipelined and the sequential proofs */
+    czk_groth16_params params, streamed;
+    int have_params, generated;
+    char ppath[512];
+    czk_cs_sizes sz;
+    pipe_run runs[MAX_RUNS];
+    int n_runs;
+    double seq_synth, seq_prove, seq_verify, t_seq;
+} bench;
+
+/* The options, the shape (the small default when none is given), the engine's settings. */
+static int setup(bench *B, int argc, char **argv)
+{
+    bopts *o = &B->o;
+    o->jobs = 4;
+    o->conc = 2;
     static const struct option opts[] = {CZK_SHAPE_OPTIONS,
                                          {"jobs", required_argument, 0, OPT_JOBS},
                                          {"concurrency", required_argument, 0, 'j'},
@@ -335,297 +359,305 @@ static int run(int argc, char **argv)
                                          {"chunk", required_argument, 0, OPT_CHUNK},
                                          {0, 0, 0, 0}};
     czk_cli_common common;
-    int rc = czk_cli_parse(argc, argv, "bench pipeline", usage, opts, &o, on_opt, &common, NULL);
+    int rc = czk_cli_parse(argc, argv, "bench pipeline", usage, opts, o, on_opt, &common, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
     czk_cli_apply_common(&common);
-    if (o.n_batch == 0) o.batch[o.n_batch++] = 1;
-    if (o.n_pce == 0) o.pce[o.n_pce++] = CZK_PCE_MODE_OFF;
-    if (o.n_batch * o.n_pce > MAX_RUNS)
+    if (o->n_batch == 0) o->batch[o->n_batch++] = 1;
+    if (o->n_pce == 0) o->pce[o->n_pce++] = CZK_PCE_MODE_OFF;
+    if (o->n_batch * o->n_pce > MAX_RUNS)
         return czk_cli_usage_error("bench pipeline", usage, "--pce x --batch: at most %d pipelined runs", MAX_RUNS);
-    czk_fc_shape shape;
-    if (!o.shape.have_size && !o.shape.have_custom) {
-        o.shape.layers = 2;
-        o.shape.challenges = 1;
-        o.shape.tree[0] = 8;
-        o.shape.nodes = 64;
-        o.shape.have_custom = 1;
+    if (!o->shape.have_size && !o->shape.have_custom) {
+        o->shape.layers = 2;
+        o->shape.challenges = 1;
+        o->shape.tree[0] = 8;
+        o->shape.nodes = 64;
+        o->shape.have_custom = 1;
     }
-    if ((rc = czk_shape_resolve(&shape, &o.shape, "bench pipeline", usage)) != 0) return rc;
-    int json = common.json;
-    FILE *out = stdout;
-    czk_progress pg;
-    czk_progress_init(&pg, czk_cli_progress_enabled(&common));
+    if ((rc = czk_shape_resolve(&B->shape, &o->shape, "bench pipeline", usage)) != 0) return rc;
+    B->json = common.json;
+    B->out = stdout;
+    czk_progress_init(&B->pg, czk_cli_progress_enabled(&common));
+    czk_engine_opts *eo = &B->eo;
+    eo->synth_workers = (int)o->synth;
+    eo->prove_workers = (int)o->provew;
+    eo->prove_threads = (int)o->provet;
+    eo->batch_timeout_s = o->batch_timeout;
+    eo->memory_budget = o->memory;
+    eo->progress = B->pg.enabled ? on_progress : NULL;
+    eo->progress_ctx = &B->pg;
+    B->nt = czk_threads();
+    B->r_synth = eo->synth_workers > 0 ? eo->synth_workers : (B->nt / 2 > 1 ? B->nt / 2 : 1);
+    B->r_provew = eo->prove_workers > 0 ? eo->prove_workers : 1;
+    B->r_provet = eo->prove_threads > 0 ? eo->prove_threads : B->nt;
+    B->r_timeout = eo->batch_timeout_s > 0 ? eo->batch_timeout_s : 0.05;
+    B->budget = eo->memory_budget ? eo->memory_budget : czk_engine_default_budget();
+    return CZK_CLI_CONTINUE;
+}
 
-    czk_engine_opts eo;
-    memset(&eo, 0, sizeof eo);
-    eo.synth_workers = (int)o.synth;
-    eo.prove_workers = (int)o.provew;
-    eo.prove_threads = (int)o.provet;
-    eo.batch_timeout_s = o.batch_timeout;
-    eo.memory_budget = o.memory;
-    eo.progress = pg.enabled ? on_progress : NULL;
-    eo.progress_ctx = &pg;
-    /* the values the engine will use, for the report */
-    int nt = czk_threads();
-    int r_synth = eo.synth_workers > 0 ? eo.synth_workers : (nt / 2 > 1 ? nt / 2 : 1);
-    int r_provew = eo.prove_workers > 0 ? eo.prove_workers : 1;
-    int r_provet = eo.prove_threads > 0 ? eo.prove_threads : nt;
-    double r_timeout = eo.batch_timeout_s > 0 ? eo.batch_timeout_s : 0.05;
-    uint64_t budget = eo.memory_budget ? eo.memory_budget : czk_engine_default_budget();
-
-    char cfg[256];
-    snprintf(cfg, sizeof cfg, "%s nodes=%llu layers=%u challenges=%u partitions=%u", czk_fc_proof_name(shape.proof),
-             (unsigned long long)shape.nodes, shape.layers, shape.challenges, shape.partitions);
-    if (json) fprintf(out, "{");
-    czk_bench_print_config(out, json, "shape", cfg);
-
-    int exit_code = CZK_EXIT_FAIL;
-    size_t njobs = (size_t)o.jobs, np = shape.partitions;
-    czk_fc_c1 *c1 = calloc(njobs, sizeof *c1);
-    czk_groth16_proof *pp = calloc(njobs * np, sizeof *pp), *sp = calloc(njobs * np, sizeof *sp);
-    czk_groth16_params params, streamed;
-    memset(&params, 0, sizeof params);
-    memset(&streamed, 0, sizeof streamed);
-    int have_params = 0;
-    size_t n_c1 = 0;
-    pipe_run runs[MAX_RUNS];
-    memset(runs, 0, sizeof runs);
-    if (!c1 || !pp || !sp) {
+/* The parameters (czk's cache), the synthetic C1s and the circuit's sizes. */
+static int prepare(bench *B)
+{
+    const czk_fc_shape *shape = &B->shape;
+    B->njobs = (size_t)B->o.jobs;
+    B->np = shape->partitions;
+    B->c1 = calloc(B->njobs, sizeof *B->c1);
+    B->pp = calloc(B->njobs * B->np, sizeof *B->pp);
+    B->sp = calloc(B->njobs * B->np, sizeof *B->sp);
+    if (!B->c1 || !B->pp || !B->sp) {
         fprintf(stderr, "czk bench pipeline: out of memory\n");
-        goto done;
+        return CZK_EXIT_FAIL;
     }
-    char ppath[512];
-    int generated = 0;
     /* czk's parameter cache: generated and cached (with its sidecar, so the
      * pinned read skips the subgroup checks) when absent */
-    czk_status st = czk_porep_cached_params(&params, &shape, czk_progress_cb, &pg, ppath, &generated);
-    if (st != CZK_OK) {
-        czk_cli_fail("bench pipeline", st, "parameters");
-        goto done;
-    }
-    have_params = 1;
+    czk_status st = czk_porep_cached_params(&B->params, shape, czk_progress_cb, &B->pg, B->ppath, &B->generated);
+    if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "parameters");
+    B->have_params = 1;
     /* --stream-params: the runs prove with the file left on disk */
-    if (o.stream) {
-        st = czk_groth16_params_open_streamed(&streamed, ppath, CZK_GROTH16_CHECK_PINNED, o.chunk, nt);
-        if (st != CZK_OK) {
-            czk_cli_fail("bench pipeline", st, "opening the parameters streamed");
-            goto done;
-        }
+    if (B->o.stream) {
+        st = czk_groth16_params_open_streamed(&B->streamed, B->ppath, CZK_GROTH16_CHECK_PINNED, B->o.chunk, B->nt);
+        if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "opening the parameters streamed");
     }
-    const czk_groth16_params *run_params = o.stream ? &streamed : &params;
-    for (; n_c1 < njobs; n_c1++) {
-        st = czk_fc_gen_c1(&c1[n_c1], &shape, 1 + n_c1, NULL, NULL);
-        if (st != CZK_OK) {
-            czk_cli_fail("bench pipeline", st, "synthetic C1");
-            goto done;
-        }
+    for (; B->n_c1 < B->njobs; B->n_c1++) {
+        st = czk_fc_gen_c1(&B->c1[B->n_c1], shape, 1 + B->n_c1, NULL, NULL);
+        if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "synthetic C1");
     }
-    czk_cs_sizes sz;
-    st = czk_porep_sizes(&sz, &shape);
-    if (st != CZK_OK) {
-        czk_cli_fail("bench pipeline", st, "circuit sizes");
-        goto done;
-    }
+    st = czk_porep_sizes(&B->sz, shape);
+    if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "circuit sizes");
+    return CZK_EXIT_OK;
+}
 
-    /* ---- warm-up: one partition proven outside every measurement ---- */
-    if (!o.no_warmup) {
-        if (pg.enabled) czk_progress_fraction(&pg, "warm-up proof", 0);
-        czk_cs *cs = NULL;
-        czk_groth16_proof wp;
-        czk_cs_assignment w;
-        st = czk_cs_create(&cs, CZK_CS_PROVE, CZK_LC_DEFAULT, &sz);
-        if (st == CZK_OK) st = czk_porep_synthesize(cs, &shape, &c1[0], 0);
-        if (st == CZK_OK) st = czk_cs_finalize(cs);
-        if (st == CZK_OK) st = czk_cs_prove_get(cs, &w);
-        czk_groth16_prove_opts po = {0};
-        if (st == CZK_OK) st = czk_groth16_prove(&wp, &params, &w, &po);
-        czk_cs_destroy(cs);
-        czk_progress_done(&pg);
-        if (st != CZK_OK) {
-            czk_cli_fail("bench pipeline", st, "warm-up proof");
-            goto done;
-        }
-    }
+/* One partition proven outside every measurement. */
+static int warm_up(bench *B)
+{
+    if (B->pg.enabled) czk_progress_fraction(&B->pg, "warm-up proof", 0);
+    czk_cs *cs = NULL;
+    czk_groth16_proof wp;
+    czk_cs_assignment w;
+    czk_status st = czk_cs_create(&cs, CZK_CS_PROVE, CZK_LC_DEFAULT, &B->sz);
+    if (st == CZK_OK) st = czk_porep_synthesize(cs, &B->shape, &B->c1[0], 0);
+    if (st == CZK_OK) st = czk_cs_finalize(cs);
+    if (st == CZK_OK) st = czk_cs_prove_get(cs, &w);
+    czk_groth16_prove_opts po = {0};
+    if (st == CZK_OK) st = czk_groth16_prove(&wp, &B->params, &w, &po);
+    czk_cs_destroy(cs);
+    czk_progress_done(&B->pg);
+    if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "warm-up proof");
+    return CZK_EXIT_OK;
+}
 
-    /* ---- pipelined, once per witness mode and batch size; every proof checked ---- */
-    int n_runs = 0;
-    for (int m = 0; m < o.n_pce; m++) {
+/* The pipelined runs of one witness source, once per batch size; every proof checked. */
+static czk_status pipelined_batches(bench *B, const czk_witness_source *src)
+{
+    const bopts *o = &B->o;
+    czk_engine_opts em = B->eo;
+    czk_status st = CZK_OK;
+    /* a multithreaded source: one synthesis worker on every thread */
+    if (src->ops->multithreaded && o->synth == 0) em.synth_workers = 1;
+    for (int k = 0; k < o->n_batch && st == CZK_OK; k++) {
+        char trace[600];
+        pipe_run *r = &B->runs[B->n_runs];
+        em.batch = (int)o->batch[k];
+        em.trace_path = NULL;
+        if (o->trace) {
+            if (o->n_batch * o->n_pce > 1)
+                snprintf(trace, sizeof trace, "%s.%s.batch%d", o->trace, src->ops->name, em.batch);
+            else
+                snprintf(trace, sizeof trace, "%s", o->trace);
+            em.trace_path = trace;
+        }
+        r->batch = em.batch;
+        r->witness = src->ops->name;
+        r->synth_workers = em.synth_workers > 0 ? em.synth_workers : B->r_synth;
+        memset(B->pp, 0, B->njobs * B->np * sizeof *B->pp);
+        st = pipelined(r, &em, src, B->c1, B->njobs, B->np, (size_t)o->conc,
+                       o->stream ? &B->streamed : &B->params, B->pp);
+        czk_progress_done(&B->pg);
+        char what[96];
+        if (st != CZK_OK) {
+            snprintf(what, sizeof what, "pipelined run (%s, batch %d)", src->ops->name, em.batch);
+            czk_cli_fail("bench pipeline", st, what);
+            break;
+        }
+        for (size_t i = 0; i < B->njobs && st == CZK_OK; i++) {
+            st = czk_porep_verify(&B->params.vk, &B->c1[i], B->pp + i * B->np, (uint32_t)B->np);
+            if (st != CZK_OK) {
+                snprintf(what, sizeof what, "checking the pipelined proofs (%s, batch %d, job %zu)", src->ops->name,
+                         em.batch, i);
+                czk_cli_fail("bench pipeline", st, what);
+            }
+        }
+        B->n_runs++;
+    }
+    return st;
+}
+
+/* Pipelined, once per witness mode and batch size. */
+static int run_pipelined(bench *B)
+{
+    for (int m = 0; m < B->o.n_pce; m++) {
         czk_witness_source src;
         czk_source_opts so;
         memset(&so, 0, sizeof so);
-        so.pce = o.pce[m];
+        so.pce = B->o.pce[m];
         so.lc = CZK_LC_DEFAULT;
         so.progress = czk_progress_cb;
-        so.progress_ctx = &pg;
-        st = czk_kind_porep.source_open(&src, &c1[0], &so);
-        czk_progress_done(&pg);
-        if (st != CZK_OK) {
-            czk_cli_fail("bench pipeline", st, "opening the witness source");
-            goto done;
-        }
-        czk_engine_opts em = eo;
-        /* a multithreaded source: one synthesis worker on every thread */
-        if (src.ops->multithreaded && o.synth == 0) em.synth_workers = 1;
-        for (int k = 0; k < o.n_batch && st == CZK_OK; k++) {
-            char trace[600];
-            pipe_run *r = &runs[n_runs];
-            em.batch = (int)o.batch[k];
-            em.trace_path = NULL;
-            if (o.trace) {
-                if (o.n_batch * o.n_pce > 1)
-                    snprintf(trace, sizeof trace, "%s.%s.batch%d", o.trace, src.ops->name, em.batch);
-                else
-                    snprintf(trace, sizeof trace, "%s", o.trace);
-                em.trace_path = trace;
-            }
-            r->batch = em.batch;
-            r->witness = src.ops->name;
-            r->synth_workers = em.synth_workers > 0 ? em.synth_workers : r_synth;
-            memset(pp, 0, njobs * np * sizeof *pp);
-            st = pipelined(r, &em, &src, c1, njobs, np, (size_t)o.conc, run_params, pp);
-            czk_progress_done(&pg);
-            char what[96];
-            if (st != CZK_OK) {
-                snprintf(what, sizeof what, "pipelined run (%s, batch %d)", src.ops->name, em.batch);
-                czk_cli_fail("bench pipeline", st, what);
-                break;
-            }
-            for (size_t i = 0; i < njobs && st == CZK_OK; i++) {
-                st = czk_porep_verify(&params.vk, &c1[i], pp + i * np, (uint32_t)np);
-                if (st != CZK_OK) {
-                    snprintf(what, sizeof what, "checking the pipelined proofs (%s, batch %d, job %zu)", src.ops->name,
-                             em.batch, i);
-                    czk_cli_fail("bench pipeline", st, what);
-                }
-            }
-            n_runs++;
-        }
+        so.progress_ctx = &B->pg;
+        czk_status st = czk_kind_porep.source_open(&src, &B->c1[0], &so);
+        czk_progress_done(&B->pg);
+        if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "opening the witness source");
+        st = pipelined_batches(B, &src);
         czk_witness_source_close(&src);
-        if (st != CZK_OK) goto done;
+        if (st != CZK_OK) return CZK_EXIT_FAIL;
     }
+    return CZK_EXIT_OK;
+}
 
-    /* ---- sequential ---- */
-    double seq_synth = 0, seq_prove = 0, seq_verify = 0, t_seq = 0;
-    if (!o.no_seq) {
-        czk_cs *cs = NULL;
-        double t0 = czk_now();
-        st = czk_cs_create(&cs, CZK_CS_PROVE, CZK_LC_DEFAULT, &sz);
-        for (size_t i = 0; i < njobs && st == CZK_OK; i++) {
-            for (uint32_t k = 0; k < np && st == CZK_OK; k++) {
-                double a = czk_now();
-                czk_cs_reset(cs);
-                st = czk_porep_synthesize(cs, &shape, &c1[i], k);
-                if (st == CZK_OK) st = czk_cs_finalize(cs);
-                if (st == CZK_OK) st = czk_cs_prove_check(cs);
-                double b = czk_now();
-                czk_cs_assignment w;
-                if (st == CZK_OK) st = czk_cs_prove_get(cs, &w);
-                czk_groth16_prove_opts po = {0};
-                po.threads = nt;
-                if (st == CZK_OK && o.stream) {
-                    czk_groth16_stream_opts so = {0};
-                    so.threads = nt;
-                    st = czk_groth16_prove_streamed(&sp[i * np + k], &streamed, &w, &so);
-                } else if (st == CZK_OK) {
-                    st = czk_groth16_prove(&sp[i * np + k], &params, &w, &po);
-                }
-                double c = czk_now();
-                seq_synth += b - a;
-                seq_prove += c - b;
-                if (pg.enabled)
-                    czk_progress_fraction(&pg, "sequential", (double)(i * np + k + 1) / (double)(njobs * np));
-            }
+/* Strictly sequential: synthesize, prove, verify, one partition at a time. */
+static int run_sequential(bench *B)
+{
+    const size_t njobs = B->njobs, np = B->np;
+    czk_cs *cs = NULL;
+    double t0 = czk_now();
+    czk_status st = czk_cs_create(&cs, CZK_CS_PROVE, CZK_LC_DEFAULT, &B->sz);
+    for (size_t i = 0; i < njobs && st == CZK_OK; i++) {
+        for (uint32_t k = 0; k < np && st == CZK_OK; k++) {
             double a = czk_now();
-            if (st == CZK_OK) st = czk_porep_verify(&params.vk, &c1[i], sp + i * np, (uint32_t)np);
-            seq_verify += czk_now() - a;
+            czk_cs_reset(cs);
+            st = czk_porep_synthesize(cs, &B->shape, &B->c1[i], k);
+            if (st == CZK_OK) st = czk_cs_finalize(cs);
+            if (st == CZK_OK) st = czk_cs_prove_check(cs);
+            double b = czk_now();
+            czk_cs_assignment w;
+            if (st == CZK_OK) st = czk_cs_prove_get(cs, &w);
+            czk_groth16_prove_opts po = {0};
+            po.threads = B->nt;
+            if (st == CZK_OK && B->o.stream) {
+                czk_groth16_stream_opts so = {0};
+                so.threads = B->nt;
+                st = czk_groth16_prove_streamed(&B->sp[i * np + k], &B->streamed, &w, &so);
+            } else if (st == CZK_OK) {
+                st = czk_groth16_prove(&B->sp[i * np + k], &B->params, &w, &po);
+            }
+            double c = czk_now();
+            B->seq_synth += b - a;
+            B->seq_prove += c - b;
+            if (B->pg.enabled)
+                czk_progress_fraction(&B->pg, "sequential", (double)(i * np + k + 1) / (double)(njobs * np));
         }
-        czk_cs_destroy(cs);
-        t_seq = czk_now() - t0;
-        czk_progress_done(&pg);
-        if (st != CZK_OK) {
-            czk_cli_fail("bench pipeline", st, "sequential run");
-            goto done;
-        }
+        double a = czk_now();
+        if (st == CZK_OK) st = czk_porep_verify(&B->params.vk, &B->c1[i], B->sp + i * np, (uint32_t)np);
+        B->seq_verify += czk_now() - a;
     }
+    czk_cs_destroy(cs);
+    B->t_seq = czk_now() - t0;
+    czk_progress_done(&B->pg);
+    if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "sequential run");
+    return CZK_EXIT_OK;
+}
 
-    double n_proofs = (double)(njobs * np);
-    double tp_seq = t_seq > 0 ? n_proofs / t_seq * 60 : 0;
-    /* pipeline bound from the sequential stage times */
-    double bound = seq_synth / r_synth;
-    if (seq_prove > bound) bound = seq_prove;
-    if (seq_verify > bound) bound = seq_verify;
-    unsigned long long rss = czk_bench_peak_rss();
-
-    if (json) {
+static void print_json(const bench *B, double bound)
+{
+    const double n_proofs = (double)(B->njobs * B->np), t_seq = B->t_seq;
+    FILE *out = B->out;
+    fprintf(out,
+            ",\"engine\":{\"synth_workers\":%d,\"prove_workers\":%d,\"prove_threads\":%d,\"batch_timeout_s\":%.4f,"
+            "\"concurrency\":%lld,\"memory_budget\":%llu},"
+            "\"constraints\":%llu,\"jobs\":%zu,\"proofs\":%zu,\"params\":\"%s\",\"streamed\":%s,\"pipelined\":[",
+            B->r_synth, B->r_provew, B->r_provet, B->r_timeout, B->o.conc, (unsigned long long)B->budget,
+            (unsigned long long)B->sz.n_constraints, B->njobs, B->njobs * B->np, B->ppath,
+            B->o.stream ? "true" : "false");
+    for (int k = 0; k < B->n_runs; k++) {
+        const pipe_run *r = &B->runs[k];
         fprintf(out,
-                ",\"engine\":{\"synth_workers\":%d,\"prove_workers\":%d,\"prove_threads\":%d,\"batch_timeout_s\":%.4f,"
-                "\"concurrency\":%lld,\"memory_budget\":%llu},"
-                "\"constraints\":%llu,\"jobs\":%zu,\"proofs\":%zu,\"params\":\"%s\",\"streamed\":%s,\"pipelined\":[",
-                r_synth, r_provew, r_provet, r_timeout, o.conc, (unsigned long long)budget,
-                (unsigned long long)sz.n_constraints, njobs, njobs * np, ppath, o.stream ? "true" : "false");
-        for (int k = 0; k < n_runs; k++) {
-            const pipe_run *r = &runs[k];
-            fprintf(out,
-                    "%s{\"witness\":\"%s\",\"synth_workers\":%d,\"batch\":%d,\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_busy_s\":%.6f,"
-                    "\"prove_busy_s\":%.6f,\"synth_utilization\":%.4f,\"prove_utilization\":%.4f,"
-                    "\"overlap\":%.4f,\"prover_passes\":%.0f,\"mean_batch\":%.3f,\"peak_reserved\":%llu,"
-                    "\"peak_rss_so_far\":%llu,\"speedup\":%.4f,\"bound_fraction\":%.4f}",
-                    k ? "," : "", r->witness, r->synth_workers, r->batch, r->seconds, r->proofs_per_min, r->synth_busy, r->prove_any,
-                    r->span > 0 ? r->synth_busy / (r->span * r->synth_workers) : 0,
-                    r->span > 0 ? r->prove_any / r->span : 0,
-                    r->span > 0 ? r->overlap / r->span : 0, r->passes, r->passes > 0 ? n_proofs / r->passes : 0,
-                    (unsigned long long)r->peak_reserved, r->rss, t_seq > 0 ? t_seq / r->seconds : 0,
-                    bound > 0 && !o.no_seq ? bound / r->seconds : 0);
-        }
-        fprintf(out,
-                "],\"sequential\":{\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_s\":%.6f,\"prove_s\":%.6f,"
-                "\"verify_s\":%.6f},\"bound_s\":%.6f,\"peak_rss\":%llu,\"verified\":true}\n",
-                t_seq, tp_seq, seq_synth, seq_prove, seq_verify, bound, rss);
-    } else {
-        char b1[32], b2[32], b3[32], b4[32];
-        fprintf(out, "# params %s%s%s\n", ppath, generated ? " (generated now)" : "",
-                o.stream ? ", streamed from disk by every prover pass (both runs)" : "");
-        fprintf(out, "# engine: %d synthesis workers, %d prover(s) x %d OpenMP threads, %lld jobs in flight, "
-                     "batch timeout %.0f ms, budget %.2f GiB\n",
-                r_synth, r_provew, r_provet, o.conc, 1e3 * r_timeout, (double)budget / (1u << 30));
-        fprintf(out, "# %zu jobs x %zu partitions of %llu constraints; every proof verified\n", njobs, np,
-                (unsigned long long)sz.n_constraints);
-        if (!o.no_seq)
-            fprintf(out, "sequential             %10s  %8.2f proofs/min  (synthesis %s, proving %s, verification %s)\n",
-                    czk_bench_fmt_time(b1, t_seq), tp_seq, czk_bench_fmt_time(b2, seq_synth),
-                    czk_bench_fmt_time(b3, seq_prove), czk_bench_fmt_time(b4, seq_verify));
-        if (!o.no_seq)
-            fprintf(out, "pipeline bound         %10s  (max of synthesis/%d, proving, verification)\n",
-                    czk_bench_fmt_time(b1, bound), r_synth);
-        for (int k = 0; k < n_runs; k++) {
-            const pipe_run *r = &runs[k];
-            char label[40];
-            snprintf(label, sizeof label, "pipelined %s b=%d", r->witness, r->batch);
-            fprintf(out, "%-22s %10s  %8.2f proofs/min", label, czk_bench_fmt_time(b1, r->seconds),
-                    r->proofs_per_min);
-            if (!o.no_seq)
-                fprintf(out, "  %.2fx sequential, %.1f%% of the bound", t_seq / r->seconds, 100 * bound / r->seconds);
-            fprintf(out, "\n");
-            fprintf(out, "  stages          synthesis busy %.1f%% of %d worker(s), prover busy %.1f%%, both at once %.1f%% "
-                         "of the %s span; %.0f prover passes (mean batch %.2f)\n",
-                    r->span > 0 ? 100 * r->synth_busy / (r->span * r->synth_workers) : 0, r->synth_workers,
-                    r->span > 0 ? 100 * r->prove_any / r->span : 0, r->span > 0 ? 100 * r->overlap / r->span : 0,
-                    czk_bench_fmt_time(b2, r->span), r->passes, r->passes > 0 ? n_proofs / r->passes : 0);
-            fprintf(out, "  memory          peak RSS so far %.1f MiB, peak engine reservation %.1f MiB\n",
-                    (double)r->rss / (1 << 20), (double)r->peak_reserved / (1 << 20));
-        }
-        fprintf(out, "memory                 peak RSS %.1f MiB\n", (double)rss / (1 << 20));
+                "%s{\"witness\":\"%s\",\"synth_workers\":%d,\"batch\":%d,\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_busy_s\":%.6f,"
+                "\"prove_busy_s\":%.6f,\"synth_utilization\":%.4f,\"prove_utilization\":%.4f,"
+                "\"overlap\":%.4f,\"prover_passes\":%.0f,\"mean_batch\":%.3f,\"peak_reserved\":%llu,"
+                "\"peak_rss_so_far\":%llu,\"speedup\":%.4f,\"bound_fraction\":%.4f}",
+                k ? "," : "", r->witness, r->synth_workers, r->batch, r->seconds, r->proofs_per_min, r->synth_busy, r->prove_any,
+                r->span > 0 ? r->synth_busy / (r->span * r->synth_workers) : 0,
+                r->span > 0 ? r->prove_any / r->span : 0,
+                r->span > 0 ? r->overlap / r->span : 0, r->passes, r->passes > 0 ? n_proofs / r->passes : 0,
+                (unsigned long long)r->peak_reserved, r->rss, t_seq > 0 ? t_seq / r->seconds : 0,
+                bound > 0 && !B->o.no_seq ? bound / r->seconds : 0);
     }
-    exit_code = CZK_EXIT_OK;
-done:
-    czk_progress_done(&pg);
-    for (size_t i = 0; i < n_c1; i++) czk_fc_c1_free(&c1[i]);
-    free(c1);
-    free(pp);
-    free(sp);
-    if (have_params) czk_groth16_params_clear(&params);
-    czk_groth16_params_clear(&streamed);
-    return exit_code;
+    fprintf(out,
+            "],\"sequential\":{\"seconds\":%.6f,\"proofs_per_min\":%.3f,\"synth_s\":%.6f,\"prove_s\":%.6f,"
+            "\"verify_s\":%.6f},\"bound_s\":%.6f,\"peak_rss\":%llu,\"verified\":true}\n",
+            t_seq, t_seq > 0 ? n_proofs / t_seq * 60 : 0, B->seq_synth, B->seq_prove, B->seq_verify, bound,
+            czk_bench_peak_rss());
+}
+
+static void print_text(const bench *B, double bound)
+{
+    const double n_proofs = (double)(B->njobs * B->np), t_seq = B->t_seq;
+    const int no_seq = B->o.no_seq;
+    FILE *out = B->out;
+    char b1[32], b2[32], b3[32], b4[32];
+    fprintf(out, "# params %s%s%s\n", B->ppath, B->generated ? " (generated now)" : "",
+            B->o.stream ? ", streamed from disk by every prover pass (both runs)" : "");
+    fprintf(out, "# engine: %d synthesis workers, %d prover(s) x %d OpenMP threads, %lld jobs in flight, "
+                 "batch timeout %.0f ms, budget %.2f GiB\n",
+            B->r_synth, B->r_provew, B->r_provet, B->o.conc, 1e3 * B->r_timeout, (double)B->budget / (1u << 30));
+    fprintf(out, "# %zu jobs x %zu partitions of %llu constraints; every proof verified\n", B->njobs, B->np,
+            (unsigned long long)B->sz.n_constraints);
+    if (!no_seq)
+        fprintf(out, "sequential             %10s  %8.2f proofs/min  (synthesis %s, proving %s, verification %s)\n",
+                czk_bench_fmt_time(b1, t_seq), t_seq > 0 ? n_proofs / t_seq * 60 : 0,
+                czk_bench_fmt_time(b2, B->seq_synth), czk_bench_fmt_time(b3, B->seq_prove),
+                czk_bench_fmt_time(b4, B->seq_verify));
+    if (!no_seq)
+        fprintf(out, "pipeline bound         %10s  (max of synthesis/%d, proving, verification)\n",
+                czk_bench_fmt_time(b1, bound), B->r_synth);
+    for (int k = 0; k < B->n_runs; k++) {
+        const pipe_run *r = &B->runs[k];
+        char label[40];
+        snprintf(label, sizeof label, "pipelined %s b=%d", r->witness, r->batch);
+        fprintf(out, "%-22s %10s  %8.2f proofs/min", label, czk_bench_fmt_time(b1, r->seconds), r->proofs_per_min);
+        if (!no_seq)
+            fprintf(out, "  %.2fx sequential, %.1f%% of the bound", t_seq / r->seconds, 100 * bound / r->seconds);
+        fprintf(out, "\n");
+        fprintf(out, "  stages          synthesis busy %.1f%% of %d worker(s), prover busy %.1f%%, both at once %.1f%% "
+                     "of the %s span; %.0f prover passes (mean batch %.2f)\n",
+                r->span > 0 ? 100 * r->synth_busy / (r->span * r->synth_workers) : 0, r->synth_workers,
+                r->span > 0 ? 100 * r->prove_any / r->span : 0, r->span > 0 ? 100 * r->overlap / r->span : 0,
+                czk_bench_fmt_time(b2, r->span), r->passes, r->passes > 0 ? n_proofs / r->passes : 0);
+        fprintf(out, "  memory          peak RSS so far %.1f MiB, peak engine reservation %.1f MiB\n",
+                (double)r->rss / (1 << 20), (double)r->peak_reserved / (1 << 20));
+    }
+    fprintf(out, "memory                 peak RSS %.1f MiB\n", (double)czk_bench_peak_rss() / (1 << 20));
+}
+
+static int run(int argc, char **argv)
+{
+    bench st, *B = &st;
+    memset(B, 0, sizeof *B);
+    int rc = setup(B, argc, argv);
+    if (rc != CZK_CLI_CONTINUE) return rc;
+    char cfg[256];
+    snprintf(cfg, sizeof cfg, "%s nodes=%llu layers=%u challenges=%u partitions=%u", czk_fc_proof_name(B->shape.proof),
+             (unsigned long long)B->shape.nodes, B->shape.layers, B->shape.challenges, B->shape.partitions);
+    if (B->json) fprintf(B->out, "{");
+    czk_bench_print_config(B->out, B->json, "shape", cfg);
+    rc = prepare(B);
+    if (rc == CZK_EXIT_OK && !B->o.no_warmup) rc = warm_up(B);
+    if (rc == CZK_EXIT_OK) rc = run_pipelined(B);
+    if (rc == CZK_EXIT_OK && !B->o.no_seq) rc = run_sequential(B);
+    if (rc == CZK_EXIT_OK) {
+        /* pipeline bound from the sequential stage times */
+        double bound = B->seq_synth / B->r_synth;
+        if (B->seq_prove > bound) bound = B->seq_prove;
+        if (B->seq_verify > bound) bound = B->seq_verify;
+        if (B->json) print_json(B, bound);
+        else print_text(B, bound);
+    }
+    czk_progress_done(&B->pg);
+    for (size_t i = 0; i < B->n_c1; i++) czk_fc_c1_free(&B->c1[i]);
+    free(B->c1);
+    free(B->pp);
+    free(B->sp);
+    if (B->have_params) czk_groth16_params_clear(&B->params);
+    czk_groth16_params_clear(&B->streamed);
+    return rc;
 }
 
 CZK_BENCH(pipeline, "PoRep jobs through the pipelined engine vs sequentially (throughput, overlap)", run)

@@ -1,7 +1,8 @@
 /* --r1cs-digest / --r1cs-dump / --r1cs-compare of `czk bench synth-only`
  * (docs/r1cs-digest.md), for every circuit it synthesizes (PoRep in
- * bench_synth.c, PoSt in bench_synth_post.c): the digest pass through the
- * streaming digester, its checks, and the lines and JSON fields it prints. */
+ * bench_synth.c, PoSt and SnapDeals in bench_synth_kind.c): the digest pass
+ * through the streaming digester, its checks, and the lines and JSON fields
+ * it prints. */
 #include <stdlib.h>
 #include <string.h>
 

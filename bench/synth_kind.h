@@ -1,9 +1,7 @@
 /* What `czk bench synth-only` shares between the proof kinds that run
- * through the registry (bench_synth_post.c, bench_synth_snap.c): the checks
- * of a synthesized partition, the parallel prover's and PCE's timed runs,
- * and the medians they print. A kind describes itself in a czk__synth_kind;
- * its file keeps what differs (reading or generating the vanilla proofs,
- * public inputs, the configuration it prints, the sequential loop). */
+ * through the registry (bench_synth_kind.c): the checks of a synthesized
+ * partition, the parallel prover's and PCE's timed runs, and the medians
+ * they print. A partition is described by a czk__synth_kind. */
 #ifndef CZK_BENCH_SYNTH_KIND_H
 #define CZK_BENCH_SYNTH_KIND_H
 
