@@ -148,16 +148,6 @@ typedef struct {
     const char *request_flag, *output_flag, *timeout_flag;
 } args;
 
-static const struct {
-    const char *name;
-    czk_svc_kind kind;
-} kinds[] = {
-    {"porep", CZK_SVC_POREP},
-    {"snap", CZK_SVC_SNAP},
-    {"window-post", CZK_SVC_WINDOW_POST},
-    {"winning-post", CZK_SVC_WINNING_POST},
-};
-
 static const char *const priorities[] = {"unspecified", "low", "normal", "high", "critical"};
 static const char *const outcomes[] = {"UNKNOWN", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT"};
 
@@ -219,13 +209,16 @@ static int on_opt(void *ctx, int opt, const char *arg)
         a->vanilla[a->n_vanilla++] = arg;
         return 0;
     case OPT_KIND:
-        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-            if (!strcmp(arg, kinds[i].name)) {
-                a->kind = kinds[i].kind;
-                return 0;
-            }
-        return czk_cli_usage_error(CMD, usage, "--kind wants porep, snap, window-post or winning-post, got '%s'",
-                                   arg);
+    {
+        const czk_proof_kind *k = czk_proof_kind_find(arg);
+        if (k) {
+            a->kind = (czk_svc_kind)k->wire_kind;
+            return 0;
+        }
+        char names[128];
+        czk_proof_kind_names(names, sizeof names);
+        return czk_cli_usage_error(CMD, usage, "--kind wants %s, got '%s'", names, arg);
+    }
     case OPT_PRIORITY:
         for (int i = CZK_SVC_LOW; i <= CZK_SVC_CRITICAL; i++)
             if (!strcmp(arg, priorities[i])) {
@@ -654,7 +647,7 @@ static int check_args(args *a, int sub, size_t npos, const char *const *pos)
     if (a->c1) {
         if (a->kind != CZK_SVC_KIND_UNSPECIFIED && a->kind != CZK_SVC_POREP)
             return czk_cli_usage_error(CMD, usage, "--c1 is PoRep's payload; --kind %s wants --vanilla",
-                                       kinds[a->kind - 1].name);
+                                       czk_proof_kind_of_wire((int)a->kind)->name);
         a->kind = CZK_SVC_POREP;
     } else {
         if (a->kind == CZK_SVC_KIND_UNSPECIFIED)

@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "czk/post.h"
-#include "czk/snap.h"
+#include "czk/filecoin.h"
+#include "czk/kind.h"
 
 static const char usage[] =
     "usage: czk params [--param-cache DIR] [--json]\n\n"
@@ -35,11 +35,11 @@ static int on_opt(void *ctx, int opt, const char *arg)
 static const uint64_t sizes[5] = {2048, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
 
 /* The file's size, or -1 when it is not a regular file. */
-static long long file_size(const char *dir, const char *stem, const char *ext)
+static long long file_size(const char *base, const char *ext)
 {
-    char path[1200];
+    char path[1300];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s%s", dir, stem, ext);
+    snprintf(path, sizeof path, "%s%s", base, ext);
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
     return (long long)st.st_size;
 }
@@ -60,17 +60,17 @@ static int run(int argc, char **argv)
     if (!dir) dir = czk_fc_param_cache_dir();
     if (c.json) printf("{\"param_cache\":\"%s\",\"files\":[", dir);
     int first = 1, present = 0, total = 0;
-    for (int kind = 0; kind < 4; kind++)
+    const czk_proof_kind *k;
+    for (size_t ki = 0; (k = czk_proof_kind_at(ki)) != NULL; ki++)
         for (int i = 0; i < 5; i++) {
-            const char *name = kind == 0   ? "porep"
-                               : kind == 3 ? "snap"
-                                           : czk_post_kind_name((czk_post_kind)(kind - 1));
-            const char *stem = kind == 0   ? czk_fc_porep_param_id((czk_fc_proof)(CZK_FC_2KIB_V1_1 + i))
-                               : kind == 3 ? czk_snap_param_id(i)
-                                           : czk_post_param_id((czk_post_kind)(kind - 1), sizes[i]);
-            if (!stem) continue;
-            long long p = file_size(dir, stem, ".params"), v = file_size(dir, stem, ".vk");
-            int side = file_size(dir, stem, ".params.czkcheck") >= 0;
+            char base[1200];
+            if (czk_kind_param_path_of_size(base, sizeof base, k, dir, sizes[i], "") != CZK_OK) {
+                czk_error_clear();
+                continue;
+            }
+            const char *name = k->name, *stem = base + strlen(dir) + 1;
+            long long p = file_size(base, ".params"), v = file_size(base, ".vk");
+            int side = file_size(base, ".params.czkcheck") >= 0;
             total++;
             present += p >= 0 && v >= 0;
             if (c.json) {

@@ -155,6 +155,155 @@ static void progress_step(czk_fc_progress_fn fn, void *ctx, const char *stage, u
     if (fn) fn(ctx, stage, done, total);
 }
 
+/* The challenges of every partition, their parents, and the sorted unique
+ * nodes that need a column (challenges and parents) or are challenged. */
+static czk_status gen_challenges(gen_state *g, const czk__fc_graph *graph, const czk_fc_c1 *c,
+                                 czk_fc_progress_fn progress, void *ctx)
+{
+    const czk_fc_shape *s = g->s;
+    g->nch = (size_t)s->partitions * s->challenges;
+    g->chal = malloc(g->nch * sizeof *g->chal);
+    g->par = malloc(g->nch * CZK_FC_PARENTS * sizeof *g->par);
+    g->cols = malloc(g->nch * (1 + CZK_FC_PARENTS) * sizeof *g->cols);
+    g->cnodes = malloc(g->nch * sizeof *g->cnodes);
+    if (!g->chal || !g->par || !g->cols || !g->cnodes)
+        return czk_error(CZK_ERR_NOMEM, "synthetic C1: %zu challenges", g->nch);
+    for (size_t n = 0; n < g->nch; n++) {
+        g->chal[n] = czk__fc_challenge(s, &c->replica_id, c->seed, (uint32_t)n);
+        czk__fc_drg_parents(&g->par[n * CZK_FC_PARENTS], graph, g->chal[n]);
+        czk__fc_exp_parents(&g->par[n * CZK_FC_PARENTS + CZK_FC_DRG_DEGREE], graph, g->chal[n]);
+        g->cols[n * (1 + CZK_FC_PARENTS)] = g->chal[n];
+        for (int j = 0; j < CZK_FC_PARENTS; j++)
+            g->cols[n * (1 + CZK_FC_PARENTS) + 1 + j] = g->par[n * CZK_FC_PARENTS + j];
+        g->cnodes[n] = g->chal[n];
+        progress_step(progress, ctx, "challenges and parents", n + 1, g->nch);
+    }
+    g->ncols = uniq(g->cols, g->nch * (1 + CZK_FC_PARENTS));
+    g->ncnodes = uniq(g->cnodes, g->nch);
+    return CZK_OK;
+}
+
+/* Every column's labels: the PRF's everywhere, then the true label of each
+ * challenged node, layer by layer, from its parents' labels. */
+static czk_status gen_labels(gen_state *g, const czk__fc_graph *graph, const czk_fc_c1 *c,
+                             czk_fc_progress_fn progress, void *ctx)
+{
+    const czk_fc_shape *s = g->s;
+    g->labels = malloc(g->ncols * s->layers * sizeof *g->labels);
+    if (!g->labels) return czk_error(CZK_ERR_NOMEM, "synthetic C1: labels of %zu columns", g->ncols);
+    for (size_t i = 0; i < g->ncols; i++)
+        for (uint32_t l = 1; l <= s->layers; l++)
+            czk__fc_prf_fr(&g->labels[i * s->layers + l - 1], &g->p, TAG_LABEL, l, g->cols[i]);
+    for (uint32_t l = 1; l <= s->layers; l++) {
+        for (size_t i = 0; i < g->ncnodes; i++) {
+            uint64_t node = g->cnodes[i];
+            uint32_t par[CZK_FC_PARENTS];
+            czk__fc_drg_parents(par, graph, node);
+            czk__fc_exp_parents(par + CZK_FC_DRG_DEGREE, graph, node);
+            czk_fr drg[CZK_FC_DRG_DEGREE], exp[CZK_FC_EXP_DEGREE], slots[CZK_FC_LABEL_PARENTS];
+            for (int j = 0; j < CZK_FC_DRG_DEGREE; j++) drg[j] = *label_of(g, par[j], l);
+            for (int j = 0; j < CZK_FC_EXP_DEGREE; j++)
+                exp[j] = *label_of(g, par[CZK_FC_DRG_DEGREE + j], l > 1 ? l - 1 : 1);
+            czk_fc_label_parents(slots, l, drg, exp);
+            czk_fc_label((czk_fr *)label_of(g, node, l), &c->replica_id, l, node, slots);
+        }
+        progress_step(progress, ctx, "labels", l, s->layers);
+    }
+    return CZK_OK;
+}
+
+/* Tree C over the columns' hashes. */
+static czk_status gen_tree_c(czk__fc_sparse_tree *tc, const gen_state *g, czk_fc_progress_fn progress, void *ctx)
+{
+    const czk_fc_shape *s = g->s;
+    uint64_t *ci = malloc(g->ncols * sizeof *ci);
+    czk_fr *cv = malloc(g->ncols * sizeof *cv);
+    czk_status st = CZK_OK;
+    if (!ci || !cv) {
+        free(ci);
+        free(cv);
+        return czk_error(CZK_ERR_NOMEM, "synthetic C1: tree C leaves");
+    }
+    memcpy(ci, g->cols, g->ncols * sizeof *ci);
+    for (size_t i = 0; i < g->ncols && st == CZK_OK; i++) {
+        st = czk_fc_column_hash(&cv[i], &g->labels[i * s->layers], s->layers);
+        if (i % 64 == 63 || i + 1 == g->ncols) progress_step(progress, ctx, "column hashes", i + 1, g->ncols);
+    }
+    if (st != CZK_OK) {
+        free(ci);
+        free(cv);
+        return st;
+    }
+    progress_step(progress, ctx, "tree C", 0, 1);
+    CZK_TRY(czk__fc_tree_build(tc, s, 0, TAG_TREE_C, ci, cv, g->ncols, &g->p));
+    progress_step(progress, ctx, "tree C", 1, 1);
+    return CZK_OK;
+}
+
+/* Tree D (the data) and tree R_last (data + the last layer's label) over
+ * the challenged nodes. */
+static czk_status gen_trees_dr(czk__fc_sparse_tree *td, czk__fc_sparse_tree *tr, const gen_state *g,
+                               czk_fc_progress_fn progress, void *ctx)
+{
+    const czk_fc_shape *s = g->s;
+    uint64_t *di = malloc(g->ncnodes * sizeof *di), *ri = malloc(g->ncnodes * sizeof *ri);
+    czk_fr *dv = malloc(g->ncnodes * sizeof *dv), *rv = malloc(g->ncnodes * sizeof *rv);
+    if (!di || !ri || !dv || !rv) {
+        free(di);
+        free(ri);
+        free(dv);
+        free(rv);
+        return czk_error(CZK_ERR_NOMEM, "synthetic C1: tree D / R leaves");
+    }
+    for (size_t i = 0; i < g->ncnodes; i++) {
+        di[i] = ri[i] = g->cnodes[i];
+        czk__fc_prf_fr(&dv[i], &g->p, TAG_DATA, 0, g->cnodes[i]);
+        czk_fr_add(&rv[i], label_of(g, g->cnodes[i], s->layers), &dv[i]);
+    }
+    czk_status st = czk__fc_tree_build(td, s, 1, TAG_TREE_D, di, dv, g->ncnodes, &g->p);
+    if (st != CZK_OK) {
+        free(ri);
+        free(rv);
+        return st;
+    }
+    CZK_TRY(czk__fc_tree_build(tr, s, 0, TAG_TREE_R, ri, rv, g->ncnodes, &g->p));
+    progress_step(progress, ctx, "trees D and R_last", 1, 1);
+    return CZK_OK;
+}
+
+/* Challenge n's proof: its tree D and R_last paths, its columns with their
+ * tree C paths, and its labeling and encoding proofs. */
+static void gen_challenge_proof(czk_fc_challenge_proof *p, const gen_state *g, size_t n, const czk__fc_sparse_tree *td,
+                                const czk__fc_sparse_tree *tc, const czk__fc_sparse_tree *tr)
+{
+    const czk_fc_shape *s = g->s;
+    uint64_t node = g->chal[n];
+    czk__fc_tree_proof(&p->comm_d, td, s, &g->p, node);
+    czk__fc_tree_proof(&p->comm_r_last, tr, s, &g->p, node);
+    czk_fc_column_proof *cols[1 + CZK_FC_PARENTS];
+    cols[0] = &p->c_x;
+    for (int j = 0; j < CZK_FC_DRG_DEGREE; j++) cols[1 + j] = &p->drg[j];
+    for (int j = 0; j < CZK_FC_EXP_DEGREE; j++) cols[1 + CZK_FC_DRG_DEGREE + j] = &p->exp[j];
+    for (int j = 0; j <= CZK_FC_PARENTS; j++) {
+        uint64_t u = j == 0 ? node : g->par[n * CZK_FC_PARENTS + j - 1];
+        cols[j]->index = (uint32_t)u;
+        memcpy(cols[j]->rows, label_of(g, u, 1), s->layers * sizeof(czk_fr));
+        czk__fc_tree_proof(&cols[j]->proof, tc, s, &g->p, u);
+    }
+    for (uint32_t l = 1; l <= s->layers; l++) {
+        czk_fr drg[CZK_FC_DRG_DEGREE], exp[CZK_FC_EXP_DEGREE];
+        for (int j = 0; j < CZK_FC_DRG_DEGREE; j++) drg[j] = p->drg[j].rows[l - 1];
+        for (int j = 0; j < CZK_FC_EXP_DEGREE; j++) exp[j] = p->exp[j].rows[l > 1 ? l - 2 : 0];
+        czk_fc_labeling_proof *lp = &p->labeling[l - 1];
+        lp->layer_index = l;
+        lp->node = node;
+        czk_fc_label_parents(lp->parents, l, drg, exp);
+    }
+    p->encoding.layer_index = s->layers;
+    p->encoding.node = node;
+    memcpy(p->encoding.parents, p->labeling[s->layers - 1].parents, CZK_FC_LABEL_PARENTS * sizeof(czk_fr));
+}
+
 czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk_fc_progress_fn progress, void *ctx)
 {
     if (czk_fc_proof_is_synthetic(s->proof) || czk_fc_proof_is_ni(s->proof))
@@ -167,148 +316,29 @@ czk_status czk_fc_gen_c1(czk_fc_c1 *c, const czk_fc_shape *s, uint64_t seed, czk
     CZK_TRY(czk_fc_c1_alloc(c, s));
     gen_state g = {.s = s};
     czk__fc_sparse_tree td = {0}, tc = {0}, tr = {0};
-    czk_status st = CZK_OK;
     czk_rng rng;
     czk_rng_seed(&rng, seed);
     czk_rng_bytes(&rng, g.p.key, 32);
     uint8_t rb[32];
     czk_rng_bytes(&rng, rb, 32);
     rb[31] &= 0x3f; /* replica_id is a truncated SHA-256 digest */
-    st = czk_fr_from_bytes(&c->replica_id, rb);
+    czk_status st = czk_fr_from_bytes(&c->replica_id, rb);
     CZK_ASSERT(st == CZK_OK);
     czk_rng_bytes(&rng, c->seed, 32);
     czk_rng_bytes(&rng, c->ticket, 32);
     c->sector_num = (int64_t)(seed & 0x7fffffff);
 
-    g.nch = (size_t)s->partitions * s->challenges;
-    g.chal = malloc(g.nch * sizeof *g.chal);
-    g.par = malloc(g.nch * CZK_FC_PARENTS * sizeof *g.par);
-    g.cols = malloc(g.nch * (1 + CZK_FC_PARENTS) * sizeof *g.cols);
-    g.cnodes = malloc(g.nch * sizeof *g.cnodes);
-    if (!g.chal || !g.par || !g.cols || !g.cnodes) {
-        st = czk_error(CZK_ERR_NOMEM, "synthetic C1: %zu challenges", g.nch);
-        goto out;
-    }
     czk__fc_graph graph;
     czk__fc_graph_init(&graph, s);
-    for (size_t n = 0; n < g.nch; n++) {
-        g.chal[n] = czk__fc_challenge(s, &c->replica_id, c->seed, (uint32_t)n);
-        czk__fc_drg_parents(&g.par[n * CZK_FC_PARENTS], &graph, g.chal[n]);
-        czk__fc_exp_parents(&g.par[n * CZK_FC_PARENTS + CZK_FC_DRG_DEGREE], &graph, g.chal[n]);
-        g.cols[n * (1 + CZK_FC_PARENTS)] = g.chal[n];
-        for (int j = 0; j < CZK_FC_PARENTS; j++) g.cols[n * (1 + CZK_FC_PARENTS) + 1 + j] = g.par[n * CZK_FC_PARENTS + j];
-        g.cnodes[n] = g.chal[n];
-        progress_step(progress, ctx, "challenges and parents", n + 1, g.nch);
+    st = gen_challenges(&g, &graph, c, progress, ctx);
+    if (st == CZK_OK) st = gen_labels(&g, &graph, c, progress, ctx);
+    if (st == CZK_OK) st = gen_tree_c(&tc, &g, progress, ctx);
+    if (st == CZK_OK) st = gen_trees_dr(&td, &tr, &g, progress, ctx);
+    if (st == CZK_OK) {
+        c->comm_d = td.val[td.levels][0];
+        czk_poseidon_hash2(&c->comm_r, &tc.val[tc.levels][0], &tr.val[tr.levels][0]);
+        for (size_t n = 0; n < g.nch; n++) gen_challenge_proof(&c->proofs[n], &g, n, &td, &tc, &tr);
     }
-    g.ncols = uniq(g.cols, g.nch * (1 + CZK_FC_PARENTS));
-    g.ncnodes = uniq(g.cnodes, g.nch);
-
-    g.labels = malloc(g.ncols * s->layers * sizeof *g.labels);
-    if (!g.labels) {
-        st = czk_error(CZK_ERR_NOMEM, "synthetic C1: labels of %zu columns", g.ncols);
-        goto out;
-    }
-    for (size_t i = 0; i < g.ncols; i++)
-        for (uint32_t l = 1; l <= s->layers; l++) czk__fc_prf_fr(&g.labels[i * s->layers + l - 1], &g.p, TAG_LABEL, l, g.cols[i]);
-    for (uint32_t l = 1; l <= s->layers; l++) {
-        for (size_t i = 0; i < g.ncnodes; i++) {
-            uint64_t node = g.cnodes[i];
-            uint32_t par[CZK_FC_PARENTS];
-            czk__fc_drg_parents(par, &graph, node);
-            czk__fc_exp_parents(par + CZK_FC_DRG_DEGREE, &graph, node);
-            czk_fr drg[CZK_FC_DRG_DEGREE], exp[CZK_FC_EXP_DEGREE], slots[CZK_FC_LABEL_PARENTS];
-            for (int j = 0; j < CZK_FC_DRG_DEGREE; j++) drg[j] = *label_of(&g, par[j], l);
-            for (int j = 0; j < CZK_FC_EXP_DEGREE; j++)
-                exp[j] = *label_of(&g, par[CZK_FC_DRG_DEGREE + j], l > 1 ? l - 1 : 1);
-            czk_fc_label_parents(slots, l, drg, exp);
-            czk_fc_label((czk_fr *)label_of(&g, node, l), &c->replica_id, l, node, slots);
-        }
-        progress_step(progress, ctx, "labels", l, s->layers);
-    }
-
-    /* tree C over the columns, tree D and tree R_last over the challenged nodes */
-    {
-        uint64_t *ci = malloc(g.ncols * sizeof *ci);
-        czk_fr *cv = malloc(g.ncols * sizeof *cv);
-        if (!ci || !cv) {
-            free(ci);
-            free(cv);
-            st = czk_error(CZK_ERR_NOMEM, "synthetic C1: tree C leaves");
-            goto out;
-        }
-        memcpy(ci, g.cols, g.ncols * sizeof *ci);
-        for (size_t i = 0; i < g.ncols && st == CZK_OK; i++) {
-            st = czk_fc_column_hash(&cv[i], &g.labels[i * s->layers], s->layers);
-            if (i % 64 == 63 || i + 1 == g.ncols) progress_step(progress, ctx, "column hashes", i + 1, g.ncols);
-        }
-        if (st != CZK_OK) {
-            free(ci);
-            free(cv);
-            goto out;
-        }
-        progress_step(progress, ctx, "tree C", 0, 1);
-        st = czk__fc_tree_build(&tc, s, 0, TAG_TREE_C, ci, cv, g.ncols, &g.p);
-        if (st != CZK_OK) goto out;
-        progress_step(progress, ctx, "tree C", 1, 1);
-    }
-    {
-        uint64_t *di = malloc(g.ncnodes * sizeof *di), *ri = malloc(g.ncnodes * sizeof *ri);
-        czk_fr *dv = malloc(g.ncnodes * sizeof *dv), *rv = malloc(g.ncnodes * sizeof *rv);
-        if (!di || !ri || !dv || !rv) {
-            free(di);
-            free(ri);
-            free(dv);
-            free(rv);
-            st = czk_error(CZK_ERR_NOMEM, "synthetic C1: tree D / R leaves");
-            goto out;
-        }
-        for (size_t i = 0; i < g.ncnodes; i++) {
-            di[i] = ri[i] = g.cnodes[i];
-            czk__fc_prf_fr(&dv[i], &g.p, TAG_DATA, 0, g.cnodes[i]);
-            czk_fr_add(&rv[i], label_of(&g, g.cnodes[i], s->layers), &dv[i]);
-        }
-        st = czk__fc_tree_build(&td, s, 1, TAG_TREE_D, di, dv, g.ncnodes, &g.p);
-        if (st != CZK_OK) {
-            free(ri);
-            free(rv);
-            goto out;
-        }
-        st = czk__fc_tree_build(&tr, s, 0, TAG_TREE_R, ri, rv, g.ncnodes, &g.p);
-        if (st != CZK_OK) goto out;
-        progress_step(progress, ctx, "trees D and R_last", 1, 1);
-    }
-    c->comm_d = td.val[td.levels][0];
-    czk_poseidon_hash2(&c->comm_r, &tc.val[tc.levels][0], &tr.val[tr.levels][0]);
-
-    for (size_t n = 0; n < g.nch; n++) {
-        czk_fc_challenge_proof *p = &c->proofs[n];
-        uint64_t node = g.chal[n];
-        czk__fc_tree_proof(&p->comm_d, &td, s, &g.p, node);
-        czk__fc_tree_proof(&p->comm_r_last, &tr, s, &g.p, node);
-        czk_fc_column_proof *cols[1 + CZK_FC_PARENTS];
-        cols[0] = &p->c_x;
-        for (int j = 0; j < CZK_FC_DRG_DEGREE; j++) cols[1 + j] = &p->drg[j];
-        for (int j = 0; j < CZK_FC_EXP_DEGREE; j++) cols[1 + CZK_FC_DRG_DEGREE + j] = &p->exp[j];
-        for (int j = 0; j <= CZK_FC_PARENTS; j++) {
-            uint64_t u = j == 0 ? node : g.par[n * CZK_FC_PARENTS + j - 1];
-            cols[j]->index = (uint32_t)u;
-            memcpy(cols[j]->rows, label_of(&g, u, 1), s->layers * sizeof(czk_fr));
-            czk__fc_tree_proof(&cols[j]->proof, &tc, s, &g.p, u);
-        }
-        for (uint32_t l = 1; l <= s->layers; l++) {
-            czk_fr drg[CZK_FC_DRG_DEGREE], exp[CZK_FC_EXP_DEGREE];
-            for (int j = 0; j < CZK_FC_DRG_DEGREE; j++) drg[j] = p->drg[j].rows[l - 1];
-            for (int j = 0; j < CZK_FC_EXP_DEGREE; j++) exp[j] = p->exp[j].rows[l > 1 ? l - 2 : 0];
-            czk_fc_labeling_proof *lp = &p->labeling[l - 1];
-            lp->layer_index = l;
-            lp->node = node;
-            czk_fc_label_parents(lp->parents, l, drg, exp);
-        }
-        p->encoding.layer_index = s->layers;
-        p->encoding.node = node;
-        memcpy(p->encoding.parents, p->labeling[s->layers - 1].parents, CZK_FC_LABEL_PARENTS * sizeof(czk_fr));
-    }
-out:
     czk__fc_tree_free(&td);
     czk__fc_tree_free(&tc);
     czk__fc_tree_free(&tr);

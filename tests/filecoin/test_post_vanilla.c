@@ -395,17 +395,28 @@ static size_t prefixes_accepted(const uint8_t *d, size_t n, const czk_post_shape
 
 /* Malformed encodings of the real proofs: each error names the field and
  * its byte offset; never a crash. */
+/* The real 2KiB WindowPoSt sector proof, its metadata and a scratch copy
+ * one byte longer (the malformed-input tests below). */
+static uint8_t *window_fixture(meta *m, size_t *n, uint8_t **scratch)
+{
+    if (!read_meta(m, "post-window.json")) return NULL;
+    uint8_t *d = slurp("vanilla-window.bin", n);
+    if (!d || *n != 5680 || !(*scratch = malloc(*n + 1))) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* Truncations and broken structure: counts, variants, path lengths, indices. */
 CZK_TEST(post_vanilla_malformed)
 {
     meta m;
     size_t n;
-    REQUIRE(read_meta(&m, "post-window.json"));
-    uint8_t *d = slurp("vanilla-window.bin", &n);
-    REQUIRE(d != NULL && n == 5680);
+    uint8_t *b = NULL, *d = window_fixture(&m, &n, &b);
+    REQUIRE(d != NULL);
     czk_post_shape s = window_shape(2048);
     czk_post_vanilla v;
-    uint8_t *b = malloc(n + 1);
-    REQUIRE(b != NULL);
 
     /* every strict prefix, of both real proofs */
     CHECK_EQ_U64(prefixes_accepted(d, n, &s, &m, 1), 0);
@@ -476,6 +487,21 @@ CZK_TEST(post_vanilla_malformed)
     CHECK_ERR(czk_post_vanilla_check(&v), CZK_ERR_VERIFY, "sector proof 0 (sector 264602): challenge 3: proves leaf");
     czk_post_vanilla_free(&v);
 
+    free(b);
+    free(d);
+}
+
+/* Values that are not field elements, and every single-bit flip. */
+CZK_TEST(post_vanilla_malformed_values)
+{
+    meta m;
+    size_t n;
+    uint8_t *b = NULL, *d = window_fixture(&m, &n, &b);
+    REQUIRE(d != NULL);
+    czk_post_shape s = window_shape(2048);
+    czk_post_vanilla v;
+    const size_t p3 = 56 + 3 * 556; /* inclusion proof 3 */
+
     /* non-canonical values: r itself, all ones; r - 1 reads but fails the check */
     static const uint8_t R[32] = {0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe,
                                   0xff, 0x02, 0xa4, 0xbd, 0x53, 0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8,
@@ -525,6 +551,21 @@ CZK_TEST(post_vanilla_malformed)
     }
     CHECK_EQ_U64(accepted, 0);
     CHECK(formats > 0 && verifies > 0);
+
+    free(b);
+    free(d);
+}
+
+/* Shapes outside the contract and sector counts that do not fit. */
+CZK_TEST(post_vanilla_malformed_counts)
+{
+    meta m;
+    size_t n;
+    uint8_t *b = NULL, *d = window_fixture(&m, &n, &b);
+    REQUIRE(d != NULL);
+    czk_post_shape s = window_shape(2048);
+    czk_post_vanilla v;
+    const size_t p3 = 56 + 3 * 556; /* inclusion proof 3 */
 
     /* shapes outside the contract */
     czk_post_shape s0 = s;

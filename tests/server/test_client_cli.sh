@@ -46,7 +46,7 @@ expect_out "option '--addr' needs a value" "missing value named"
 expect 2 "bad --priority" -- client prove --addr "$SOCK" --c1 "$T/c1.json" --priority urgent
 expect_out "--priority wants low, normal, high or critical, got 'urgent'" "bad --priority named"
 expect 2 "bad --kind" -- client submit --addr "$SOCK" --vanilla "$T/v.bin" --kind daily
-expect_out "--kind wants porep, snap, window-post or winning-post, got 'daily'" "bad --kind named"
+expect_out "--kind wants porep, window-post, winning-post or snap, got 'daily'" "bad --kind named"
 expect 2 "short --randomness" -- client prove --addr "$SOCK" --kind window-post --vanilla "$T/v.bin" --randomness abcd
 expect_out "--randomness wants 32 bytes as 64 hex digits, got 'abcd'" "bad hex named"
 expect 2 "non-hex --randomness" -- client prove --addr "$SOCK" --kind window-post --vanilla "$T/v.bin" \
