@@ -10,7 +10,7 @@ Scenarios (each prints one 'ok' / 'FAIL' line per check, exits 1 on any FAIL):
     rpcs       every RPC once on the 2KiB PoSt vectors; writes OUT/window.proof
                and OUT/winning.proof for czk verify
     errors     malformed and refused requests: the gRPC code and the message
-    load       16 concurrent clients, mixed priorities; CRITICAL overtakes NORMAL
+    load [N [Q]]  N (16) concurrent clients, mixed priorities; CRITICAL overtakes Q (10) queued NORMAL
     faults     cancel (queued, running), AwaitProof timeout, a client that goes
                away mid-Prove, a 300 MiB message
     porep C1   Prove the C1 file (PoRep); writes OUT/porep.proof
@@ -215,7 +215,8 @@ def errors(stub, out):
     check(status_of(stub).uptime_seconds >= 0, "still serving after the bad requests")
 
 
-def load(addr, stub, out):
+def load(addr, stub, out, clients="16", queued="10"):
+    clients, queued = int(clients), int(queued)
     prios = [pb.LOW, pb.NORMAL, pb.HIGH, pb.CRITICAL]
     base = status_of(stub).total_proofs_completed
     results = {}
@@ -231,21 +232,21 @@ def load(addr, stub, out):
             results[i] = e
         ch.close()
 
-    ts = [threading.Thread(target=one, args=(i,)) for i in range(16)]
+    ts = [threading.Thread(target=one, args=(i,)) for i in range(clients)]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
     good = sum(1 for r in results.values() if not isinstance(r, grpc.RpcError)
                and r.status == pb.AwaitProofResponse.COMPLETED and len(r.proof) == 192)
-    check(good == 16, "16 concurrent clients, mixed priorities: %d of 16 COMPLETED" % good)
+    check(good == clients, "%d concurrent clients, mixed priorities: %d of %d COMPLETED" % (clients, good, clients))
     ids = sorted(r.job_id for r in results.values() if not isinstance(r, grpc.RpcError))
-    check(ids == sorted("load-%d" % i for i in range(16)), "each job once, under its own id")
+    check(ids == sorted("load-%d" % i for i in range(clients)), "each job once, under its own id")
     done = status_of(stub).total_proofs_completed
-    check(done == base + 16, "GetStatus: completed rose by 16 (%d -> %d)" % (base, done))
+    check(done == base + clients, "GetStatus: completed rose by %d (%d -> %d)" % (clients, base, done))
 
     # CRITICAL submitted behind queued NORMAL work finishes before most of it
-    n = 10
+    n = queued
     t0 = time.time()
     sub_t = {}
     for i in range(n):
@@ -504,7 +505,7 @@ def main():
         elif scen == "errors":
             errors(stub, out)
         elif scen == "load":
-            load(addr, stub, out)
+            load(addr, stub, out, *args)
         elif scen == "faults":
             faults(addr, stub, out)
         elif scen == "c1":
