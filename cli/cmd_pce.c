@@ -77,14 +77,15 @@ static void print_info(const czk_pce *p, int json, double build_s)
         printf("{\"key\":\"%s\",\"rows\":%llu,\"cols\":%llu,\"inputs\":%llu,\"nnz\":[%llu,%llu,%llu],"
                "\"distinct\":[%llu,%llu,%llu],\"unit\":[%llu,%llu,%llu],\"pow2\":[%llu,%llu,%llu],"
                "\"bytes\":%zu,\"bytes_per_nnz\":%.4f,\"a_aux_density\":%llu,\"b_input_density\":%llu,"
-               "\"b_aux_density\":%llu,\"build_s\":%.3f}\n",
+               "\"b_aux_density\":%llu,\"mapped_bytes\":%zu,\"eval_bytes\":%zu,\"build_s\":%.3f}\n",
                in.key, (unsigned long long)in.rows, (unsigned long long)in.cols, (unsigned long long)in.n_inputs,
                (unsigned long long)in.nnz[0], (unsigned long long)in.nnz[1], (unsigned long long)in.nnz[2],
                (unsigned long long)in.distinct[0], (unsigned long long)in.distinct[1],
                (unsigned long long)in.distinct[2], (unsigned long long)in.unit[0], (unsigned long long)in.unit[1],
                (unsigned long long)in.unit[2], (unsigned long long)in.pow2[0], (unsigned long long)in.pow2[1],
                (unsigned long long)in.pow2[2], in.bytes, in.bytes_per_nnz, (unsigned long long)in.a_aux_popcount,
-               (unsigned long long)in.b_input_popcount, (unsigned long long)in.b_aux_popcount, build_s);
+               (unsigned long long)in.b_input_popcount, (unsigned long long)in.b_aux_popcount, in.mapped_bytes,
+               in.eval_bytes, build_s);
         return;
     }
     printf("key        %s\n", in.key);
@@ -100,6 +101,9 @@ static void print_info(const czk_pce *p, int json, double build_s)
            (unsigned long long)in.b_input_popcount, (unsigned long long)in.b_aux_popcount);
     printf("memory     %.3f GiB for %llu non-zeros: %.3f bytes per non-zero\n", (double)in.bytes / 1073741824.0,
            (unsigned long long)nnz, in.bytes_per_nnz);
+    if (in.mapped_bytes)
+        printf("mapped     %.3f GiB of the file; an evaluation holds %.3f GiB of it at once\n",
+               (double)in.mapped_bytes / 1073741824.0, (double)in.eval_bytes / 1073741824.0);
     if (build_s > 0) printf("built in   %.2f s\n", build_s);
 }
 

@@ -55,8 +55,11 @@ typedef struct czk_pce_info {
     size_t bytes;         /* memory held by the matrices and densities */
     /* Read from a file: its matrices are a mapping of it (page cache, which
      * the kernel may reclaim and read back), mapped_bytes of them, the
-     * largest matrix's max_matrix_bytes; 0 for a PCE built in memory. */
-    size_t mapped_bytes, max_matrix_bytes;
+     * largest matrix's max_matrix_bytes, and eval_bytes: the most of the
+     * mapping an evaluation holds at once (the coefficient tables and one
+     * window of rows of the three matrices; the rows' pages leave the
+     * process window by window); 0 for a PCE built in memory. */
+    size_t mapped_bytes, max_matrix_bytes, eval_bytes;
     double bytes_per_nnz; /* bytes / (nnz A + B + C) */
     char key[CZK_PCE_KEY_MAX];
 } czk_pce_info;

@@ -174,6 +174,7 @@ static czk_status pce_check_rows(czk_witness *w, int threads)
         uint64_t r1 = rows - r0 < win ? rows : r0 + win;
         czk_fr *a = abc, *b = abc + win, *c = abc + 2 * win;
         st = czk_pce_eval_range(p, a, b, c, r0, r1, w->asg.input, w->asg.n_input, w->asg.aux, w->asg.n_aux, threads);
+        czk__pce_drop_rows(p, -1, r0, r1); /* a mapped PCE: one window of its rows in memory at a time */
         if (st != CZK_OK) break;
         st = czk__pce_check_rows(a, b, c, r1 - r0, r0, threads);
     }
@@ -264,10 +265,11 @@ czk_status czk__source_pce_open(czk_witness_source *out, const czk__kind_plan *p
     czk_pce_info info;
     czk_pce_info_get(pce, &info);
     /* a mapped PCE file is page cache the kernel may reclaim (it reads it
-     * back): charged as the memory it holds at once, the largest matrix
-     * (each evaluation drops its pages after it) and what is not mapped */
-    out->shared_bytes = info.mapped_bytes ? info.bytes - info.mapped_bytes + info.max_matrix_bytes : info.bytes;
-    if (info.mapped_bytes > info.bytes) out->shared_bytes = info.max_matrix_bytes + (1u << 20);
+     * back): charged as the memory it holds at once, the tables and one
+     * window of rows (an evaluation drops each window's pages after it),
+     * and what is not mapped */
+    out->shared_bytes = info.mapped_bytes ? info.bytes - info.mapped_bytes + info.eval_bytes : info.bytes;
+    if (info.mapped_bytes > info.bytes) out->shared_bytes = info.eval_bytes + (1u << 20);
     return CZK_OK;
 }
 

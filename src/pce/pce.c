@@ -460,6 +460,8 @@ czk_status czk_pce_from_csr(czk_pce **out, const czk_csr *a, const czk_csr *b, c
     return czk__pce_assemble(out, m, a->n_rows, a->n_cols, n_inputs, key);
 }
 
+static size_t eval_bytes(const czk_pce *p);
+
 void czk_pce_info_get(const czk_pce *p, czk_pce_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -489,11 +491,61 @@ void czk_pce_info_get(const czk_pce *p, czk_pce_info *info)
             size_t mb = p->map_range[i][1] - p->map_range[i][0];
             if (mb > info->max_matrix_bytes) info->max_matrix_bytes = mb;
         }
+        info->eval_bytes = eval_bytes(p);
     }
     info->a_aux_popcount = p->pop[0];
     info->b_input_popcount = p->pop[1];
     info->b_aux_popcount = p->pop[2];
     snprintf(info->key, sizeof info->key, "%s", p->key);
+}
+
+/* Drop the whole pages inside [lo, hi) of the process's mapping. */
+static void drop_span(const void *lo, const void *hi)
+{
+    const uintptr_t page = 4096;
+    uintptr_t a = ((uintptr_t)lo + page - 1) & ~(page - 1), b = (uintptr_t)hi & ~(page - 1);
+    if (b > a) (void)madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+void czk__pce_drop_rows(const czk_pce *p, int which, uint64_t r0, uint64_t r1)
+{
+    if (!p || !p->map || r0 >= r1) return;
+    if (r1 > p->rows) r1 = p->rows;
+    const uint64_t b0 = r0 / CZK_PCE_BLOCK, b1 = (r1 + CZK_PCE_BLOCK - 1) / CZK_PCE_BLOCK;
+    for (int i = 0; i < 3; i++) {
+        if (which >= 0 && i != which) continue;
+        const czk__pmat *m = &p->m[i];
+        const uint64_t k0 = m->block[b0], k1 = m->block[b1];
+        drop_span(m->len + r0, m->len + r1);
+        drop_span(m->col + k0, m->col + k1);
+        drop_span(m->code + k0, m->code + k1);
+    }
+}
+
+/* What a windowed evaluation holds of the mapping at once: every matrix's
+ * tables (coefficients, their classes, the long rows), and the largest
+ * window's lengths, columns and codes of the three matrices, each span with
+ * a page more at either end (pages shared with the neighbours). */
+static size_t eval_bytes(const czk_pce *p)
+{
+    const uint64_t w = czk__pce_eval_window, nb = w / CZK_PCE_BLOCK;
+    size_t tables = 0, window = 0;
+    for (int i = 0; i < 3; i++) {
+        const czk__pmat *m = &p->m[i];
+        tables += m->distinct * (sizeof(czk_fr) + sizeof(uint16_t)) + m->n_over * 16 + 2 * 4096;
+    }
+    for (uint64_t b0 = 0; b0 < p->nblocks; b0 += nb) {
+        const uint64_t b1 = b0 + nb < p->nblocks ? b0 + nb : p->nblocks;
+        size_t bytes = 0;
+        for (int i = 0; i < 3; i++) {
+            const czk__pmat *m = &p->m[i];
+            bytes += (size_t)(m->block[b1] - m->block[b0]) * (sizeof(uint32_t) + sizeof(uint16_t)) +
+                     (size_t)(b1 - b0) * CZK_PCE_BLOCK * sizeof(uint16_t) + 3 * 2 * 4096;
+        }
+        if (bytes > window) window = bytes;
+    }
+    size_t total = tables + window;
+    return total < p->map_len ? total : p->map_len;
 }
 
 void czk__pce_drop_pages(const czk_pce *p, int which)

@@ -170,10 +170,23 @@ czk_status czk_pce_eval_range(const czk_pce *p, czk_fr *a, czk_fr *b, czk_fr *c,
     return CZK_OK;
 }
 
+uint64_t czk__pce_eval_window = (uint64_t)1 << 22;
+
 czk_status czk_pce_eval(const czk_pce *p, czk_fr *a, czk_fr *b, czk_fr *c, const czk_fr *input,
                         size_t n_input, const czk_fr *aux, size_t n_aux, int threads)
 {
-    return czk_pce_eval_range(p, a, b, c, 0, p->rows, input, n_input, aux, n_aux, threads);
+    if (!p->map) return czk_pce_eval_range(p, a, b, c, 0, p->rows, input, n_input, aux, n_aux, threads);
+    /* mapped: window by window, each window's pages let go after it */
+    uint64_t w = czk__pce_eval_window - czk__pce_eval_window % CZK_PCE_BLOCK;
+    if (w == 0) w = CZK_PCE_BLOCK;
+    const int which = a && !b && !c ? 0 : !a && b && !c ? 1 : !a && !b && c ? 2 : -1;
+    for (uint64_t r0 = 0; r0 < p->rows; r0 += w) {
+        const uint64_t r1 = p->rows - r0 < w ? p->rows : r0 + w;
+        CZK_TRY(czk_pce_eval_range(p, a ? a + r0 : NULL, b ? b + r0 : NULL, c ? c + r0 : NULL, r0, r1, input,
+                                   n_input, aux, n_aux, threads));
+        czk__pce_drop_rows(p, which, r0, r1);
+    }
+    return CZK_OK;
 }
 
 uint64_t czk_pce_rows(const czk_pce *p)

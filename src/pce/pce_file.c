@@ -482,6 +482,9 @@ czk_status czk_pce_read(czk_pce **out, const char *path, const char *expect_key)
     for (size_t i = 0; i < words_aux; i++) p->pop[0] += (uint64_t)__builtin_popcountll(p->dens[0][i]);
     for (size_t i = 0; i < words_in; i++) p->pop[1] += (uint64_t)__builtin_popcountll(p->dens[1][i]);
     for (size_t i = 0; i < words_aux; i++) p->pop[2] += (uint64_t)__builtin_popcountll(p->dens[2][i]);
+    /* the checks touched every page: they leave the process (the page cache
+     * keeps them for the first evaluation) */
+    czk__pce_drop_pages(p, -1);
     *out = p;
     return CZK_OK;
 fail:

@@ -44,6 +44,15 @@ struct czk_pce {
  * they stay in the page cache and the next use maps them back (no disk
  * read while the cache keeps them). No effect on a PCE built in memory. */
 void czk__pce_drop_pages(const czk_pce *p, int which);
+/* The same for rows [r0, r1) only: their lengths, columns and codes (the
+ * whole pages inside those ranges). czk_pce_eval of a mapped PCE goes
+ * through the rows in windows of czk__pce_eval_window rows and drops each
+ * window after it, so an evaluation holds the coefficient tables and one
+ * window (czk_pce_info eval_bytes), not whole matrices. */
+void czk__pce_drop_rows(const czk_pce *p, int which, uint64_t r0, uint64_t r1);
+/* Rows per window of a mapped evaluation (a multiple of CZK_PCE_BLOCK;
+ * default 2^22). Tests set it small to cut a small circuit in windows. */
+extern uint64_t czk__pce_eval_window;
 
 /* File format (version 3): arrays start at multiples of this; the trailer
  * is XXH3-64 over the chunk digests (czk__pce_file_sum). */

@@ -186,7 +186,8 @@ CZK_TEST(pow2_horner_bit_exact)
         czk_pce_info_get(q, &iq);
         /* read back, its matrices are a mapping of the file (the largest one a part of it) */
         CHECK(in.mapped_bytes == 0 && iq.mapped_bytes > iq.max_matrix_bytes && iq.max_matrix_bytes > 0);
-        iq.mapped_bytes = iq.max_matrix_bytes = 0;
+        CHECK(iq.eval_bytes > 0 && iq.eval_bytes <= iq.mapped_bytes);
+        iq.mapped_bytes = iq.max_matrix_bytes = iq.eval_bytes = 0;
         CHECK(!memcmp(&in, &iq, sizeof in));
         free(abc);
         czk_cs_destroy(prove);
@@ -237,7 +238,27 @@ static void porep_case(const czk_fc_shape *shape, uint32_t k, int threads)
     czk_pce_info_get(p, &i1);
     czk_pce_info_get(q, &i2);
     CHECK(i2.mapped_bytes > 0);
-    i1.mapped_bytes = i2.mapped_bytes = i1.max_matrix_bytes = i2.max_matrix_bytes = 0;
+    /* the mapped file evaluated in windows of 2 blocks of rows, each
+     * window's pages let go after it: the same a, b, c; what it holds at
+     * once is less than its largest matrix */
+    const uint64_t saved_window = czk__pce_eval_window;
+    czk__pce_eval_window = 2 * CZK_PCE_BLOCK;
+    czk_pce_info i3;
+    czk_pce_info_get(q, &i3);
+    CHECK(a.n_constraints > 4 * CZK_PCE_BLOCK);
+    CHECK(i3.eval_bytes > 0 && i3.eval_bytes < i3.max_matrix_bytes);
+    size_t n = a.n_constraints;
+    czk_fr *abc = malloc(3 * n * sizeof *abc);
+    REQUIRE(abc != NULL);
+    CHECK_OK(czk_pce_eval(q, abc, abc + n, abc + 2 * n, a.input, a.n_input, a.aux, a.n_aux, threads));
+    CHECK(!memcmp(abc, a.a, n * sizeof *abc) && !memcmp(abc + n, a.b, n * sizeof *abc) &&
+          !memcmp(abc + 2 * n, a.c, n * sizeof *abc));
+    memset(abc + n, 0, n * sizeof *abc); /* one matrix alone (the prover's fill) */
+    CHECK_OK(czk_pce_eval(q, NULL, abc + n, NULL, a.input, a.n_input, a.aux, a.n_aux, threads));
+    CHECK(!memcmp(abc + n, a.b, n * sizeof *abc));
+    free(abc);
+    czk__pce_eval_window = saved_window;
+    i1.mapped_bytes = i2.mapped_bytes = i1.max_matrix_bytes = i2.max_matrix_bytes = i1.eval_bytes = i2.eval_bytes = 0;
     CHECK(!memcmp(&i1, &i2, sizeof i1));
     czk_pce_destroy(q);
     czk_pce_porep_work_destroy(w);
