@@ -415,10 +415,11 @@ czk_status czk_cache_dir(char *out, size_t n)
     if (w < 0 || (size_t)w >= n) return czk_error(CZK_ERR_INVALID_ARG, "cache directory path too long");
     return czk_error_context(czk_mkdirs(out, 0755), "cache directory");
 }
-czk_status czk_mkdirs(const char *dir, unsigned mode)
+czk_status czk__mkdirs_made(const char *dir, unsigned mode, int *made)
 {
     char tmp[4096];
     size_t w = strlen(dir);
+    if (made) *made = 0;
     if (w == 0 || w >= sizeof tmp) return czk_error(CZK_ERR_INVALID_ARG, "directory path of %zu bytes", w);
     memcpy(tmp, dir, w + 1);
     for (char *p = tmp + 1; *p; p++) {
@@ -429,10 +430,16 @@ czk_status czk_mkdirs(const char *dir, unsigned mode)
         }
     }
     struct stat sb;
-    if (mkdir(tmp, (mode_t)mode) != 0 && errno != EEXIST) return czk_error(CZK_ERR_IO, "%s: %s", tmp, strerror(errno));
+    if (mkdir(tmp, (mode_t)mode) == 0) {
+        if (made) *made = 1;
+    } else if (errno != EEXIST) {
+        return czk_error(CZK_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+    }
     if (stat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode)) return czk_error(CZK_ERR_IO, "%s: not a directory", tmp);
     return CZK_OK;
 }
+
+czk_status czk_mkdirs(const char *dir, unsigned mode) { return czk__mkdirs_made(dir, mode, NULL); }
 
 czk_status czk__read_exact(uint8_t **out, const char *path, size_t want, const char *why)
 {

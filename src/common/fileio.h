@@ -71,6 +71,9 @@ int czk__fault_built(void);
 /* *out = the whole of the regular file at path, which must be exactly want
  * bytes (why says why, for the message); CZK_ERR_IO / CZK_ERR_FORMAT /
  * CZK_ERR_NOMEM naming the file. The caller frees *out. */
+/* czk_mkdirs, and *made: 1 when this call created dir itself (so that a
+ * writer that fails afterwards can remove it again). */
+czk_status czk__mkdirs_made(const char *dir, unsigned mode, int *made) CZK_WUR;
 czk_status czk__read_exact(uint8_t **out, const char *path, size_t want, const char *why) CZK_WUR;
 
 #endif

@@ -119,21 +119,8 @@ czk_status czk_post_dir_write(const char *dir, const czk_post_vanilla *v, const 
             return czk_error(CZK_ERR_INVALID_ARG, "post dir %s: sector proof %u (sector %llu) differs from the JSON's",
                              dir, i, (unsigned long long)p->sector_id);
     }
-    char part[4096];
-    if (snprintf(part, sizeof part, "%s", dir) >= (int)sizeof part)
-        return czk_error(CZK_ERR_INVALID_ARG, "post dir %s: path too long", dir);
     int made = 0; /* this call made dir: a failure removes it again */
-    for (char *q = part + 1;; q++) { /* mkdir -p */
-        char c = *q;
-        if (c != '/' && c != 0) continue;
-        *q = 0;
-        made = mkdir(part, 0777) == 0;
-        if (!made && errno != EEXIST) return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
-        *q = c;
-        if (!c) break;
-    }
-    struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return czk_error(CZK_ERR_IO, "%s: not a directory", dir);
+    CZK_TRY(czk__mkdirs_made(dir, 0777, &made));
     char jp[4096], bp[4096];
     snprintf(jp, sizeof jp, "%s/post-%s.json", dir, short_name(s->kind));
     snprintf(bp, sizeof bp, "%s/vanilla-%s.bin", dir, short_name(s->kind));

@@ -63,21 +63,8 @@ czk_status czk_snap_dir_write(const char *dir, const czk_snap_vanilla *v, uint64
 {
     czk_snap_json m;
     CZK_TRY(czk_snap_json_of(&m, v));
-    char part[4096];
-    if (snprintf(part, sizeof part, "%s", dir) >= (int)sizeof part)
-        return czk_error(CZK_ERR_INVALID_ARG, "snap dir %s: path too long", dir);
     int made = 0; /* this call made dir: a failure removes it again */
-    for (char *q = part + 1;; q++) { /* mkdir -p */
-        char c = *q;
-        if (c != '/' && c != 0) continue;
-        *q = 0;
-        made = mkdir(part, 0777) == 0;
-        if (!made && errno != EEXIST) return czk_error(CZK_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
-        *q = c;
-        if (!c) break;
-    }
-    struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return czk_error(CZK_ERR_IO, "%s: not a directory", dir);
+    CZK_TRY(czk__mkdirs_made(dir, 0777, &made));
     const czk_snap_shape *s = &v->shape;
     const size_t one = czk_snap_partition_proof_bytes(s);
     uint8_t *bin = malloc(one);
