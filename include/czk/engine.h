@@ -124,6 +124,12 @@ typedef struct czk_engine_event {
     int streamed, lean, params_check;
     uint64_t params_bytes_read;
     double params_read_s;
+    /* A streamed pass of a task below the urgent lane's priority waits
+     * between its chunks while urgent tasks are being synthesized or proven
+     * (the cores go to them): how often it waited and for how long (the
+     * time is inside prove_start .. prove_end). */
+    int yields;
+    double yield_s;
 } czk_engine_event;
 
 typedef struct czk_engine_progress {

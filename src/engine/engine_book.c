@@ -269,6 +269,10 @@ void czk__engine_task_finished_locked(czk_engine *e, task *t)
 {
     job *j = t->job;
     release_locked(e, t);
+    if (t->urgent_live) { /* the streamed passes waiting on it go on (cv_prove below) */
+        t->urgent_live = 0;
+        e->urgent_live--;
+    }
     if (++j->n_finished == j->spec.n_partitions) {
         czk__engine_purge_source_locked(e, j->src);
         j->asm_next = NULL;

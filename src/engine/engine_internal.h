@@ -23,6 +23,7 @@ typedef struct task {
     uint64_t reserved;         /* its witness's bytes while admitted (the prover's are e->prove_reserve) */
     int lean;                  /* streamed parameters: witness only (synthesize_witness), a/b/c by fill */
     int live;                  /* admitted and not finished: its prover pass is provided for */
+    int urgent_live;           /* counted in e->urgent_live (an urgent-lane task taken, not finished) */
     struct task *live_next;
     czk_cs_sizes sizes;
     czk_witness *wit; /* the witness instance, from the job's source */
@@ -116,6 +117,8 @@ struct czk_engine {
     kept_source *kept;
     pooled_wit *pool;
     task *live;               /* tasks admitted and not finished */
+    int urgent_live;          /* urgent-priority tasks taken for synthesis and not finished (streamed
+                                 passes of other tasks wait between chunks while there are any) */
     uint64_t prove_reserve;   /* in used: bytes for the prover passes the live tasks still need */
     uint64_t budget, used, peak;
 

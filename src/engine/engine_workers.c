@@ -67,6 +67,10 @@ void *czk__engine_synth_main(void *arg)
         }
         e->pending = t->next;
         e->in_synth++;
+        if (e->o.urgent_priority > 0 && t->job->spec.priority >= e->o.urgent_priority && !t->urgent_live) {
+            t->urgent_live = 1;
+            e->urgent_live++;
+        }
         t->job->pref->in_synth++;
         const czk_witness_source *src = t->job->src;
         e->events[t->ev].synth_start = rel(e);
@@ -152,18 +156,29 @@ typedef struct pass_ctx {
     czk_engine *e;
     uint64_t job;
     uint32_t partition;
+    int yields_to_urgent; /* the task is below the urgent lane's priority */
+    int yields;
+    double yield_s;
 } pass_ctx;
 
 /* A streamed pass's progress: the fraction of its parameters read. */
 static void pass_progress(void *ctx, const char *stage, double fraction)
 {
     (void)stage;
-    const pass_ctx *pc = ctx;
+    pass_ctx *pc = ctx;
     czk_engine *e = pc->e;
     pthread_mutex_lock(&e->mu);
     e->prog.pass_job = pc->job;
     e->prog.pass_partition = pc->partition;
     e->prog.pass_fraction = fraction;
+    /* between two chunks: urgent work (a WinningPoSt beside this WindowPoSt
+     * or PoRep partition) gets the cores until it is proven */
+    if (pc->yields_to_urgent && e->urgent_live > 0 && fraction < 1.0) {
+        double t0 = czk_now();
+        pc->yields++;
+        while (e->urgent_live > 0) pthread_cond_wait(&e->cv_prove, &e->mu);
+        pc->yield_s += czk_now() - t0;
+    }
     czk_engine_progress snap;
     uint64_t seq = czk__engine_progress_snapshot_locked(e, &snap);
     pthread_mutex_unlock(&e->mu);
@@ -177,7 +192,8 @@ static czk_status prove_streamed_task(czk_engine *e, task *u, const czk_cs_assig
                                       czk_rng *rng, czk_engine_event *ev_out)
 {
     fill_relay_ctx fr = {u->job->src->ops, u->wit, e->o.prove_threads};
-    pass_ctx pc = {e, u->job->id, u->partition};
+    pass_ctx pc = {e, u->job->id, u->partition,
+                   e->o.urgent_priority > 0 && u->job->spec.priority < e->o.urgent_priority, 0, 0};
     czk_groth16_stream_opts so;
     memset(&so, 0, sizeof so);
     so.threads = e->o.prove_threads;
@@ -197,6 +213,8 @@ static czk_status prove_streamed_task(czk_engine *e, task *u, const czk_cs_assig
     ev_out->params_check = (int)info.ran;
     ev_out->params_bytes_read = stats.bytes_read;
     ev_out->params_read_s = stats.read_s;
+    ev_out->yields = pc.yields;
+    ev_out->yield_s = pc.yield_s;
     return st;
 }
 
@@ -322,6 +340,8 @@ void *czk__engine_prove_main(void *arg)
                 ev->params_check = sev.params_check;
                 ev->params_bytes_read = sev.params_bytes_read;
                 ev->params_read_s = sev.params_read_s;
+                ev->yields = sev.yields;
+                ev->yield_s = sev.yield_s;
             }
             if (st == CZK_OK) {
                 st = bst;

@@ -392,6 +392,94 @@ CZK_TEST(streamed_parameters_pipelined)
     czk_groth16_params_clear(&sp);
 }
 
+/* A streamed pass below the urgent lane's priority waits between its chunks
+ * while urgent work is in flight: an urgent job held in its synthesis, then
+ * a streamed regular job whose pass must wait until the urgent job is
+ * proven (its event says so); without the lane it does not wait. */
+CZK_TEST(streamed_pass_yields_to_urgent)
+{
+    get_params();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/yield.params", czk_test_tmpdir());
+    REQUIRE_OK(czk_groth16_params_write_pinned(path, &g_params));
+    czk_groth16_params sp;
+    REQUIRE_OK(czk_groth16_params_open_streamed(&sp, path, CZK_GROTH16_CHECK_PINNED, 1 << 20, 2));
+    for (int lane = 1; lane >= 0; lane--) {
+        pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+        pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+        volatile int gate = 0;
+        inst urg, reg;
+        memset(&urg, 0, sizeof urg);
+        memset(&reg, 0, sizeof reg);
+        urg.value_seed = 611;
+        urg.gate = &gate;
+        urg.gate_mu = &mu;
+        urg.gate_cv = &cv;
+        reg.value_seed = 612;
+        czk_engine_opts o = {0};
+        o.synth_workers = 2; /* one holds the urgent job, the other synthesizes the regular one */
+        o.prove_workers = 1;
+        o.prove_threads = 1;
+        o.urgent_priority = lane ? 4 : 0;
+        o.rng = czk_test_rng();
+        czk_engine *e;
+        REQUIRE_OK(czk_engine_create(&e, &o));
+        czk_engine_job ju = make_job(&urg, 1, 4), jr = make_job(&reg, 1, 0);
+        jr.params = &sp;
+        uint64_t uid, rid;
+        REQUIRE_OK(czk_engine_submit(e, &uid, &ju));
+        for (int started = 0; !started;) { /* the urgent job is held in its synthesis */
+            czk_engine_event *ev;
+            size_t nev;
+            REQUIRE_OK(czk_engine_job_events(e, uid, &ev, &nev));
+            started = nev == 1 && ev[0].synth_start >= 0;
+            free(ev);
+            if (!started) sched_yield();
+        }
+        REQUIRE_OK(czk_engine_submit(e, &rid, &jr));
+        if (lane) { /* its pass starts, then waits: the gate opens 0.2 s later */
+            for (int proving = 0; !proving;) {
+                czk_engine_event *ev;
+                size_t nev;
+                REQUIRE_OK(czk_engine_job_events(e, rid, &ev, &nev));
+                proving = nev == 1 && ev[0].prove_start >= 0;
+                free(ev);
+                if (!proving) sched_yield();
+            }
+            nanosleep(&(struct timespec){0, 200000000}, NULL);
+        }
+        czk_groth16_proof pu[1], pr[1];
+        /* without the lane the regular job is proven while the urgent one is held */
+        if (!lane) CHECK_OK(czk_engine_wait(e, rid, pr, 1));
+        pthread_mutex_lock(&mu);
+        gate = 1;
+        pthread_cond_broadcast(&cv);
+        pthread_mutex_unlock(&mu);
+        CHECK_OK(czk_engine_wait(e, uid, pu, 1));
+        if (lane) CHECK_OK(czk_engine_wait(e, rid, pr, 1));
+        check_proofs(&urg, pu, 1);
+        check_proofs(&reg, pr, 1);
+        czk_engine_event *eu, *er;
+        size_t nu, nr;
+        REQUIRE_OK(czk_engine_job_events(e, uid, &eu, &nu));
+        REQUIRE_OK(czk_engine_job_events(e, rid, &er, &nr));
+        REQUIRE(nu == 1 && nr == 1);
+        CHECK(er[0].streamed == 1);
+        if (lane) {
+            CHECK_MSG(er[0].yields >= 1 && er[0].yield_s >= 0.1, "the streamed pass waited %d times, %.3f s",
+                      er[0].yields, er[0].yield_s);
+            CHECK(eu[0].prove_end <= er[0].prove_end);
+        } else {
+            CHECK(er[0].yields == 0 && er[0].yield_s == 0);
+            CHECK(er[0].prove_end <= eu[0].synth_end);
+        }
+        free(eu);
+        free(er);
+        czk_engine_destroy(e);
+    }
+    czk_groth16_params_clear(&sp);
+}
+
 CZK_TEST(priorities_overtake)
 {
     get_params();
