@@ -86,6 +86,12 @@ check "no PCE file before the rename" sh -c "! ls '$CZK_CACHE_DIR' | grep -q '\\
 # shellcheck disable=SC2086
 expect 0 "pce build again" -- pce build $WIN --quiet
 no_temps "after pce build again"
+PCEF=$(ls "$CZK_CACHE_DIR"/*.pce | head -1)
+expect 0 "pce info of the built file" -- pce info "$PCEF"
+expect_out "^mapped .* GiB of the file; an evaluation holds .* GiB of it at once" \
+    "pce info: the file is mapped, and what an evaluation holds of it"
+expect 0 "pce info --json" -- pce info "$PCEF" --json
+expect_out '"mapped_bytes":[1-9][0-9]*,"eval_bytes":[1-9]' "pce info --json: mapped and eval bytes"
 
 # ---- czk prove ----
 # (under ASan a prove takes 5 s: the kill after the proving is left to the
