@@ -409,7 +409,7 @@ static int prepare(bench *B)
     }
     /* czk's parameter cache: generated and cached (with its sidecar, so the
      * pinned read skips the subgroup checks) when absent */
-    czk_status st = czk_porep_cached_params(&B->params, shape, czk_progress_cb, &B->pg, B->ppath, &B->generated);
+    czk_status st = czk_kind_cached_params(&B->params, &czk_kind_porep, shape, czk_progress_cb, &B->pg, B->ppath, &B->generated);
     if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "parameters");
     B->have_params = 1;
     /* --stream-params: the runs prove with the file left on disk */
@@ -502,7 +502,7 @@ static int run_pipelined(bench *B)
         so.lc = CZK_LC_DEFAULT;
         so.progress = czk_progress_cb;
         so.progress_ctx = &B->pg;
-        czk_status st = czk_kind_porep.source_open(&src, &B->c1[0], &so);
+        czk_status st = czk_kind_source_open(&src, &czk_kind_porep, &B->c1[0], &so);
         czk_progress_done(&B->pg);
         if (st != CZK_OK) return czk_cli_fail("bench pipeline", st, "opening the witness source");
         st = pipelined_batches(B, &src);

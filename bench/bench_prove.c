@@ -98,7 +98,7 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
         snprintf(ppath, sizeof ppath, "%s", params_path);
         s = czk_groth16_params_read(&p, params_path, CZK_GROTH16_CHECK_PINNED);
     } else {
-        s = czk_porep_cached_params(&p, &c1.shape, czk_progress_cb, &pg, ppath, &generated);
+        s = czk_kind_cached_params(&p, &czk_kind_porep, &c1.shape, czk_progress_cb, &pg, ppath, &generated);
     }
     t_setup = czk_now() - t_setup;
     if (s != CZK_OK) {
@@ -130,7 +130,7 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
         code = czk_cli_fail(cmd, s, "public inputs");
         goto out;
     }
-    s = czk_kind_porep.source_open(&synth, &c1, &so);
+    s = czk_kind_source_open(&synth, &czk_kind_porep, &c1, &so);
     if (s != CZK_OK) {
         code = czk_cli_fail(cmd, s, "pre-compiled constraint evaluation");
         goto out;

@@ -969,7 +969,7 @@ static int pce_open(pce_run *r)
     double t0 = czk_now();
     czk_bench_usage l0, l1;
     czk_bench_usage_get(&l0);
-    czk_status s = czk_pce_porep_get(&r->p, r->shape, pce_progress, &pg, &r->built);
+    czk_status s = czk_kind_pce_get(&r->p, &czk_kind_porep, r->shape, pce_progress, &pg, &r->built);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "loading the PCE");
     r->load_s = czk_now() - t0;
@@ -1161,7 +1161,7 @@ static int bench_synth_main(int argc, char **argv)
     int have_cnt = 0;
     double cnt_s = 0;
     if (o.pce == CZK__PCE_AUTO) {
-        o.pce = czk_pce_porep_is_cached(&shape) ? CZK__PCE_ON : CZK__PCE_OFF;
+        o.pce = czk_kind_pce_cached(&czk_kind_porep, &shape) ? CZK__PCE_ON : CZK__PCE_OFF;
         if (!com.json)
             printf("# --pce auto: the shape's PCE is %s: pce %s\n", o.pce == CZK__PCE_ON ? "cached" : "not cached",
                    o.pce == CZK__PCE_ON ? "on" : "off");

@@ -15,8 +15,7 @@
  * what it has (the shape of options or of job data, reading --vanilla DIR,
  * the parallel witness source); what the row does not carry yet (generating
  * vanilla proofs, the closed-form counts and the counting pass, public
- * inputs from vanilla proofs, the circuit's synthesis, PCE with its
- * built/cached flag, the lines describing the shape, the option checks'
+ * inputs from vanilla proofs, the circuit's synthesis, the lines describing the shape, the option checks'
  * wording) is one kind_ops row per kind below. */
 #include <stdlib.h>
 #include <string.h>
@@ -75,10 +74,6 @@ typedef struct kind_ops {
      * describes the shape. */
     void (*print_json)(FILE *out, const job *j);
     void (*print_text)(FILE *out, const job *j);
-    int (*pce_is_cached)(const void *shape);
-    czk_status (*pce_get)(czk_pce **out, const void *v, czk_pce_progress_fn progress, void *ctx, int *built);
-    czk_status (*pce_witness)(czk_pce_work *w, const void *v, uint32_t k, int threads);
-    czk_status (*pce_validate)(const czk_pce_work *w, const void *v, uint32_t k, int threads);
 } kind_ops;
 
 /* ---- FallbackPoSt (WindowPoSt, WinningPoSt) ---- */
@@ -155,26 +150,6 @@ static void post_print_text(FILE *out, const job *j)
             j->b->vanilla_dir ? "read and checked" : "generated", j->gen_s);
 }
 
-static int post_pce_is_cached(const void *shape) { return czk_pce_post_is_cached(shape); }
-
-/* The kind's PCE entry points as synth_kind.h calls them (one partition: k is 0). */
-static czk_status post_pce_get(czk_pce **out, const void *v, czk_pce_progress_fn progress, void *ctx, int *built)
-{
-    return czk_pce_post_get(out, &((const czk_post_vanilla *)v)->shape, progress, ctx, built);
-}
-
-static czk_status post_pce_witness(czk_pce_work *w, const void *v, uint32_t k, int threads)
-{
-    (void)k;
-    return czk_post_pce_witness(w, v, threads);
-}
-
-static czk_status post_pce_validate(const czk_pce_work *w, const void *v, uint32_t k, int threads)
-{
-    (void)k;
-    return czk_post_pce_validate(w, v, threads);
-}
-
 static const kind_ops post_ops = {
     .name = "post",
     .porep_opt = "%s is a PoRep option (not for --circuit %s)",
@@ -193,10 +168,6 @@ static const kind_ops post_ops = {
     .n_par_split = post_n_par_split,
     .print_json = post_print_json,
     .print_text = post_print_text,
-    .pce_is_cached = post_pce_is_cached,
-    .pce_get = post_pce_get,
-    .pce_witness = post_pce_witness,
-    .pce_validate = post_pce_validate,
 };
 
 /* ---- SnapDeals (EmptySectorUpdate) ---- */
@@ -262,23 +233,6 @@ static void snap_print_text(FILE *out, const job *j)
             ((const czk_snap_vanilla *)j->v)->h, j->b->vanilla_dir ? "read and checked" : "generated", j->gen_s);
 }
 
-static int snap_pce_is_cached(const void *shape) { return czk_pce_snap_is_cached(shape); }
-
-static czk_status snap_pce_get(czk_pce **out, const void *v, czk_pce_progress_fn progress, void *ctx, int *built)
-{
-    return czk_pce_snap_get(out, &((const czk_snap_vanilla *)v)->shape, progress, ctx, built);
-}
-
-static czk_status snap_pce_witness(czk_pce_work *w, const void *v, uint32_t k, int threads)
-{
-    return czk_snap_pce_witness(w, v, k, threads);
-}
-
-static czk_status snap_pce_validate(const czk_pce_work *w, const void *v, uint32_t k, int threads)
-{
-    return czk_snap_pce_validate(w, v, k, threads);
-}
-
 static const kind_ops snap_ops = {
     .name = "snap",
     .porep_opt = "%s is not an option of --circuit %s",
@@ -297,10 +251,6 @@ static const kind_ops snap_ops = {
     .n_par_split = snap_n_par_split,
     .print_json = snap_print_json,
     .print_text = snap_print_text,
-    .pce_is_cached = snap_pce_is_cached,
-    .pce_get = snap_pce_get,
-    .pce_witness = snap_pce_witness,
-    .pce_validate = snap_pce_validate,
 };
 
 /* The registry's kinds synth-only runs this way, by name. */
@@ -360,11 +310,11 @@ static void job_free(job *j)
 /* --pce auto: the PCE of the options' shape, or of the one in vanilla_dir, is cached. */
 static int job_pce_cached(const job *j, const char *vanilla_dir)
 {
-    if (j->given) return j->ops->pce_is_cached(j->given);
+    if (j->given) return czk_kind_pce_cached(j->b->kind, j->given);
     const czk_proof_kind *kind = j->b->kind;
     void *pub = NULL;
     if (kind->read_public(&pub, vanilla_dir) != CZK_OK) return 0;
-    const int cached = j->ops->pce_is_cached(kind->public_shape(pub));
+    const int cached = czk_kind_pce_cached(kind, kind->public_shape(pub));
     kind->free_public(pub);
     return cached;
 }
@@ -609,10 +559,7 @@ static int run_job(run *r)
                               .n_pub = j->n_pub,
                               .par_split = j->ops->par_split,
                               .n_par_split = j->ops->n_par_split(j->shape),
-                              .pce_split = j->ops->pce_split,
-                              .pce_get = j->ops->pce_get,
-                              .pce_witness = j->ops->pce_witness,
-                              .pce_validate = j->ops->pce_validate};
+                              .pce_split = j->ops->pce_split};
     if (!b->no_count && (rc = count_pass(r)) != CZK_EXIT_OK) return rc;
     r->z = (czk_cs_sizes){j->inputs, j->aux, j->constraints + j->inputs};
     /* sequential into a constraint system (--seq, one thread, or a backend

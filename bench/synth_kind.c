@@ -90,7 +90,7 @@ czk_status czk__synth_run_parallel(FILE *out, int json, const czk__synth_kind *s
     o.lc = lc;
     o.parallel = 1;
     czk_witness_source src;
-    CZK_TRY(sk->kind->source_open(&src, sk->v, &o));
+    CZK_TRY(czk_kind_source_open(&src, sk->kind, sk->v, &o));
     czk_witness *w = NULL;
     czk_status st = src.ops->create(&w, &src, z);
     double *wall = calloc((size_t)iters, sizeof(double)), *cpu = calloc((size_t)iters, sizeof(double));
@@ -171,7 +171,7 @@ czk_status czk__synth_run_pce(FILE *out, int json, const czk__synth_kind *sk, co
     double t0 = czk_now();
     czk_pce *p = NULL;
     int built = 0;
-    CZK_TRY(sk->pce_get(&p, sk->v, pce_progress, NULL, &built));
+    CZK_TRY(czk_kind_pce_get(&p, sk->kind, sk->kind->shape_of(sk->v), pce_progress, NULL, &built));
     const double load_s = czk_now() - t0;
     czk_pce_info in;
     czk_pce_info_get(p, &in);
@@ -210,7 +210,7 @@ czk_status czk__synth_run_pce(FILE *out, int json, const czk__synth_kind *sk, co
     for (long long it = 0; it < iters && st == CZK_OK; it++) {
         double w0 = czk_now(), c0 = czk_cpu_now();
         czk_perf_begin();
-        st = sk->pce_witness(w, sk->v, sk->k, threads);
+        st = czk_kind_pce_witness(w, sk->kind, sk->v, sk->k, threads);
         double w1 = czk_now();
         czk_cs_assignment a;
         const czk_fr *in_v = NULL, *aux_v = NULL;
@@ -248,8 +248,8 @@ czk_status czk__synth_run_pce(FILE *out, int json, const czk__synth_kind *sk, co
         w = NULL;
         double tv = czk_now();
         st = czk_pce_work_create(&w, p);
-        if (st == CZK_OK) st = sk->pce_witness(w, sk->v, sk->k, threads);
-        if (st == CZK_OK) st = sk->pce_validate(w, sk->v, sk->k, threads);
+        if (st == CZK_OK) st = czk_kind_pce_witness(w, sk->kind, sk->v, sk->k, threads);
+        if (st == CZK_OK) st = czk_kind_pce_validate(w, sk->kind, sk->v, sk->k, threads);
         if (st == CZK_OK) {
             if (json) fprintf(out, ",\"validate\":{\"ok\":true,\"s\":%.3f}", czk_now() - tv);
             else

@@ -13,7 +13,7 @@
 
 typedef struct czk__synth_kind {
     const char *name;            /* "post", "snap": czk_<name>_circuit_counts, czk_<name>_public_inputs */
-    const czk_proof_kind *kind;  /* its parallel witness source */
+    const czk_proof_kind *kind;  /* its parallel witness source and PCE */
     const void *v;               /* the vanilla proofs, as the kind's functions take them */
     uint32_t k;                  /* the partition */
     const czk_fr *pub;           /* the verifier's public inputs */
@@ -21,9 +21,6 @@ typedef struct czk__synth_kind {
     const char *par_split;       /* what the parallel prover splits: "challenges", "circuit sectors" */
     uint32_t n_par_split;
     const char *pce_split;       /* what PCE's witness splits: "challenges", "sectors" */
-    czk_status (*pce_get)(czk_pce **out, const void *v, czk_pce_progress_fn progress, void *ctx, int *built);
-    czk_status (*pce_witness)(czk_pce_work *w, const void *v, uint32_t k, int threads);
-    czk_status (*pce_validate)(const czk_pce_work *w, const void *v, uint32_t k, int threads);
 } czk__synth_kind;
 
 /* Medians and minima of one mode's iterations. */

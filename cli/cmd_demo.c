@@ -34,7 +34,7 @@ static int run(int argc, char **argv)
     char ppath[512];
     int generated = 0;
     t0 = czk_now();
-    s = czk_porep_cached_params(&p, &shape, czk_progress_cb, &pg, ppath, &generated);
+    s = czk_kind_cached_params(&p, &czk_kind_porep, &shape, czk_progress_cb, &pg, ppath, &generated);
     double t_setup = czk_now() - t0;
     if (s != CZK_OK) {
         czk_fc_c1_free(&c1);

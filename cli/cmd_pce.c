@@ -129,7 +129,7 @@ static int build_shape(const opts *o, const czk_cli_common *com, const czk_proof
     char path[600];
     czk_status s = CZK_OK;
     if (o->out) snprintf(path, sizeof path, "%s", o->out);
-    else if ((s = k->pce_path(path, sizeof path, shape)) != CZK_OK) return czk_cli_fail(CMD, s, "cache path");
+    else if ((s = czk_kind_pce_path(path, sizeof path, k, shape)) != CZK_OK) return czk_cli_fail(CMD, s, "cache path");
     struct stat st;
     if (o->if_missing && stat(path, &st) == 0 && st.st_size > 0) {
         /* already recorded: nothing rebuilt (its checks run when it is read) */
@@ -141,7 +141,7 @@ static int build_shape(const opts *o, const czk_cli_common *com, const czk_proof
     czk_progress_init(&pg, czk_cli_progress_enabled(com));
     double t0 = czk_now();
     czk_pce *p;
-    s = k->pce_build(&p, shape, on_progress, &pg);
+    s = czk_kind_pce_build(&p, k, shape, on_progress, &pg);
     czk_progress_done(&pg);
     if (s != CZK_OK) return czk_cli_fail(CMD, s, "recording the circuit");
     double build_s = czk_now() - t0;

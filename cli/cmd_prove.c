@@ -319,7 +319,7 @@ static int prove_kind(const args *a, const czk_cli_common *c, const czk_proof_ki
         goto out;
     }
     czk_cs_sizes sz;
-    if (k->shape_sizes(&sz, k->shape_of(data)) != CZK_OK) memset(&sz, 0, sizeof sz);
+    if (czk_kind_shape_sizes(&sz, k, k->shape_of(data)) != CZK_OK) memset(&sz, 0, sizeof sz);
     report(a, c, k, name, &rep, times, count, sz.n_constraints, &jp);
 out:
     free(proofs);

@@ -89,7 +89,7 @@ static int output_paths(args *a, const czk_proof_kind *k, const void *shape, cha
 static int plan(args *a, const czk_cli_common *c, const czk_proof_kind *k, const void *shape)
 {
     czk_cs_sizes z;
-    if (k->shape_sizes(&z, shape) != CZK_OK) return CZK_EXIT_OK;
+    if (czk_kind_shape_sizes(&z, k, shape) != CZK_OK) return CZK_EXIT_OK;
     size_t m = 1;
     while (m < z.n_constraints) m <<= 1;
     const size_t n[5] = {m - 1, (size_t)z.n_aux, (size_t)z.n_inputs, 0, 0};
@@ -142,7 +142,7 @@ static int setup_shape(args *a, const czk_cli_common *c, const czk_proof_kind *k
     if (a->stream) return setup_streamed(a, c, k, shape, name, &pg, t0);
     uint64_t seed = a->seed;
     czk_groth16_params p;
-    czk_status s = k->setup(&p, shape, a->have_seed ? &seed : NULL, czk_progress_cb, &pg);
+    czk_status s = czk_kind_setup(&p, k, shape, a->have_seed ? &seed : NULL, czk_progress_cb, &pg);
     if (s != CZK_OK) return czk_cli_fail("setup", s, "parameter generation failed");
     s = czk_groth16_params_write_pair(a->out, a->vk, &p);
     double dt = czk_now() - t0;

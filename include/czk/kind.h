@@ -74,14 +74,20 @@ typedef struct czk_shape_spec {
 } czk_shape_spec;
 
 struct czk_pce;
+struct czk_pce_work;
+struct czk__kind_plan;  /* src/kinds/sources.h */
+struct czk__kind_shape; /* src/kinds/pce_kind.h */
 
 typedef struct czk_proof_kind {
     const char *name;    /* "porep" */
     const char *summary; /* one line */
     const czk_engine_circuit *circuit;
     uint32_t (*partitions)(const void *data);
-    /* Open the witness source opts ask for; out->name says which it is. */
-    czk_status (*source_open)(czk_witness_source *out, const void *data, const czk_source_opts *opts);
+    /* ---- what the generic code is written over (internal to the library) ---- */
+    /* The parallel plan of a partition (the parallel prover, PCE's witness). */
+    const struct czk__kind_plan *plan;
+    /* The shape's PCE key and recording, sizes and czk's parameter file name. */
+    const struct czk__kind_shape *shape_ops;
     /* ---- shapes: the circuit without a job (setup, PCE, parameter names) ---- */
     /* *shape (malloc'd, free()) from spec; CZK_ERR_INVALID_ARG names the
      * option that is missing, extra or out of range. */
@@ -90,19 +96,9 @@ typedef struct czk_proof_kind {
     const void *(*shape_of)(const void *data);
     /* One line naming the shape ("StackedDrg2KiBV1_1", "snap (custom, 64 nodes)"). */
     void (*shape_name)(char *out, size_t cap, const void *shape);
-    /* Inputs (ONE included), aux and constraints (input rows included) of one partition. */
-    czk_status (*shape_sizes)(czk_cs_sizes *out, const void *shape);
     /* The parameter file (ext ".params" or ".vk") under dir, by the name
      * filecoin-proofs gives it; an error for a custom shape. */
     czk_status (*param_path)(char *out, size_t cap, const char *dir, const void *shape, const char *ext);
-    /* Groth16 parameters of one partition, in memory (seed NULL: getrandom). */
-    czk_status (*setup)(czk_groth16_params *out, const void *shape, const uint64_t *seed, czk_progress_fn progress,
-                        void *ctx);
-    /* The shape's PCE matrices: recorded now (pce_build), from czk's cache
-     * or recorded and cached (pce_get), and the cache file's path. */
-    czk_status (*pce_build)(struct czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx);
-    czk_status (*pce_get)(struct czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx);
-    czk_status (*pce_path)(char *out, size_t cap, const void *shape);
     /* ---- files (czk prove, czk verify) ---- */
     /* Job data from its files (PoRep: a C1 JSON file; the others: a vanilla
      * directory as czk gen-post / gen-snap and czk-oracle write it), read
@@ -129,10 +125,59 @@ typedef struct czk_proof_kind {
     uint64_t (*sector_size)(const void *data);
 } czk_proof_kind;
 
+/* ---- what every kind has, written once over its row (src/kinds) ---- */
+
+/* Open the witness source opts asks for over job data: full synthesis,
+ * the parallel prover (opts->parallel) or PCE (opts->pce on, or auto when
+ * the shape's matrices are cached); opts NULL: full synthesis with the
+ * default LC storage. out->name says which opened. */
+czk_status czk_kind_source_open(czk_witness_source *out, const czk_proof_kind *k, const void *data,
+                                const czk_source_opts *opts) CZK_WUR;
+/* Inputs (ONE included), aux and constraints (input rows included) of one
+ * partition of shape. */
+czk_status czk_kind_shape_sizes(czk_cs_sizes *out, const czk_proof_kind *k, const void *shape) CZK_WUR;
+/* Groth16 parameters of one partition of shape, in memory, from one
+ * synthesis of it (seed NULL: getrandom). */
+czk_status czk_kind_setup(czk_groth16_params *out, const czk_proof_kind *k, const void *shape, const uint64_t *seed,
+                          czk_progress_fn progress, void *ctx) CZK_WUR;
+/* The parameters of shape from czk's own cache directory ($CZK_CACHE_DIR,
+ * else $XDG_CACHE_HOME/czk, else ~/.cache/czk), read pinned; made by
+ * czk_kind_setup (fresh toxic waste) and cached when absent or unreadable.
+ * path_out (may be NULL) receives the file; *generated (may be NULL)
+ * whether it was made now. */
+czk_status czk_kind_cached_params(czk_groth16_params *out, const czk_proof_kind *k, const void *shape,
+                                  czk_progress_fn progress, void *ctx, char path_out[512], int *generated) CZK_WUR;
+/* The shape's PCE matrices: recorded now (build), from czk's cache or
+ * recorded and cached (get; *built, may be NULL: which), the cache file's
+ * path, and whether it is cached. */
+czk_status czk_kind_pce_build(struct czk_pce **out, const czk_proof_kind *k, const void *shape,
+                              czk_progress_fn progress, void *ctx) CZK_WUR;
+czk_status czk_kind_pce_get(struct czk_pce **out, const czk_proof_kind *k, const void *shape,
+                            czk_progress_fn progress, void *ctx, int *built) CZK_WUR;
+czk_status czk_kind_pce_path(char *out, size_t cap, const czk_proof_kind *k, const void *shape) CZK_WUR;
+int czk_kind_pce_cached(const czk_proof_kind *k, const void *shape);
+/* The cache key of shape's matrices (what they depend on, and the kind's
+ * PCE version): a PCE file of another key is not this shape's. out holds
+ * CZK_PCE_KEY_MAX (czk/pce.h) bytes. */
+void czk_kind_pce_key(char *out, const czk_proof_kind *k, const void *shape);
+/* Partition part's witness (input and aux) of job data into w, a
+ * workspace of the shape's PCE (CZK_ERR_INVALID_ARG naming both keys
+ * otherwise), synthesized over the kind's parallel plan on threads (<= 0:
+ * czk_threads()): bit for bit the sequential WITNESS backend's. Then
+ * czk_pce_work_eval. */
+czk_status czk_kind_pce_witness(struct czk_pce_work *w, const czk_proof_kind *k, const void *data, uint32_t part,
+                                int threads) CZK_WUR;
+/* w's a, b, c (after czk_kind_pce_witness and the evaluation) compared row
+ * by row with the parallel PROVE synthesis of that partition, streamed
+ * (czk_pce_work_compare_stream): input, aux, a, b, c and the densities,
+ * bit for bit. */
+czk_status czk_kind_pce_validate(const struct czk_pce_work *w, const czk_proof_kind *k, const void *data,
+                                 uint32_t part, int threads) CZK_WUR;
+
 /* The parameters of kind k's shape computed and written section by section
  * from its PCE matrices (cached, or recorded first) in ~64 bytes per
  * constraint beside them, for files larger than memory: the same bytes as
- * k->setup for the same seed. The free space for the whole file is checked
+ * czk_kind_setup for the same seed. The free space for the whole file is checked
  * before the work. */
 czk_status czk_kind_setup_write(const char *params_path, const char *vk_path, const czk_proof_kind *k,
                                 const void *shape, const uint64_t *seed, czk_progress_fn progress,

@@ -182,25 +182,8 @@ size_t czk_pce_work_compare_stream_bytes(const czk_pce_work *w, uint64_t window_
 /* Bumped whenever the circuit or the PCE layout changes (cache key). */
 #define CZK_PCE_POREP_VERSION "czk-pce-porep-2"
 
-
-
-/* Cache key of a partition shape (proof, sizes, tree, layers, version). */
-void czk_pce_porep_key(char out[CZK_PCE_KEY_MAX], const czk_fc_shape *shape);
-/* Record the partition shape (czk_porep_synthesize with c1 = NULL) into a PCE. */
-czk_status czk_pce_porep_build(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress,
-                               void *progress_ctx) CZK_WUR;
-/* Cache directory ($CZK_CACHE_DIR, $XDG_CACHE_HOME/czk, ~/.cache/czk; made if
- * missing) and the file of a shape in it. */
-czk_status czk_pce_cache_path(char *out, size_t n, const czk_fc_shape *shape) CZK_WUR;
-/* Load the shape's PCE from the cache, or build it and write it there (a
- * damaged or mismatched file is rebuilt). *built says which happened (may be
- * NULL). */
-czk_status czk_pce_porep_get(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress,
-                             void *progress_ctx, int *built) CZK_WUR;
-
-/* Whether the shape's PCE file is in the cache (for "--pce auto": use the
- * PCE when it is, without building). */
-int czk_pce_porep_is_cached(const czk_fc_shape *shape);
+/* The shape's matrices themselves (build, cache, path) are every kind's:
+ * czk_kind_pce_get (czk/kind.h) with czk_kind_porep. */
 
 /* a*b = c on every row of an assignment; CZK_ERR_UNSATISFIED naming the
  * first failing row. threads 0: czk_threads(). */

@@ -1,7 +1,6 @@
 /* czk — PoRep as a library module (src/porep/): the proof kind
  * czk_kind_porep (czk/kind.h: czk_kind_prove proves a sector's partitions
- * through the engine), and the steps around proving: parameters (made by
- * setup, or cached), verification, and one partition outside the engine
+ * through the engine), verification, and one partition outside the engine
  * with per-stage timings. The circuit itself is czk/porep.h. */
 #ifndef CZK_POREP_KIND_H
 #define CZK_POREP_KIND_H
@@ -15,18 +14,8 @@
 extern "C" {
 #endif
 
-/* Progress goes to (progress, ctx); a stage ends with fraction 1. */
-
-/* Synthesize the shape and generate parameters (seed: NULL = getrandom). */
-czk_status czk_porep_setup_params(czk_groth16_params *out, const czk_fc_shape *shape, const uint64_t *seed,
-                                  czk_progress_fn progress, void *ctx) CZK_WUR;
-
-/* Parameters for `shape` from czk's cache directory ($CZK_CACHE_DIR, else
- * $XDG_CACHE_HOME/czk, else ~/.cache/czk), generated and cached (fresh toxic
- * waste from getrandom) when absent or unreadable. path_out (may be NULL)
- * receives the file used; *generated says whether it was made now. */
-czk_status czk_porep_cached_params(czk_groth16_params *out, const czk_fc_shape *shape, czk_progress_fn progress,
-                                   void *ctx, char path_out[512], int *generated) CZK_WUR;
+/* Parameters (czk_kind_setup, czk_kind_cached_params) and the PCE
+ * matrices (czk_kind_pce_get) are every kind's: czk/kind.h. */
 
 /* Verify proofs of partitions 0 .. n_parts-1 against c1's public inputs
  * (one batch verification for several). */

@@ -1,8 +1,8 @@
 /* czk — WindowPoSt and WinningPoSt as proof kinds (src/post/): the kinds
  * czk_kind_window_post and czk_kind_winning_post (czk/kind.h; job data a
  * const czk_post_vanilla *, one partition per job), and the steps around
- * proving: parameters (made by setup, or cached) and verification. The
- * circuit is czk/post.h; the vanilla proofs czk/post_vanilla.h. */
+ * proving: verification and the vanilla directory. The circuit is
+ * czk/post.h; the vanilla proofs czk/post_vanilla.h. */
 #ifndef CZK_POST_KIND_H
 #define CZK_POST_KIND_H
 
@@ -29,46 +29,15 @@ extern const czk_proof_kind czk_kind_winning_post;
 /* The kind proving vanillas of kind k. */
 const czk_proof_kind *czk_post_proof_kind(czk_post_kind k);
 
-/* Synthesize shape s and generate its parameters (seed: NULL = getrandom).
- * Progress goes to (progress, ctx). */
-czk_status czk_post_setup_params(czk_groth16_params *out, const czk_post_shape *s, const uint64_t *seed,
-                                 czk_progress_fn progress, void *ctx) CZK_WUR;
-
-/* Parameters for s from czk's cache directory (as czk_porep_cached_params:
- * $CZK_CACHE_DIR, else $XDG_CACHE_HOME/czk, else ~/.cache/czk), generated
- * and cached when absent or unreadable. path_out (may be NULL) receives
- * the file; *generated says whether it was made now. */
-czk_status czk_post_cached_params(czk_groth16_params *out, const czk_post_shape *s, czk_progress_fn progress,
-                                  void *ctx, char path_out[512], int *generated) CZK_WUR;
-
-/* ---- pre-compiled constraint evaluation (PCE) ------------------------------ */
+/* Parameters (czk_kind_setup, czk_kind_cached_params) and the PCE
+ * matrices and workspace (czk_kind_pce_get, czk_kind_pce_witness) are every
+ * kind's: czk/kind.h. */
 
 /* Bumped whenever the circuit or the PCE layout changes (cache key). */
 #define CZK_PCE_POST_VERSION "czk-pce-post-1"
 
-/* The cache key of s's circuit: its tree and its sector x challenge layout
- * (WindowPoSt and WinningPoSt of one layout share matrices). */
-void czk_pce_post_key(char out[CZK_PCE_KEY_MAX], const czk_post_shape *s);
-/* Record s's circuit (czk_post_synthesize without values) into a PCE. */
-czk_status czk_pce_post_build(czk_pce **out, const czk_post_shape *s, czk_pce_progress_fn progress,
-                              void *ctx) CZK_WUR;
-/* s's file in czk's cache directory (czk_pce_cache_file). */
-czk_status czk_pce_post_path(char *out, size_t n, const czk_post_shape *s) CZK_WUR;
-/* Load s's PCE from the cache, or build and cache it (*built: which; may be
- * NULL). */
-czk_status czk_pce_post_get(czk_pce **out, const czk_post_shape *s, czk_pce_progress_fn progress, void *ctx,
-                            int *built) CZK_WUR;
-int czk_pce_post_is_cached(const czk_post_shape *s);
-/* The witness of v's partition into w (a workspace of v's shape's PCE;
- * CZK_ERR_INVALID_ARG naming both keys otherwise), synthesized with the
- * circuit sectors split across `threads` threads (0: czk_threads()): bit for
- * bit the sequential WITNESS backend's. Then czk_pce_work_eval. */
-czk_status czk_post_pce_witness(czk_pce_work *w, const czk_post_vanilla *v, int threads) CZK_WUR;
-/* w's witness (czk_post_pce_witness) against the parallel PROVE synthesis
- * of v, streamed by windows of sectors (czk_pce_work_compare_stream): input,
- * aux, every row's a, b, c and the densities, bit for bit. _bytes: what it
- * allocates. */
-czk_status czk_post_pce_validate(const czk_pce_work *w, const czk_post_vanilla *v, int threads) CZK_WUR;
+/* What czk_kind_pce_validate allocates for w's PCE, for a shape s job on
+ * threads (0: czk_threads()): the rows of `threads` sectors at once. */
 size_t czk_post_pce_validate_bytes(const czk_pce_work *w, const czk_post_shape *s, int threads);
 
 /* What a verifier knows of one partition (Window) or proof (Winning):

@@ -1,9 +1,8 @@
 /* czk — SnapDeals as a proof kind (src/snap/): the kind czk_kind_snap
  * (czk/kind.h; job data a const czk_snap_vanilla *, one job = every
- * partition of an update), and the steps around proving: parameters (made
- * by setup, or cached), verification from the public data, and the vanilla
- * directory (snap.json + snap-partition-K.bin). The circuit and the vanilla
- * proofs are czk/snap.h. */
+ * partition of an update), and the steps around proving: verification from
+ * the public data, and the vanilla directory (snap.json +
+ * snap-partition-K.bin). The circuit and the vanilla proofs are czk/snap.h. */
 #ifndef CZK_SNAP_KIND_H
 #define CZK_SNAP_KIND_H
 
@@ -24,43 +23,12 @@ extern "C" {
  * commitments it was made for. */
 extern const czk_proof_kind czk_kind_snap;
 
-/* Synthesize shape s (partition 0; every partition has the same R1CS) and
- * generate its parameters (seed: NULL = getrandom). */
-czk_status czk_snap_setup_params(czk_groth16_params *out, const czk_snap_shape *s, const uint64_t *seed,
-                                 czk_progress_fn progress, void *ctx) CZK_WUR;
-/* Parameters for s from czk's own cache directory (as
- * czk_post_cached_params), generated and cached when absent. */
-czk_status czk_snap_cached_params(czk_groth16_params *out, const czk_snap_shape *s, czk_progress_fn progress,
-                                  void *ctx, char path_out[512], int *generated) CZK_WUR;
-
-/* ---- pre-compiled constraint evaluation (PCE) ------------------------------ */
+/* Parameters (czk_kind_setup, czk_kind_cached_params) and the PCE
+ * matrices and workspace (czk_kind_pce_get, czk_kind_pce_witness) are every
+ * kind's: czk/kind.h. Every partition of an update has the same R1CS. */
 
 /* Bumped whenever the circuit or the PCE layout changes (cache key). */
 #define CZK_PCE_SNAP_VERSION "czk-pce-snap-1"
-
-/* The cache key of s's circuit: the node count (which fixes the constants)
- * and tree R's shape. Every partition of an update shares the matrices. */
-void czk_pce_snap_key(char out[CZK_PCE_KEY_MAX], const czk_snap_shape *s);
-/* Record s's circuit (czk_snap_synthesize without values) into a PCE. */
-czk_status czk_pce_snap_build(czk_pce **out, const czk_snap_shape *s, czk_pce_progress_fn progress,
-                              void *ctx) CZK_WUR;
-/* s's file in czk's cache directory (czk_pce_cache_file). */
-czk_status czk_pce_snap_path(char *out, size_t n, const czk_snap_shape *s) CZK_WUR;
-/* Load s's PCE from the cache, or build and cache it (*built: which; may be
- * NULL). */
-czk_status czk_pce_snap_get(czk_pce **out, const czk_snap_shape *s, czk_pce_progress_fn progress, void *ctx,
-                            int *built) CZK_WUR;
-int czk_pce_snap_is_cached(const czk_snap_shape *s);
-/* The witness of partition k of v into w (a workspace of v's shape's PCE;
- * CZK_ERR_INVALID_ARG naming both keys otherwise), synthesized with the
- * challenges split across `threads` threads (0: czk_threads()): bit for bit
- * the sequential WITNESS backend's. Then czk_pce_work_eval. */
-czk_status czk_snap_pce_witness(czk_pce_work *w, const czk_snap_vanilla *v, uint32_t k, int threads) CZK_WUR;
-/* w's witness (czk_snap_pce_witness of partition k) against the parallel
- * PROVE synthesis of that partition, streamed by windows of challenges:
- * input, aux, every row's a, b, c and the densities, bit for bit. */
-czk_status czk_snap_pce_validate(const czk_pce_work *w, const czk_snap_vanilla *v, uint32_t k,
-                                 int threads) CZK_WUR;
 
 /* What a verifier knows of an update: the shape, h, the three commitments. */
 typedef struct czk_snap_public {

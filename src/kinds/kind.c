@@ -198,7 +198,7 @@ czk_status czk_kind_prove(czk_groth16_proof *proofs, const czk_kind_job *job, cz
     }
     if (job->stream_stats) memset(job->stream_stats, 0, sizeof *job->stream_stats);
     czk_witness_source src;
-    czk_status sst = k->source_open(&src, job->data, &job->source);
+    czk_status sst = czk_kind_source_open(&src, k, job->data, &job->source);
     if (sst != CZK_OK) {
         czk_groth16_params_clear(&streamed);
         return sst;

@@ -1,10 +1,11 @@
-/* Setup and czk's parameter cache for any proof kind (kinds/params.h). */
+/* Setup, czk's parameter cache and the streamed setup of any proof kind
+ * (czk/kind.h), over the kind's shape_ops (kinds/pce_kind.h). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "czk/czk.h"
-#include "kinds/params.h"
+#include "kinds/pce_kind.h"
 #include "groth16/groth16_internal.h"
 #include "common/fileio.h"
 #include "czk/pce.h"
@@ -14,20 +15,23 @@ static void report(czk_progress_fn fn, void *ctx, const char *stage, double frac
     if (fn) fn(ctx, stage, fraction);
 }
 
-czk_status czk__params_setup(czk_groth16_params *out, const char *what, const czk_cs_sizes *sizes,
-                             czk_witness_synth_fn synth, const void *data, const uint64_t *seed,
-                             czk_progress_fn progress, void *ctx)
+czk_status czk_kind_setup(czk_groth16_params *out, const czk_proof_kind *k, const void *shape, const uint64_t *seed,
+                          czk_progress_fn progress, void *ctx)
 {
-    czk_cs_sizes none;
-    memset(&none, 0, sizeof none);
+    czk_cs_sizes sizes;
+    if (k->shape_ops->sizes(&sizes, shape) != CZK_OK) memset(&sizes, 0, sizeof sizes);
     czk_cs *cs = NULL;
-    CZK_TRY(czk_cs_create(&cs, CZK_CS_SHAPE, CZK_LC_DEFAULT, sizes ? sizes : &none));
+    CZK_TRY(czk_cs_create(&cs, CZK_CS_SHAPE, CZK_LC_DEFAULT, &sizes));
     czk_csr A = {0}, B = {0}, C = {0};
     report(progress, ctx, "synthesizing shape", 0);
-    czk_status s = synth(cs, data, 0);
+    czk_status s = k->shape_ops->record(cs, shape);
     if (s == CZK_OK) s = czk_cs_finalize(cs);
     if (s == CZK_OK) s = czk_cs_shape_csr(cs, &A, &B, &C);
-    if (s != CZK_OK) s = czk_error_context(s, "setup of %s: synthesizing the shape", what);
+    if (s != CZK_OK) {
+        char what[96];
+        k->shape_name(what, sizeof what, shape);
+        s = czk_error_context(s, "setup of %s: synthesizing the shape", what);
+    }
     czk_cs_sizes counts;
     czk_cs_counts(cs, &counts);
     size_t n_inputs = counts.n_inputs;
@@ -49,12 +53,12 @@ czk_status czk__params_setup(czk_groth16_params *out, const char *what, const cz
     return s;
 }
 
-czk_status czk__params_cached(czk_groth16_params *out, const char *name, czk__params_gen_fn gen,
-                              const void *gen_ctx, czk_progress_fn progress, void *ctx, char path_out[512],
-                              int *generated)
+czk_status czk_kind_cached_params(czk_groth16_params *out, const czk_proof_kind *k, const void *shape,
+                                  czk_progress_fn progress, void *ctx, char path_out[512], int *generated)
 {
-    char dir[400], path[512];
+    char dir[400], name[256], path[512];
     CZK_TRY(czk_cache_dir(dir, sizeof dir));
+    k->shape_ops->params_name(name, sizeof name, shape);
     int n = snprintf(path, sizeof path, "%s/%s", dir, name);
     if (n < 0 || (size_t)n >= sizeof path)
         return czk_error(CZK_ERR_INVALID_ARG, "cached parameter path %s/%s is too long", dir, name);
@@ -69,7 +73,7 @@ czk_status czk__params_cached(czk_groth16_params *out, const char *name, czk__pa
         if (s == CZK_OK) return CZK_OK;
         fprintf(stderr, "czk: cached parameters unusable (%s); generating new ones\n", czk_last_error());
     }
-    CZK_TRY(gen(out, gen_ctx, progress, ctx));
+    CZK_TRY(czk_kind_setup(out, k, shape, NULL, progress, ctx));
     if (generated) *generated = 1;
     czk_status s = czk_groth16_params_write_pinned(path, out);
     if (s != CZK_OK) fprintf(stderr, "czk: could not cache parameters: %s\n", czk_last_error());
@@ -88,7 +92,7 @@ czk_status czk_kind_setup_write(const char *params_path, const char *vk_path, co
                                 const void *shape, const uint64_t *seed, czk_progress_fn progress, void *ctx)
 {
     czk_pce *pce = NULL;
-    CZK_TRY(k->pce_get(&pce, shape, progress, ctx));
+    CZK_TRY(czk_kind_pce_get(&pce, k, shape, progress, ctx, NULL));
     czk_pce_info in;
     czk_pce_info_get(pce, &in);
     /* the file's size, known before the hours of work: h has m - 1 points

@@ -1,4 +1,4 @@
-/* The PCE of any proof kind's shape (kinds/pce_kind.h). */
+/* The PCE of any proof kind's shape (czk/kind.h, kinds/pce_kind.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,9 +7,15 @@
 #include "kinds/pce_kind.h"
 #include "pce/pce_internal.h"
 
-czk_status czk__kind_pce_build(czk_pce **out, const czk__kind_pce *d, const void *shape, czk_pce_progress_fn progress,
-                               void *ctx)
+czk_status czk_kind_shape_sizes(czk_cs_sizes *out, const czk_proof_kind *k, const void *shape)
 {
+    return k->shape_ops->sizes(out, shape);
+}
+
+czk_status czk_kind_pce_build(czk_pce **out, const czk_proof_kind *k, const void *shape, czk_progress_fn progress,
+                              void *ctx)
+{
+    const czk__kind_shape *d = k->shape_ops;
     *out = NULL;
     czk_cs_sizes z;
     CZK_TRY(d->sizes(&z, shape));
@@ -18,39 +24,41 @@ czk_status czk__kind_pce_build(czk_pce **out, const czk__kind_pce *d, const void
     return czk_pce_record(out, &z, d->record, shape, key, progress, ctx);
 }
 
-czk_status czk__kind_pce_path(char *out, size_t n, const czk__kind_pce *d, const void *shape)
+czk_status czk_kind_pce_path(char *out, size_t n, const czk_proof_kind *k, const void *shape)
 {
     char key[CZK_PCE_KEY_MAX], label[128];
-    d->key(key, shape);
-    d->label(label, sizeof label, shape);
+    k->shape_ops->key(key, shape);
+    k->shape_ops->label(label, sizeof label, shape);
     return czk_pce_cache_file(out, n, key, label);
 }
 
 typedef struct build_ctx {
-    const czk__kind_pce *d;
+    const czk_proof_kind *k;
     const void *shape;
 } build_ctx;
 
 static czk_status build(czk_pce **out, void *ctx, czk_pce_progress_fn progress, void *pctx)
 {
     const build_ctx *b = ctx;
-    return czk__kind_pce_build(out, b->d, b->shape, progress, pctx);
+    return czk_kind_pce_build(out, b->k, b->shape, progress, pctx);
 }
 
-czk_status czk__kind_pce_get(czk_pce **out, const czk__kind_pce *d, const void *shape, czk_pce_progress_fn progress,
-                             void *ctx, int *built)
+czk_status czk_kind_pce_get(czk_pce **out, const czk_proof_kind *k, const void *shape, czk_progress_fn progress,
+                            void *ctx, int *built)
 {
     char path[600], key[CZK_PCE_KEY_MAX];
-    CZK_TRY(czk__kind_pce_path(path, sizeof path, d, shape));
-    d->key(key, shape);
-    build_ctx b = {d, shape};
+    CZK_TRY(czk_kind_pce_path(path, sizeof path, k, shape));
+    k->shape_ops->key(key, shape);
+    build_ctx b = {k, shape};
     return czk_pce_cache_get(out, path, key, build, &b, progress, ctx, built);
 }
 
-int czk__kind_pce_is_cached(const czk__kind_pce *d, const void *shape)
+void czk_kind_pce_key(char *out, const czk_proof_kind *k, const void *shape) { k->shape_ops->key(out, shape); }
+
+int czk_kind_pce_cached(const czk_proof_kind *k, const void *shape)
 {
     char path[600];
-    return czk__kind_pce_path(path, sizeof path, d, shape) == CZK_OK && czk_pce_cache_has(path);
+    return czk_kind_pce_path(path, sizeof path, k, shape) == CZK_OK && czk_pce_cache_has(path);
 }
 
 static int threads_or_default(int threads)
@@ -59,10 +67,13 @@ static int threads_or_default(int threads)
     return czk_threads() > 0 ? czk_threads() : 1;
 }
 
-czk_status czk__kind_pce_witness(czk_pce_work *w, const czk__kind_pce *d, const czk__kind_plan *plan,
-                                 const void *shape, const void *data, uint32_t k, int threads)
+czk_status czk_kind_pce_witness(czk_pce_work *w, const czk_proof_kind *kind, const void *data, uint32_t k,
+                                int threads)
 {
+    const czk__kind_shape *d = kind->shape_ops;
+    const czk__kind_plan *plan = kind->plan;
     if (!w || !data) return czk_error(CZK_ERR_INVALID_ARG, "%s PCE witness: NULL argument", d->what);
+    const void *shape = kind->shape_of(data);
     char key[CZK_PCE_KEY_MAX];
     d->key(key, shape);
     if (strcmp(key, w->p->key))
@@ -98,9 +109,9 @@ static czk_status stream_fn(void *ctx, czk_fr *input, size_t n_input, czk_fr *au
     return st;
 }
 
-czk_status czk__kind_pce_validate(const czk_pce_work *w, const czk__kind_plan *plan, const void *shape,
-                                  const void *data, uint32_t k, int threads)
+czk_status czk_kind_pce_validate(const czk_pce_work *w, const czk_proof_kind *kind, const void *data, uint32_t k,
+                                 int threads)
 {
-    stream_ctx s = {plan, shape, data, k, threads_or_default(threads)};
+    stream_ctx s = {kind->plan, kind->shape_of(data), data, k, threads_or_default(threads)};
     return czk_pce_work_compare_stream(w, stream_fn, &s, 0, s.threads);
 }

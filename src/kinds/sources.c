@@ -273,8 +273,8 @@ czk_status czk__source_pce_open(czk_witness_source *out, const czk__kind_plan *p
     return CZK_OK;
 }
 
-czk_status czk__source_open(czk_witness_source *out, const czk__kind_sources *k, const void *shape,
-                            const czk_source_opts *o)
+czk_status czk_kind_source_open(czk_witness_source *out, const czk_proof_kind *k, const void *data,
+                                const czk_source_opts *o)
 {
     memset(out, 0, sizeof *out);
     czk_source_opts def;
@@ -283,11 +283,16 @@ czk_status czk__source_open(czk_witness_source *out, const czk__kind_sources *k,
         def.lc = CZK_LC_DEFAULT;
         o = &def;
     }
-    int pce = o->pce == CZK_PCE_MODE_ON || (o->pce == CZK_PCE_MODE_AUTO && k->pce_cached(shape));
-    if (!pce && !o->parallel) return czk_witness_source_cs(out, k->synth, o->lc);
+    const void *shape = k->shape_of(data);
+    int pce = o->pce == CZK_PCE_MODE_ON || (o->pce == CZK_PCE_MODE_AUTO && czk_kind_pce_cached(k, shape));
+    if (!pce && !o->parallel) return czk_witness_source_cs(out, k->circuit->synthesize, o->lc);
     if (!pce) return czk__source_par_open(out, k->plan, shape, o->lc);
     czk_pce *p;
-    czk_status r = k->pce_get(&p, shape, o->progress, o->progress_ctx);
-    if (r != CZK_OK) return czk_error_context(r, "PCE of %s", k->what);
+    czk_status r = czk_kind_pce_get(&p, k, shape, o->progress, o->progress_ctx, NULL);
+    if (r != CZK_OK) {
+        char name[96];
+        k->shape_name(name, sizeof name, shape);
+        return czk_error_context(r, "PCE of %s", name);
+    }
     return czk__source_pce_open(out, k->plan, shape, p);
 }

@@ -34,20 +34,4 @@ czk_status czk__source_par_open(czk_witness_source *out, const czk__kind_plan *p
 czk_status czk__source_pce_open(czk_witness_source *out, const czk__kind_plan *plan, const void *shape,
                                 czk_pce *pce) CZK_WUR;
 
-/* What a kind's source_open decides from, for czk__source_open. */
-typedef struct czk__kind_sources {
-    const czk__kind_plan *plan;
-    czk_witness_synth_fn synth; /* full synthesis into the PROVE backend */
-    /* its PCE is cached / load or build it (progress may be NULL) */
-    int (*pce_cached)(const void *shape);
-    czk_status (*pce_get)(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx);
-    const char *what;           /* "the SnapDeals circuit": errors */
-} czk__kind_sources;
-
-/* A kind's source_open: full synthesis, the parallel prover (o->parallel)
- * or PCE (o->pce on, or auto when the shape's matrices are cached) over
- * shape; o NULL: full synthesis with the default LC storage. */
-czk_status czk__source_open(czk_witness_source *out, const czk__kind_sources *k, const void *shape,
-                            const czk_source_opts *o) CZK_WUR;
-
 #endif

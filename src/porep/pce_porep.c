@@ -1,4 +1,6 @@
-/* PCE for the PoRep partition circuit: recording, cache, witness + evaluation. */
+/* The PoRep partition circuit's shape for the generic code (its PCE key and
+ * recording, sizes, czk's parameter file name: kinds/pce_kind.h), and
+ * PoRep's own PCE workspace (czk/pce.h): witness + evaluation, validation. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -13,9 +15,10 @@
 #include "circuits/porep_internal.h"
 #include "kinds/pce_kind.h"
 #include "pce/pce_internal.h"
+#include "porep/porep_internal.h"
 
 
-void czk_pce_porep_key(char out[CZK_PCE_KEY_MAX], const czk_fc_shape *s)
+static void pce_key(char out[CZK_PCE_KEY_MAX], const czk_fc_shape *s)
 {
     snprintf(out, CZK_PCE_KEY_MAX, "porep %s ss=%llu nodes=%llu L=%u P=%u C=%u tree=%u,%u,%u h=%u d=%u v1_1=%d %s",
              czk_fc_proof_name(s->proof), (unsigned long long)s->sector_size, (unsigned long long)s->nodes,
@@ -28,7 +31,7 @@ static czk_status porep_record(czk_cs *cs, const void *shape)
     return czk_porep_synthesize(cs, shape, NULL, 0);
 }
 
-static void porep_key(char out[CZK_PCE_KEY_MAX], const void *shape) { czk_pce_porep_key(out, shape); }
+static void porep_key(char out[CZK_PCE_KEY_MAX], const void *shape) { pce_key(out, shape); }
 
 static void porep_label(char *out, size_t cap, const void *shape)
 {
@@ -39,23 +42,19 @@ static void porep_label(char *out, size_t cap, const void *shape)
 
 static czk_status porep_sizes(czk_cs_sizes *out, const void *shape) { return czk_porep_sizes(out, shape); }
 
-static const czk__kind_pce porep_pce = {"porep", porep_key, porep_label, porep_sizes, porep_record};
-
-czk_status czk_pce_porep_build(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress, void *ctx)
+/* czk's cached parameters: the proof's name, or the custom shape's numbers */
+static void porep_params_name(char *out, size_t cap, const void *shape)
 {
-    return czk__kind_pce_build(out, &porep_pce, shape, progress, ctx);
+    const czk_fc_shape *s = shape;
+    if (s->proof == CZK_FC_PROOF_CUSTOM)
+        snprintf(out, cap, "porep-custom-n%llu-l%u-c%u-t%u.%u.%u-czk%s.params", (unsigned long long)s->nodes,
+                 s->layers, s->challenges, s->base_arity, s->sub_arity, s->top_arity, CZK_VERSION_STRING);
+    else
+        snprintf(out, cap, "porep-%s-czk%s.params", czk_fc_proof_name(s->proof), CZK_VERSION_STRING);
 }
 
-czk_status czk_pce_cache_path(char *out, size_t n, const czk_fc_shape *s)
-{
-    return czk__kind_pce_path(out, n, &porep_pce, s);
-}
-
-czk_status czk_pce_porep_get(czk_pce **out, const czk_fc_shape *shape, czk_pce_progress_fn progress, void *ctx,
-                             int *built)
-{
-    return czk__kind_pce_get(out, &porep_pce, shape, progress, ctx, built);
-}
+const czk__kind_shape czk__porep_shape_ops = {"porep", porep_key, porep_label, porep_sizes, porep_record,
+                                              porep_params_name};
 
 struct czk_pce_porep_work {
     czk_pce_work *g; /* the witness and a, b, c */
@@ -134,8 +133,6 @@ czk_status czk_pce_porep_synthesize(czk_pce_porep_work *w, const czk_fc_c1 *c1, 
     }
     return CZK_OK;
 }
-
-int czk_pce_porep_is_cached(const czk_fc_shape *shape) { return czk__kind_pce_is_cached(&porep_pce, shape); }
 
 /* ---- validation against the PROVE synthesis ------------------------------------ */
 

@@ -17,4 +17,8 @@ uint32_t czk__porep_partitions(const void *data);
 const char *czk__porep_name(const void *data);
 czk_status czk__porep_inputs(czk_fr *out, size_t n, const void *data, uint32_t k) CZK_WUR;
 
+/* pce_porep.c: the shape for src/kinds' generic code. */
+struct czk__kind_shape;
+extern const struct czk__kind_shape czk__porep_shape_ops;
+
 #endif

@@ -1,6 +1,6 @@
 /* PoRep as a proof kind (czk/kind.h): the StackedDRG partition circuit's
- * sizes and public inputs, its v28 parameter names, and its three witness
- * sources (full synthesis, the parallel prover, PCE). Job data is a
+ * sizes and public inputs, its shapes and v28 parameter names, and its
+ * parallel plan (the parallel prover and PCE's witness, src/kinds). Job data is a
  * const czk_fc_c1 *. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include "czk/pce.h"
 #include "czk/porep_kind.h"
 #include "circuits/porep_internal.h"
-#include "kinds/sources.h"
+#include "kinds/pce_kind.h"
 
 /* ---- circuit ------------------------------------------------------------------ */
 
@@ -41,23 +41,6 @@ static czk_status porep_plan(czk__par_circuit *c, void *ctx, const void *shape, 
 }
 
 static const czk__kind_plan porep_par_plan = {"porep", porep_plan, sizeof(porep_par), sizeof(czk_fc_shape)};
-
-/* ---- opening a source ----------------------------------------------------------------- */
-
-static int porep_pce_cached(const void *shape) { return czk_pce_porep_is_cached(shape); }
-
-static czk_status porep_pce_get(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
-{
-    return czk_pce_porep_get(out, shape, progress, ctx, NULL);
-}
-
-static czk_status porep_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
-{
-    const czk_fc_c1 *c1 = data;
-    const czk__kind_sources k = {&porep_par_plan, porep_synth, porep_pce_cached, porep_pce_get,
-                                 czk_fc_proof_name(c1->shape.proof)};
-    return czk__source_open(out, &k, &c1->shape, o);
-}
 
 /* ---- shapes ------------------------------------------------------------------------ */
 
@@ -91,41 +74,22 @@ static void porep_shape_name(char *out, size_t cap, const void *shape)
     snprintf(out, cap, "%s", czk_fc_proof_name(((const czk_fc_shape *)shape)->proof));
 }
 
-static czk_status porep_shape_sizes(czk_cs_sizes *out, const void *shape) { return czk_porep_sizes(out, shape); }
-
 static czk_status porep_param_path(char *out, size_t cap, const char *dir, const void *shape, const char *ext)
 {
     return czk_fc_param_path(out, cap, dir, ((const czk_fc_shape *)shape)->proof, ext);
 }
-
-static czk_status porep_setup(czk_groth16_params *out, const void *shape, const uint64_t *seed,
-                              czk_progress_fn progress, void *ctx)
-{
-    return czk_porep_setup_params(out, shape, seed, progress, ctx);
-}
-
-static czk_status porep_pce_build(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
-{
-    return czk_pce_porep_build(out, shape, progress, ctx);
-}
-
-static czk_status porep_pce_path(char *out, size_t cap, const void *shape) { return czk_pce_cache_path(out, cap, shape); }
 
 const czk_proof_kind czk_kind_porep = {
     .name = "porep",
     .summary = "StackedDRG proof of replication (SealCommitPhase2 of a C1 output)",
     .circuit = &porep_circuit,
     .partitions = czk__porep_partitions,
-    .source_open = porep_source_open,
+    .plan = &porep_par_plan,
+    .shape_ops = &czk__porep_shape_ops,
     .shape_resolve = porep_shape_resolve,
     .shape_of = czk__porep_shape_of,
     .shape_name = porep_shape_name,
-    .shape_sizes = porep_shape_sizes,
     .param_path = porep_param_path,
-    .setup = porep_setup,
-    .pce_build = porep_pce_build,
-    .pce_get = porep_pce_get,
-    .pce_path = porep_pce_path,
     .read = czk__porep_read,
     .read_public = czk__porep_read,
     .free_public = czk__porep_free,

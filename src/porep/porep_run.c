@@ -1,5 +1,5 @@
-/* PoRep's prove / verify / parameter steps as a library (czk/porep.h):
- * what czk setup, prove, verify, demo and the benchmarks share. */
+/* PoRep's verification and one partition outside the engine with its
+ * stage timings (czk/porep_kind.h): what czk demo and the benchmarks share. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,20 +11,6 @@
 #include "czk/porep_kind.h"
 #include "common/fileio.h"
 #include "groth16/groth16_internal.h"
-#include "kinds/params.h"
-
-static czk_status shape_synth(czk_cs *cs, const void *shape, uint32_t k)
-{
-    return czk_porep_synthesize(cs, shape, NULL, k);
-}
-
-czk_status czk_porep_setup_params(czk_groth16_params *out, const czk_fc_shape *shape,
-                                  const uint64_t *seed, czk_progress_fn progress, void *ctx)
-{
-    czk_cs_sizes sizes;
-    if (czk_porep_sizes(&sizes, shape) != CZK_OK) memset(&sizes, 0, sizeof sizes);
-    return czk__params_setup(out, czk_fc_proof_name(shape->proof), &sizes, shape_synth, shape, seed, progress, ctx);
-}
 
 czk_status czk_porep_prove_partition(czk_groth16_proof *out, const czk_groth16_params *params,
                                      const czk_fc_c1 *c1, uint32_t k, const czk_witness_source *src,
@@ -33,7 +19,7 @@ czk_status czk_porep_prove_partition(czk_groth16_proof *out, const czk_groth16_p
     czk_witness_source own;
     memset(&own, 0, sizeof own);
     if (!src) {
-        CZK_TRY(czk_kind_porep.source_open(&own, c1, NULL));
+        CZK_TRY(czk_kind_source_open(&own, &czk_kind_porep, c1, NULL));
         src = &own;
     }
     czk_cs_sizes sizes;
@@ -91,22 +77,4 @@ czk_status czk_porep_verify(const czk_groth16_vk *vk, const czk_fc_c1 *c1,
     }
     free(inputs);
     return s;
-}
-
-static czk_status gen_params(czk_groth16_params *out, const void *shape, czk_progress_fn progress, void *ctx)
-{
-    return czk_porep_setup_params(out, shape, NULL, progress, ctx);
-}
-
-czk_status czk_porep_cached_params(czk_groth16_params *out, const czk_fc_shape *shape,
-                                   czk_progress_fn progress, void *ctx, char path_out[512], int *generated)
-{
-    char name[256];
-    if (shape->proof == CZK_FC_PROOF_CUSTOM)
-        snprintf(name, sizeof name, "porep-custom-n%llu-l%u-c%u-t%u.%u.%u-czk%s.params",
-                 (unsigned long long)shape->nodes, shape->layers, shape->challenges, shape->base_arity,
-                 shape->sub_arity, shape->top_arity, CZK_VERSION_STRING);
-    else
-        snprintf(name, sizeof name, "porep-%s-czk%s.params", czk_fc_proof_name(shape->proof), CZK_VERSION_STRING);
-    return czk__params_cached(out, name, gen_params, shape, progress, ctx, path_out, generated);
 }

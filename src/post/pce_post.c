@@ -1,8 +1,8 @@
-/* The FallbackPoSt circuit's parallel plan and PCE driver (czk/post_kind.h):
- * the shape's cache key, its recording, witness-only synthesis across
- * sectors into a PCE workspace, and the streamed comparison with the
- * parallel PROVE synthesis. The cache, the workspace and the evaluation are
- * src/pce's. */
+/* The FallbackPoSt circuit for the generic code of src/kinds: its parallel
+ * plan (the circuit sectors across threads: the parallel prover and PCE's
+ * witness) and its shape (the PCE cache key and recording, sizes, czk's
+ * parameter file name). The drivers over them are src/kinds'; the PCE
+ * cache, workspace and evaluation src/pce's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -25,7 +25,7 @@ const czk__kind_plan czk__post_plan = {"post", post_plan, sizeof(czk__post_par),
 /* The circuit depends on the tree and the sector x challenge layout only:
  * WindowPoSt and WinningPoSt of one layout (and both API versions) share
  * their matrices. */
-void czk_pce_post_key(char out[CZK_PCE_KEY_MAX], const czk_post_shape *s)
+static void pce_key(char out[CZK_PCE_KEY_MAX], const czk_post_shape *s)
 {
     const czk_fc_shape *t = &s->tree;
     snprintf(out, CZK_PCE_KEY_MAX, "post nodes=%llu tree=%u,%u,%u h=%u sectors=%u challenges=%u %s",
@@ -38,7 +38,7 @@ static czk_status post_record(czk_cs *cs, const void *shape)
     return czk_post_synthesize(cs, shape, NULL);
 }
 
-static void post_key(char out[CZK_PCE_KEY_MAX], const void *shape) { czk_pce_post_key(out, shape); }
+static void post_key(char out[CZK_PCE_KEY_MAX], const void *shape) { pce_key(out, shape); }
 
 static void post_label(char *out, size_t cap, const void *shape)
 {
@@ -54,36 +54,22 @@ static czk_status post_sizes(czk_cs_sizes *out, const void *shape)
     return CZK_OK;
 }
 
-static const czk__kind_pce post_pce = {"post", post_key, post_label, post_sizes, post_record};
-
-czk_status czk_pce_post_build(czk_pce **out, const czk_post_shape *s, czk_pce_progress_fn progress, void *ctx)
+/* czk's cached parameters: the circuit depends on the kind, the tree and
+ * sectors x challenges only */
+static void post_params_name(char *out, size_t cap, const void *shape)
 {
-    return czk__kind_pce_build(out, &post_pce, s, progress, ctx);
+    const czk_post_shape *s = shape;
+    const czk_fc_shape *t = &s->tree;
+    if (t->proof == CZK_FC_PROOF_CUSTOM)
+        snprintf(out, cap, "%s-custom-n%llu-t%u.%u.%u-s%u-c%u-czk%s.params", czk_post_kind_name(s->kind),
+                 (unsigned long long)t->nodes, t->base_arity, t->sub_arity, t->top_arity, s->sectors, s->challenges,
+                 CZK_VERSION_STRING);
+    else
+        snprintf(out, cap, "%s-%lluB-czk%s.params", czk_post_kind_name(s->kind), (unsigned long long)(t->nodes * 32),
+                 CZK_VERSION_STRING);
 }
 
-czk_status czk_pce_post_path(char *out, size_t n, const czk_post_shape *s)
-{
-    return czk__kind_pce_path(out, n, &post_pce, s);
-}
-
-czk_status czk_pce_post_get(czk_pce **out, const czk_post_shape *s, czk_pce_progress_fn progress, void *ctx,
-                            int *built)
-{
-    return czk__kind_pce_get(out, &post_pce, s, progress, ctx, built);
-}
-
-int czk_pce_post_is_cached(const czk_post_shape *s) { return czk__kind_pce_is_cached(&post_pce, s); }
-
-czk_status czk_post_pce_witness(czk_pce_work *w, const czk_post_vanilla *v, int threads)
-{
-    if (!v) return czk_error(CZK_ERR_INVALID_ARG, "post PCE witness: NULL argument");
-    return czk__kind_pce_witness(w, &post_pce, &czk__post_plan, &v->shape, v, 0, threads);
-}
-
-czk_status czk_post_pce_validate(const czk_pce_work *w, const czk_post_vanilla *v, int threads)
-{
-    return czk__kind_pce_validate(w, &czk__post_plan, &v->shape, v, 0, threads);
-}
+const czk__kind_shape czk__post_shape_ops = {"post", post_key, post_label, post_sizes, post_record, post_params_name};
 
 size_t czk_post_pce_validate_bytes(const czk_pce_work *w, const czk_post_shape *s, int threads)
 {

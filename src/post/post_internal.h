@@ -1,14 +1,18 @@
-/* Internal to src/post: the FallbackPoSt circuit's parallel plan, shared by
- * its witness sources (post_kind.c) and its PCE driver (pce_post.c); the
- * request decoding the registry entries take from post_request.c. */
+/* Internal to src/post: the FallbackPoSt circuit's parallel plan and shape
+ * for src/kinds' generic code (pce_post.c), and the request decoding and
+ * vanilla directories (post_request.c, post_dir.c) the registry entries
+ * (post_kind.c) carry. */
 #ifndef CZK_POST_POST_INTERNAL_H
 #define CZK_POST_POST_INTERNAL_H
 
-#include "kinds/sources.h"
+#include "kinds/pce_kind.h"
 
 /* Shape: a czk_post_shape; data: a const czk_post_vanilla * of that shape;
  * one partition (k = 0). */
 extern const czk__kind_plan czk__post_plan;
+/* The shape for the generic code (pce_post.c): PCE key and recording, sizes,
+ * czk's parameter file name. */
+extern const czk__kind_shape czk__post_shape_ops;
 
 /* A WindowPoSt / WinningPoSt request (one bincode vanilla proof per sector,
  * the randomness, the miner id) into a czk_post_vanilla, checked natively. */

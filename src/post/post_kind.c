@@ -1,9 +1,8 @@
 /* WindowPoSt and WinningPoSt as proof kinds (czk/post_kind.h): the
  * FallbackPoSt partition circuit's sizes, synthesis and public inputs over a
- * vanilla proof, the v28 parameter names, parameters and verification. One
- * job is one partition; its witness sources are full synthesis into the
- * PROVE backend, the parallel prover (sectors split across threads) and PCE
- * (pce_post.c). */
+ * vanilla proof, the shapes and v28 parameter names, and verification. One
+ * job is one partition. The parallel plan and the shape for src/kinds'
+ * generic code (witness sources, PCE, setup) are pce_post.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,27 +10,28 @@
 #include "czk/czk.h"
 #include "czk/post_kind.h"
 #include "czk/post_vanilla.h"
-#include "kinds/params.h"
+#include "kinds/pce_kind.h"
 #include "post/post_internal.h"
 
 /* ---- circuit ------------------------------------------------------------------ */
 
-static void shape_sizes(czk_cs_sizes *out, const czk_post_shape *s)
+static czk_status post_sizes(czk_cs_sizes *out, const czk_post_vanilla *v, uint32_t k, czk_post_kind want)
 {
-    czk_post_counts c;
-    czk_post_circuit_counts(&c, s);
-    out->n_inputs = c.inputs;
-    out->n_aux = c.aux;
-    /* the engine's count includes the input constraints input_i * 0 = 0 */
-    out->n_constraints = c.constraints + c.inputs;
+    if (v->shape.kind != want)
+        return czk_error(CZK_ERR_INVALID_ARG, "%s job: the vanilla proof is a %s proof", czk_post_kind_name(want),
+                         czk_post_kind_name(v->shape.kind));
+    if (k != 0) return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a PoSt job (it proves one, 0)", k);
+    return czk__post_shape_ops.sizes(out, &v->shape);
 }
 
-static czk_status post_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
+static czk_status window_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
 {
-    const czk_post_vanilla *v = data;
-    if (k != 0) return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a PoSt job (it proves one, 0)", k);
-    shape_sizes(out, &v->shape);
-    return CZK_OK;
+    return post_sizes(out, data, k, CZK_POST_WINDOW);
+}
+
+static czk_status winning_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
+{
+    return post_sizes(out, data, k, CZK_POST_WINNING);
 }
 
 static czk_status post_synth(czk_cs *cs, const void *data, uint32_t k)
@@ -103,43 +103,13 @@ static czk_status post_inputs(czk_fr *out, size_t n, const void *data, uint32_t 
     return czk_post_vanilla_public_inputs(out, n, data);
 }
 
-static const czk_engine_circuit window_circuit = {"window-post", post_sizes, post_synth, post_inputs};
-static const czk_engine_circuit winning_circuit = {"winning-post", post_sizes, post_synth, post_inputs};
+static const czk_engine_circuit window_circuit = {"window-post", window_sizes, post_synth, post_inputs};
+static const czk_engine_circuit winning_circuit = {"winning-post", winning_sizes, post_synth, post_inputs};
 
 static uint32_t post_partitions(const void *data)
 {
     (void)data;
     return 1;
-}
-
-static int post_pce_cached(const void *shape) { return czk_pce_post_is_cached(shape); }
-
-static czk_status post_pce_get(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
-{
-    return czk_pce_post_get(out, shape, progress, ctx, NULL);
-}
-
-static czk_status open_source(czk_witness_source *out, const void *data, const czk_source_opts *o,
-                              czk_post_kind want)
-{
-    const czk_post_vanilla *v = data;
-    memset(out, 0, sizeof *out);
-    if (v->shape.kind != want)
-        return czk_error(CZK_ERR_INVALID_ARG, "%s job: the vanilla proof is a %s proof", czk_post_kind_name(want),
-                         czk_post_kind_name(v->shape.kind));
-    const czk__kind_sources k = {&czk__post_plan, post_synth, post_pce_cached, post_pce_get,
-                                 want == CZK_POST_WINNING ? "the WinningPoSt circuit" : "the WindowPoSt circuit"};
-    return czk__source_open(out, &k, &v->shape, o);
-}
-
-static czk_status window_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
-{
-    return open_source(out, data, o, CZK_POST_WINDOW);
-}
-
-static czk_status winning_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
-{
-    return open_source(out, data, o, CZK_POST_WINNING);
 }
 
 /* ---- shapes ------------------------------------------------------------------------ */
@@ -202,34 +172,15 @@ static void post_shape_name(char *out, size_t cap, const void *shape)
         snprintf(out, cap, "%s %lluB", kind, (unsigned long long)(s->tree.nodes * 32));
 }
 
-static czk_status post_shape_sizes(czk_cs_sizes *out, const void *shape)
-{
-    shape_sizes(out, shape);
-    return CZK_OK;
-}
-
 static czk_status post_param_path(char *out, size_t cap, const char *dir, const void *shape, const char *ext)
 {
     return czk_post_param_path(out, cap, dir, shape, ext);
 }
 
-static czk_status post_setup(czk_groth16_params *out, const void *shape, const uint64_t *seed, czk_progress_fn progress,
-                             void *ctx)
-{
-    return czk_post_setup_params(out, shape, seed, progress, ctx);
-}
-
-static czk_status post_pce_build(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
-{
-    return czk_pce_post_build(out, shape, progress, ctx);
-}
-
-static czk_status post_pce_path(char *out, size_t cap, const void *shape) { return czk_pce_post_path(out, cap, shape); }
-
 #define POST_KIND_SHAPE_OPS                                                                                     \
-    .shape_of = post_shape_of, .shape_name = post_shape_name, .shape_sizes = post_shape_sizes,                 \
-    .param_path = post_param_path, .setup = post_setup, .pce_build = post_pce_build, .pce_get = post_pce_get, \
-    .pce_path = post_pce_path, .free_data = czk__post_free, .sector_size = czk__post_sector_size,             \
+    .plan = &czk__post_plan, .shape_ops = &czk__post_shape_ops, .shape_of = post_shape_of,                     \
+    .shape_name = post_shape_name, .param_path = post_param_path, .free_data = czk__post_free,                 \
+    .sector_size = czk__post_sector_size,                                                                       \
     .free_public = czk__post_free_public, .public_shape = czk__post_public_shape,                              \
     .public_partitions = czk__post_public_partitions, .public_name = czk__post_public_name,                    \
     .public_inputs = czk__post_public_inputs
@@ -239,7 +190,6 @@ const czk_proof_kind czk_kind_window_post = {
     .summary = "WindowPoSt: one FallbackPoSt partition of a vanilla proof",
     .circuit = &window_circuit,
     .partitions = post_partitions,
-    .source_open = window_source_open,
     .shape_resolve = window_shape_resolve,
     .wire_kind = 3,
     .circuit_prefix = "wpost",
@@ -254,7 +204,6 @@ const czk_proof_kind czk_kind_winning_post = {
     .summary = "WinningPoSt: the FallbackPoSt proof of a vanilla proof",
     .circuit = &winning_circuit,
     .partitions = post_partitions,
-    .source_open = winning_source_open,
     .shape_resolve = winning_shape_resolve,
     .wire_kind = 4,
     .circuit_prefix = "winning",
@@ -267,43 +216,6 @@ const czk_proof_kind czk_kind_winning_post = {
 const czk_proof_kind *czk_post_proof_kind(czk_post_kind k)
 {
     return k == CZK_POST_WINNING ? &czk_kind_winning_post : &czk_kind_window_post;
-}
-
-/* ---- parameters ------------------------------------------------------------------- */
-
-static czk_status shape_synth(czk_cs *cs, const void *shape, uint32_t k)
-{
-    (void)k;
-    return czk_post_synthesize(cs, shape, NULL);
-}
-
-czk_status czk_post_setup_params(czk_groth16_params *out, const czk_post_shape *s, const uint64_t *seed,
-                                 czk_progress_fn progress, void *ctx)
-{
-    czk_cs_sizes sizes;
-    shape_sizes(&sizes, s);
-    return czk__params_setup(out, czk_post_kind_name(s->kind), &sizes, shape_synth, s, seed, progress, ctx);
-}
-
-static czk_status gen_params(czk_groth16_params *out, const void *s, czk_progress_fn progress, void *ctx)
-{
-    return czk_post_setup_params(out, s, NULL, progress, ctx);
-}
-
-czk_status czk_post_cached_params(czk_groth16_params *out, const czk_post_shape *s, czk_progress_fn progress,
-                                  void *ctx, char path_out[512], int *generated)
-{
-    char name[256];
-    const czk_fc_shape *t = &s->tree;
-    /* the circuit depends on the kind, the tree and sectors x challenges only */
-    if (t->proof == CZK_FC_PROOF_CUSTOM)
-        snprintf(name, sizeof name, "%s-custom-n%llu-t%u.%u.%u-s%u-c%u-czk%s.params", czk_post_kind_name(s->kind),
-                 (unsigned long long)t->nodes, t->base_arity, t->sub_arity, t->top_arity, s->sectors, s->challenges,
-                 CZK_VERSION_STRING);
-    else
-        snprintf(name, sizeof name, "%s-%lluB-czk%s.params", czk_post_kind_name(s->kind),
-                 (unsigned long long)(t->nodes * 32), CZK_VERSION_STRING);
-    return czk__params_cached(out, name, gen_params, s, progress, ctx, path_out, generated);
 }
 
 /* ---- verification ------------------------------------------------------------------ */

@@ -184,7 +184,7 @@ static czk_status source_fit(czk_service *s, const czk_proof_kind *pk, const voi
     po.pce = CZK_PCE_MODE_OFF;
     po.parallel = 1;
     czk_witness_source par;
-    if (pk->source_open(&par, data, &po) != CZK_OK) {
+    if (czk_kind_source_open(&par, pk, data, &po) != CZK_OK) {
         czk_error_clear();
         return CZK_OK; /* the engine's refusal will say what does not fit */
     }
@@ -262,7 +262,7 @@ static czk_status resident_acquire(czk_service *s, svc_resident **out, const cha
             so.pce = s->o.pce;
             so.lc = CZK_LC_DEFAULT;
             czk_witness_source src;
-            st = pk->source_open(&src, data, &so);
+            st = czk_kind_source_open(&src, pk, data, &so);
             st = source_fit(s, pk, data, &r->params, &src, &so, st, r->circuit_id);
             pthread_mutex_lock(&s->mu);
             r->loading = 0;

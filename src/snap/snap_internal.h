@@ -1,15 +1,18 @@
-/* Internal to src/snap: the EmptySectorUpdate circuit's parallel plan,
- * shared by its witness sources (snap_kind.c) and its PCE driver
- * (pce_snap.c). */
+/* Internal to src/snap: the EmptySectorUpdate circuit's parallel plan
+ * and its shape for src/kinds' generic code (pce_snap.c), which the registry
+ * entry (snap_kind.c) carries. */
 #ifndef CZK_SNAP_SNAP_INTERNAL_H
 #define CZK_SNAP_SNAP_INTERNAL_H
 
-#include "kinds/sources.h"
+#include "kinds/pce_kind.h"
 
 /* Shape: a czk_snap_shape; data: a const czk_snap_vanilla * of that shape;
  * partition k of the update (the common part, then one unit per
  * challenge). */
 extern const czk__kind_plan czk__snap_plan;
+/* The shape for the generic code (pce_snap.c): PCE key and recording, sizes,
+ * czk's parameter file name. */
+extern const czk__kind_shape czk__snap_shape_ops;
 
 /* A SnapDeals request (one bincode PartitionProof per partition, the three
  * commitments) into a czk_snap_vanilla, checked natively (snap_request.c). */

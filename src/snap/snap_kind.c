@@ -1,36 +1,25 @@
 /* SnapDeals as a proof kind (czk/snap_kind.h): the EmptySectorUpdate
  * partition circuit's sizes, synthesis and public inputs over an update's
- * vanilla proofs, the v28 parameter names, parameters and verification.
+ * vanilla proofs, the shapes and v28 parameter names, and verification.
  * One job is an update: its partitions are the engine's tasks, pipelined
- * and batched like PoRep's; the witness source is full synthesis into the
- * PROVE backend. */
+ * and batched like PoRep's. The parallel plan and the shape for src/kinds'
+ * generic code (witness sources, PCE, setup) are pce_snap.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "czk/czk.h"
 #include "czk/snap_kind.h"
-#include "kinds/params.h"
+#include "kinds/pce_kind.h"
 #include "snap/snap_internal.h"
 
 /* ---- circuit ------------------------------------------------------------------ */
-
-static void shape_sizes(czk_cs_sizes *out, const czk_snap_shape *s)
-{
-    czk_snap_counts c;
-    czk_snap_circuit_counts(&c, s);
-    out->n_inputs = c.inputs;
-    out->n_aux = c.aux;
-    /* the engine's count includes the input constraints input_i * 0 = 0 */
-    out->n_constraints = c.constraints + c.inputs;
-}
 
 static czk_status snap_sizes(czk_cs_sizes *out, const void *data, uint32_t k)
 {
     const czk_snap_vanilla *v = data;
     if (k >= v->n) return czk_error(CZK_ERR_INVALID_ARG, "partition %u of a SnapDeals job of %u", k, v->n);
-    shape_sizes(out, &v->shape);
-    return CZK_OK;
+    return czk__snap_shape_ops.sizes(out, &v->shape);
 }
 
 static czk_status snap_synth(czk_cs *cs, const void *data, uint32_t k)
@@ -53,23 +42,6 @@ static const czk_engine_circuit snap_circuit = {"snap", snap_sizes, snap_synth, 
 static uint32_t snap_partitions(const void *data)
 {
     return ((const czk_snap_vanilla *)data)->n;
-}
-
-static int snap_pce_cached(const void *shape) { return czk_pce_snap_is_cached(shape); }
-
-static czk_status snap_pce_get(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
-{
-    return czk_pce_snap_get(out, shape, progress, ctx, NULL);
-}
-
-/* Full synthesis (one partition per synthesis worker), the parallel
- * prover (--parallel: a partition's challenges on every thread) or PCE
- * (--pce on, or auto when the shape's matrices are cached). */
-static czk_status snap_source_open(czk_witness_source *out, const void *data, const czk_source_opts *o)
-{
-    const czk__kind_sources k = {&czk__snap_plan, snap_synth, snap_pce_cached, snap_pce_get,
-                                 "the SnapDeals circuit"};
-    return czk__source_open(out, &k, &((const czk_snap_vanilla *)data)->shape, o);
 }
 
 /* ---- shapes ------------------------------------------------------------------------ */
@@ -110,45 +82,22 @@ static void snap_shape_name(char *out, size_t cap, const void *shape)
         snprintf(out, cap, "snap %s", czk_snap_proof_name(s->update_proof));
 }
 
-static czk_status snap_shape_sizes(czk_cs_sizes *out, const void *shape)
-{
-    shape_sizes(out, shape);
-    return CZK_OK;
-}
-
 static czk_status snap_param_path(char *out, size_t cap, const char *dir, const void *shape, const char *ext)
 {
     return czk_snap_param_path(out, cap, dir, shape, ext);
 }
-
-static czk_status snap_setup(czk_groth16_params *out, const void *shape, const uint64_t *seed, czk_progress_fn progress,
-                             void *ctx)
-{
-    return czk_snap_setup_params(out, shape, seed, progress, ctx);
-}
-
-static czk_status snap_pce_build(czk_pce **out, const void *shape, czk_progress_fn progress, void *ctx)
-{
-    return czk_pce_snap_build(out, shape, progress, ctx);
-}
-
-static czk_status snap_pce_path(char *out, size_t cap, const void *shape) { return czk_pce_snap_path(out, cap, shape); }
 
 const czk_proof_kind czk_kind_snap = {
     .name = "snap",
     .summary = "SnapDeals: every EmptySectorUpdate partition of an update's vanilla proofs",
     .circuit = &snap_circuit,
     .partitions = snap_partitions,
-    .source_open = snap_source_open,
+    .plan = &czk__snap_plan,
+    .shape_ops = &czk__snap_shape_ops,
     .shape_resolve = snap_shape_resolve,
     .shape_of = snap_shape_of,
     .shape_name = snap_shape_name,
-    .shape_sizes = snap_shape_sizes,
     .param_path = snap_param_path,
-    .setup = snap_setup,
-    .pce_build = snap_pce_build,
-    .pce_get = snap_pce_get,
-    .pce_path = snap_pce_path,
     .read = czk__snap_read,
     .read_public = czk__snap_read_public,
     .free_public = czk__snap_free_public,
@@ -162,37 +111,6 @@ const czk_proof_kind czk_kind_snap = {
     .free_data = czk__snap_free,
     .sector_size = czk__snap_sector_size,
 };
-
-/* ---- parameters ------------------------------------------------------------------- */
-
-static czk_status shape_synth(czk_cs *cs, const void *shape, uint32_t k)
-{
-    return czk_snap_synthesize(cs, shape, NULL, k);
-}
-
-czk_status czk_snap_setup_params(czk_groth16_params *out, const czk_snap_shape *s, const uint64_t *seed,
-                                 czk_progress_fn progress, void *ctx)
-{
-    czk_cs_sizes sizes;
-    shape_sizes(&sizes, s);
-    return czk__params_setup(out, "snap", &sizes, shape_synth, s, seed, progress, ctx);
-}
-
-static czk_status gen_params(czk_groth16_params *out, const void *s, czk_progress_fn progress, void *ctx)
-{
-    return czk_snap_setup_params(out, s, NULL, progress, ctx);
-}
-
-czk_status czk_snap_cached_params(czk_groth16_params *out, const czk_snap_shape *s, czk_progress_fn progress,
-                                  void *ctx, char path_out[512], int *generated)
-{
-    char name[256];
-    const czk_fc_shape *t = &s->tree;
-    /* the circuit depends on the node count (the constants) and tree R */
-    snprintf(name, sizeof name, "snap-n%llu-t%u.%u.%u-czk%s.params", (unsigned long long)t->nodes, t->base_arity,
-             t->sub_arity, t->top_arity, CZK_VERSION_STRING);
-    return czk__params_cached(out, name, gen_params, s, progress, ctx, path_out, generated);
-}
 
 /* ---- verification ------------------------------------------------------------------ */
 

@@ -18,7 +18,7 @@
 
 static czk_status setup_for(czk_groth16_params *p, const czk_fc_shape *shape, uint64_t seed)
 {
-    return czk_porep_setup_params(p, shape, &seed, NULL, NULL);
+    return czk_kind_setup(p, &czk_kind_porep, shape, &seed, NULL, NULL);
 }
 
 static czk_status prove_for(czk_groth16_proof *pr, const czk_groth16_params *p, const czk_fc_c1 *c1,

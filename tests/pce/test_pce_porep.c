@@ -17,6 +17,7 @@
 
 #include "common/random_circuit.h"
 #include "czk/czk.h"
+#include "czk/kind.h"
 #include "czk/pce.h"
 #include "pce/pce_internal.h"
 #include "czk/porep.h"
@@ -205,7 +206,7 @@ static void porep_case(const czk_fc_shape *shape, uint32_t k, int threads)
     REQUIRE_OK(czk_fc_gen_c1(&c1, shape, 7, NULL, NULL));
     czk_pce *p = NULL;
     int built = -1;
-    REQUIRE_OK(czk_pce_porep_get(&p, shape, NULL, NULL, &built));
+    REQUIRE_OK(czk_kind_pce_get(&p, &czk_kind_porep, shape, NULL, NULL, &built));
     CHECK(built == 1);
     czk_pce_porep_work *w;
     REQUIRE_OK(czk_pce_porep_work_create(&w, p, shape));
@@ -223,7 +224,7 @@ static void porep_case(const czk_fc_shape *shape, uint32_t k, int threads)
     check_assignment(&a, &r);
     czk_cs_destroy(prove);
     CHECK_OK(czk_pce_check(&a, threads));
-    CHECK(czk_pce_porep_is_cached(shape));
+    CHECK(czk_kind_pce_cached(&czk_kind_porep, shape));
     /* a wrong value is caught by the check, naming its row */
     czk_fr save = a.c[5];
     czk_fr_add((czk_fr *)&a.c[5], &save, &CZK_FR_ONE);
@@ -232,7 +233,7 @@ static void porep_case(const czk_fc_shape *shape, uint32_t k, int threads)
     ((czk_fr *)a.c)[5] = save;
     /* second use: read from the cache, same result; a second synthesize reuses the workspace */
     czk_pce *q = NULL;
-    REQUIRE_OK(czk_pce_porep_get(&q, shape, NULL, NULL, &built));
+    REQUIRE_OK(czk_kind_pce_get(&q, &czk_kind_porep, shape, NULL, NULL, &built));
     CHECK(built == 0);
     czk_pce_info i1, i2;
     czk_pce_info_get(p, &i1);
@@ -301,15 +302,15 @@ CZK_TEST(porep_cache_rebuilds_damaged_and_checks_key)
     REQUIRE_OK(czk_fc_shape_custom(&s, 8, 2, 1, 2, 8, 0, 0));
     REQUIRE_OK(czk_fc_shape_custom(&s2, 8, 2, 1, 1, 8, 0, 0));
     char path[600], path2[600], k1[CZK_PCE_KEY_MAX], k2[CZK_PCE_KEY_MAX];
-    REQUIRE_OK(czk_pce_cache_path(path, sizeof path, &s));
-    REQUIRE_OK(czk_pce_cache_path(path2, sizeof path2, &s2));
-    czk_pce_porep_key(k1, &s);
-    czk_pce_porep_key(k2, &s2);
+    REQUIRE_OK(czk_kind_pce_path(path, sizeof path, &czk_kind_porep, &s));
+    REQUIRE_OK(czk_kind_pce_path(path2, sizeof path2, &czk_kind_porep, &s2));
+    czk_kind_pce_key(k1, &czk_kind_porep, &s);
+    czk_kind_pce_key(k2, &czk_kind_porep, &s2);
     CHECK(strcmp(path, path2) != 0 && strcmp(k1, k2) != 0);
     czk_pce *p;
     int built;
-    CHECK(!czk_pce_porep_is_cached(&s));
-    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, &built));
+    CHECK(!czk_kind_pce_cached(&czk_kind_porep, &s));
+    REQUIRE_OK(czk_kind_pce_get(&p, &czk_kind_porep, &s, NULL, NULL, &built));
     CHECK(built == 1);
     czk_pce_destroy(p);
     /* damage one byte in the middle */
@@ -323,7 +324,7 @@ CZK_TEST(porep_cache_rebuilds_damaged_and_checks_key)
     fputc(ch ^ 1, f);
     fclose(f);
     REQUIRE(czk_pce_read(&p, path, k1) == CZK_ERR_FORMAT);
-    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, &built));
+    REQUIRE_OK(czk_kind_pce_get(&p, &czk_kind_porep, &s, NULL, NULL, &built));
     CHECK(built == 1);
     czk_pce_destroy(p);
     REQUIRE_OK(czk_pce_read(&p, path, k1));
@@ -331,7 +332,7 @@ CZK_TEST(porep_cache_rebuilds_damaged_and_checks_key)
     /* a file of another shape is refused under this key */
     REQUIRE(czk_pce_read(&p, path, k2) == CZK_ERR_FORMAT);
     /* a PCE of one shape does not fit the other's workspace */
-    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, &built));
+    REQUIRE_OK(czk_kind_pce_get(&p, &czk_kind_porep, &s, NULL, NULL, &built));
     czk_pce_porep_work *w = NULL;
     CHECK(czk_pce_porep_work_create(&w, p, &s2) == CZK_ERR_INVALID_ARG);
     czk_pce_destroy(p);
@@ -502,7 +503,7 @@ CZK_TEST(porep_parallel_witness_equals_sequential)
     CHECK_EQ_U64(ni0, z.n_inputs);
     CHECK_EQ_U64(na0, z.n_aux);
     czk_pce *p = NULL;
-    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, NULL));
+    REQUIRE_OK(czk_kind_pce_get(&p, &czk_kind_porep, &s, NULL, NULL, NULL));
     czk_pce_porep_work *w;
     REQUIRE_OK(czk_pce_porep_work_create(&w, p, &s));
     static const int th[] = {1, 2, 3};
@@ -550,7 +551,7 @@ CZK_TEST(porep_validate_full_and_streamed)
     memset(&c1, 0, sizeof c1);
     REQUIRE_OK(czk_fc_gen_c1(&c1, &s, 3, NULL, NULL));
     czk_pce *p = NULL;
-    REQUIRE_OK(czk_pce_porep_get(&p, &s, NULL, NULL, NULL));
+    REQUIRE_OK(czk_kind_pce_get(&p, &czk_kind_porep, &s, NULL, NULL, NULL));
     czk_pce_porep_work *w;
     REQUIRE_OK(czk_pce_porep_work_create(&w, p, &s));
     CHECK(czk_pce_porep_validate(w, &c1, 0, 2, 0) == CZK_ERR_INVALID_ARG); /* nothing held yet */

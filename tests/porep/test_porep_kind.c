@@ -31,7 +31,7 @@ static const czk_groth16_params *tiny_params(void)
     if (!g_have) {
         czk_fc_shape shape = tiny_shape();
         uint64_t seed = 3;
-        if (czk_porep_setup_params(&g_params, &shape, &seed, NULL, NULL) != CZK_OK) return NULL;
+        if (czk_kind_setup(&g_params, &czk_kind_porep, &shape, &seed, NULL, NULL) != CZK_OK) return NULL;
         g_have = 1;
     }
     return &g_params;
@@ -54,9 +54,11 @@ CZK_TEST(registry_finds_porep)
     while (czk_proof_kind_at(n)) {
         const czk_proof_kind *k = czk_proof_kind_at(n);
         /* the whole contract */
-        CHECK_MSG(k->name && k->summary && k->circuit && k->partitions && k->source_open && k->shape_resolve &&
-                      k->shape_of && k->shape_name && k->shape_sizes && k->param_path && k->setup && k->pce_build && k->pce_get &&
-                      k->pce_path && k->wire_kind && k->circuit_prefix && k->decode && k->free_data && k->sector_size,
+        CHECK_MSG(k->name && k->summary && k->circuit && k->circuit->sizes && k->circuit->synthesize &&
+                      k->circuit->public_inputs && k->partitions && k->plan && k->shape_ops && k->shape_resolve &&
+                      k->shape_of && k->shape_name && k->param_path && k->read && k->read_public && k->free_public &&
+                      k->public_shape && k->public_partitions && k->public_name && k->public_inputs && k->wire_kind &&
+                      k->circuit_prefix && k->decode && k->free_data && k->sector_size,
                   "kind %s lacks a member of the contract", k->name ? k->name : "?");
         n++;
     }
@@ -77,13 +79,13 @@ CZK_TEST(registry_shapes_by_size)
         k->shape_name(name, sizeof name, shape);
         CHECK_MSG(name[0] != 0, "%s: empty shape name", k->name);
         czk_cs_sizes z;
-        REQUIRE_OK(k->shape_sizes(&z, shape));
+        REQUIRE_OK(czk_kind_shape_sizes(&z, k, shape));
         CHECK_MSG(z.n_inputs > 1 && z.n_aux > 0 && z.n_constraints > z.n_inputs, "%s: sizes %llu %llu %llu", k->name,
                   (unsigned long long)z.n_inputs, (unsigned long long)z.n_aux, (unsigned long long)z.n_constraints);
         REQUIRE_OK(k->param_path(a, sizeof a, "/p", shape, ".vk"));
         REQUIRE_OK(czk_kind_param_path_of_size(b, sizeof b, k, "/p", 2048, ".vk"));
         CHECK_MSG(!strcmp(a, b) && !strncmp(a, "/p/v28-", 7), "%s: %s vs %s", k->name, a, b);
-        REQUIRE_OK(k->pce_path(pce, sizeof pce, shape));
+        REQUIRE_OK(czk_kind_pce_path(pce, sizeof pce, k, shape));
         CHECK_MSG(strstr(pce, ".pce") != NULL, "%s: PCE path %s", k->name, pce);
         free(shape);
         const czk_shape_spec none = {0};

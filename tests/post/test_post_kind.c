@@ -153,7 +153,7 @@ static void prove_and_refuse(const czk_post_shape *s, uint64_t setup_seed, const
     czk_groth16_params p;
     uint64_t seed = setup_seed;
     double t0 = czk_now();
-    REQUIRE_OK(czk_post_setup_params(&p, s, &seed, NULL, NULL));
+    REQUIRE_OK(czk_kind_setup(&p, czk_post_proof_kind(s->kind), s, &seed, NULL, NULL));
     double t_setup = czk_now() - t0;
     czk_post_counts c;
     czk_post_circuit_counts(&c, s);
@@ -279,7 +279,7 @@ CZK_TEST(params_of_another_circuit_are_refused)
     REQUIRE_OK(czk_post_shape_custom(&b, CZK_POST_WINDOW, 64, 8, 0, 0, 2, 3));
     czk_groth16_params p;
     uint64_t seed = 21;
-    REQUIRE_OK(czk_post_setup_params(&p, &a, &seed, NULL, NULL));
+    REQUIRE_OK(czk_kind_setup(&p, czk_post_proof_kind(a.kind), &a, &seed, NULL, NULL));
     czk_post_vanilla v;
     REQUIRE_OK(gen_consistent(&v, &b, 8));
     czk_groth16_proof pr[1];
@@ -304,12 +304,12 @@ CZK_TEST(post_cached_params_are_made_once)
     czk_groth16_params p, q;
     char path[512];
     int gen = -1;
-    REQUIRE_OK(czk_post_cached_params(&p, &s, NULL, NULL, path, &gen));
+    REQUIRE_OK(czk_kind_cached_params(&p, czk_post_proof_kind(s.kind), &s, NULL, NULL, path, &gen));
     CHECK(gen == 1);
     char want[700];
     snprintf(want, sizeof want, "%s/winning-post-custom-n64-t8.0.0-s3-c1-czk%s.params", dir, CZK_VERSION_STRING);
     CHECK_MSG(!strcmp(path, want), "path %s", path);
-    REQUIRE_OK(czk_post_cached_params(&q, &s, NULL, NULL, path, &gen));
+    REQUIRE_OK(czk_kind_cached_params(&q, czk_post_proof_kind(s.kind), &s, NULL, NULL, path, &gen));
     CHECK(gen == 0);
     CHECK(czk_g1_affine_eq(&p.vk.alpha_g1, &q.vk.alpha_g1));
     CHECK(czk_g1_affine_eq(&p.vk.delta_g1, &q.vk.delta_g1));
@@ -317,7 +317,7 @@ CZK_TEST(post_cached_params_are_made_once)
     czk_groth16_params_clear(&q);
     /* a production shape is cached by kind and sector size */
     REQUIRE_OK(czk_post_shape_of(&s, CZK_POST_WINDOW, 2048));
-    REQUIRE_OK(czk_post_cached_params(&p, &s, NULL, NULL, path, &gen));
+    REQUIRE_OK(czk_kind_cached_params(&p, czk_post_proof_kind(s.kind), &s, NULL, NULL, path, &gen));
     CHECK(gen == 1);
     snprintf(want, sizeof want, "%s/window-post-2048B-czk%s.params", dir, CZK_VERSION_STRING);
     CHECK_MSG(!strcmp(path, want), "path %s", path);
@@ -335,7 +335,7 @@ CZK_TEST(window_v1_1_partition_index_enters_the_inputs)
     s.api = CZK_POST_API_V1_1;
     czk_groth16_params p;
     uint64_t seed = 31;
-    REQUIRE_OK(czk_post_setup_params(&p, &s, &seed, NULL, NULL));
+    REQUIRE_OK(czk_kind_setup(&p, czk_post_proof_kind(s.kind), &s, &seed, NULL, NULL));
     czk_post_vanilla v;
     REQUIRE_OK(gen_consistent_at(&v, &s, 9, 1));
     CHECK_OK(czk_post_vanilla_check(&v));
@@ -401,7 +401,7 @@ CZK_TEST(real_2kib_window_vector_proves_and_verifies)
     REQUIRE_OK(czk_post_shape_of(&ws, CZK_POST_WINDOW, 2048));
     czk_groth16_params p;
     uint64_t seed = 12;
-    REQUIRE_OK(czk_post_setup_params(&p, &ws, &seed, NULL, NULL));
+    REQUIRE_OK(czk_kind_setup(&p, czk_post_proof_kind(ws.kind), &ws, &seed, NULL, NULL));
     czk_groth16_proof pr[1];
     czk_status st = prove_one(pr, &v, &p, 3, NULL);
     CHECK_MSG(st == CZK_OK, "%s", czk_last_error());

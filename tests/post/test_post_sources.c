@@ -82,7 +82,7 @@ static void source_matches(const czk_post_vanilla *v, int pce, czk_lc_kind lc, i
     o.parallel = !pce;
     o.pce = pce ? CZK_PCE_MODE_ON : CZK_PCE_MODE_OFF;
     czk_witness_source src;
-    REQUIRE_OK(czk_post_proof_kind(v->shape.kind)->source_open(&src, v, &o));
+    REQUIRE_OK(czk_kind_source_open(&src, czk_post_proof_kind(v->shape.kind), v, &o));
     CHECK(!strcmp(src.ops->name, pce ? "pce" : "parallel"));
     CHECK(src.ops->multithreaded == 1);
     if (pce) CHECK(src.shared_bytes > 0);
@@ -192,7 +192,7 @@ CZK_TEST(post_parallel_and_pce_equal_sequential)
             czk_cs_destroy(cs);
         }
         /* the PCE was cached by the first open: auto finds it */
-        CHECK(czk_pce_post_is_cached(&s));
+        CHECK(czk_kind_pce_cached(czk_post_proof_kind(s.kind), &s));
         czk_post_gen_vanilla_free(&v);
     }
     char cmd[128];
@@ -211,8 +211,8 @@ CZK_TEST(post_pce_workspace_validate_and_refusals)
     REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINDOW, 512, 8, 8, 0, 4, 3));
     REQUIRE_OK(czk_post_shape_custom(&other, CZK_POST_WINDOW, 512, 8, 8, 0, 5, 3));
     czk_pce *p, *q;
-    REQUIRE_OK(czk_pce_post_build(&p, &s, NULL, NULL));
-    REQUIRE_OK(czk_pce_post_build(&q, &other, NULL, NULL));
+    REQUIRE_OK(czk_kind_pce_build(&p, czk_post_proof_kind(s.kind), &s, NULL, NULL));
+    REQUIRE_OK(czk_kind_pce_build(&q, czk_post_proof_kind(other.kind), &other, NULL, NULL));
     czk_pce_info info;
     czk_pce_info_get(p, &info);
     czk_post_counts n;
@@ -221,14 +221,14 @@ CZK_TEST(post_pce_workspace_validate_and_refusals)
     CHECK_EQ_U64(info.n_inputs, n.inputs);
     CHECK_EQ_U64(info.cols, n.inputs + n.aux);
     char key[CZK_PCE_KEY_MAX];
-    czk_pce_post_key(key, &s);
+    czk_kind_pce_key(key, &czk_kind_window_post, &s);
     CHECK(!strcmp(info.key, key));
 
     czk_post_vanilla v;
     REQUIRE_OK(czk_post_gen_vanilla(&v, &s, czk_rng_u64(czk_test_rng()), NULL));
     czk_pce_work *w;
     REQUIRE_OK(czk_pce_work_create(&w, p));
-    REQUIRE_OK(czk_post_pce_witness(w, &v, 2));
+    REQUIRE_OK(czk_kind_pce_witness(w, czk_post_proof_kind(v.shape.kind), &v, 0, 2));
     czk_cs_assignment got;
     REQUIRE_OK(czk_pce_work_eval(w, 2, &got));
     CHECK_OK(czk_pce_check(&got, 2));
@@ -237,26 +237,26 @@ CZK_TEST(post_pce_workspace_validate_and_refusals)
     czk_cs_assignment want;
     REQUIRE_OK(czk_cs_prove_get(cs, &want));
     CHECK_OK(czk_pce_work_compare(w, &want, 0));
-    CHECK_OK(czk_post_pce_validate(w, &v, 1));
-    CHECK_OK(czk_post_pce_validate(w, &v, 3));
+    CHECK_OK(czk_kind_pce_validate(w, czk_post_proof_kind(v.shape.kind), &v, 0, 1));
+    CHECK_OK(czk_kind_pce_validate(w, czk_post_proof_kind(v.shape.kind), &v, 0, 3));
     CHECK(czk_post_pce_validate_bytes(w, &s, 2) > (n.inputs + n.aux) * sizeof(czk_fr));
     czk_cs_destroy(cs);
 
     /* a workspace of another shape's PCE */
     czk_pce_work *wq;
     REQUIRE_OK(czk_pce_work_create(&wq, q));
-    CHECK(czk_post_pce_witness(wq, &v, 2) == CZK_ERR_INVALID_ARG);
+    CHECK(czk_kind_pce_witness(wq, czk_post_proof_kind(v.shape.kind), &v, 0, 2) == CZK_ERR_INVALID_ARG);
     CHECK_MSG(strstr(czk_last_error(), "sectors=5") && strstr(czk_last_error(), "sectors=4"), "message: %s",
               czk_last_error());
     czk_pce_work_destroy(wq);
 
     /* an altered sibling: the witness no longer satisfies the circuit */
     v.proofs[1].inclusion[2].siblings[0].l[0] ^= 1;
-    REQUIRE_OK(czk_post_pce_witness(w, &v, 2));
+    REQUIRE_OK(czk_kind_pce_witness(w, czk_post_proof_kind(v.shape.kind), &v, 0, 2));
     REQUIRE_OK(czk_pce_work_eval(w, 2, &got));
     CHECK(czk_pce_check(&got, 2) == CZK_ERR_UNSATISFIED);
     CHECK_MSG(strstr(czk_last_error(), "constraint ") != NULL, "message: %s", czk_last_error());
-    CHECK_OK(czk_post_pce_validate(w, &v, 2));
+    CHECK_OK(czk_kind_pce_validate(w, czk_post_proof_kind(v.shape.kind), &v, 0, 2));
     v.proofs[1].inclusion[2].siblings[0].l[0] ^= 1;
 
     czk_pce_work_destroy(w);
@@ -280,28 +280,28 @@ CZK_TEST(post_pce_cache_rebuilds_a_mismatched_file)
     REQUIRE_OK(czk_post_shape_custom(&s, CZK_POST_WINDOW, 64, 8, 0, 0, 2, 2));
     REQUIRE_OK(czk_post_shape_custom(&other, CZK_POST_WINDOW, 64, 8, 0, 0, 3, 2));
     char path[600], opath[600];
-    REQUIRE_OK(czk_pce_post_path(path, sizeof path, &s));
-    REQUIRE_OK(czk_pce_post_path(opath, sizeof opath, &other));
+    REQUIRE_OK(czk_kind_pce_path(path, sizeof path, czk_post_proof_kind(s.kind), &s));
+    REQUIRE_OK(czk_kind_pce_path(opath, sizeof opath, czk_post_proof_kind(other.kind), &other));
     CHECK(strcmp(path, opath) != 0);
-    CHECK(!czk_pce_post_is_cached(&s));
+    CHECK(!czk_kind_pce_cached(czk_post_proof_kind(s.kind), &s));
     czk_pce *p;
     int built = 0;
-    REQUIRE_OK(czk_pce_post_get(&p, &other, NULL, NULL, &built));
+    REQUIRE_OK(czk_kind_pce_get(&p, czk_post_proof_kind(other.kind), &other, NULL, NULL, &built));
     CHECK(built == 1);
     czk_pce_destroy(p);
     /* other's file under s's name */
     char cmd[1400];
     snprintf(cmd, sizeof cmd, "cp '%s' '%s'", opath, path);
     REQUIRE(system(cmd) == 0);
-    REQUIRE_OK(czk_pce_post_get(&p, &s, NULL, NULL, &built));
+    REQUIRE_OK(czk_kind_pce_get(&p, czk_post_proof_kind(s.kind), &s, NULL, NULL, &built));
     CHECK(built == 1);
     char key[CZK_PCE_KEY_MAX];
-    czk_pce_post_key(key, &s);
+    czk_kind_pce_key(key, &czk_kind_window_post, &s);
     czk_pce_info info;
     czk_pce_info_get(p, &info);
     CHECK(!strcmp(info.key, key));
     czk_pce_destroy(p);
-    REQUIRE_OK(czk_pce_post_get(&p, &s, NULL, NULL, &built));
+    REQUIRE_OK(czk_kind_pce_get(&p, czk_post_proof_kind(s.kind), &s, NULL, NULL, &built));
     CHECK(built == 0);
     czk_pce_destroy(p);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -80,7 +80,7 @@ static void prepare(void)
     if (access(params, R_OK) != 0) {
         czk_groth16_params p;
         uint64_t seed = 42;
-        REQUIRE_OK(czk_post_setup_params(&p, &g_meta.shape, &seed, NULL, NULL));
+        REQUIRE_OK(czk_kind_setup(&p, czk_post_proof_kind(g_meta.shape.kind), &g_meta.shape, &seed, NULL, NULL));
         REQUIRE_OK(czk_groth16_params_write_pinned(params, &p));
         czk_groth16_params_clear(&p);
     }

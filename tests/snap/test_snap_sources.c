@@ -77,7 +77,7 @@ static void source_matches(const czk_snap_vanilla *v, uint32_t k, int pce, int t
     o.parallel = !pce;
     o.pce = pce ? CZK_PCE_MODE_ON : CZK_PCE_MODE_OFF;
     czk_witness_source src;
-    REQUIRE_OK(czk_kind_snap.source_open(&src, v, &o));
+    REQUIRE_OK(czk_kind_source_open(&src, &czk_kind_snap, v, &o));
     CHECK(!strcmp(src.ops->name, pce ? "pce" : "parallel"));
     czk_snap_counts n;
     czk_snap_circuit_counts(&n, &v->shape);
@@ -140,19 +140,19 @@ CZK_TEST(snap_parallel_and_pce_equal_sequential)
         /* the streamed validation of each partition, and a PCE of another
          * shape refused */
         czk_pce *p;
-        REQUIRE_OK(czk_pce_snap_get(&p, &v.shape, NULL, NULL, NULL));
-        CHECK(czk_pce_snap_is_cached(&v.shape));
+        REQUIRE_OK(czk_kind_pce_get(&p, &czk_kind_snap, &v.shape, NULL, NULL, NULL));
+        CHECK(czk_kind_pce_cached(&czk_kind_snap, &v.shape));
         czk_pce_work *w;
         REQUIRE_OK(czk_pce_work_create(&w, p));
         for (uint32_t k = 0; k < v.n; k++) {
-            REQUIRE_OK(czk_snap_pce_witness(w, &v, k, 2));
-            CHECK_OK(czk_snap_pce_validate(w, &v, k, 2));
+            REQUIRE_OK(czk_kind_pce_witness(w, &czk_kind_snap, &v, k, 2));
+            CHECK_OK(czk_kind_pce_validate(w, &czk_kind_snap, &v, k, 2));
         }
         czk_snap_vanilla other;
         czk_snap_shape os;
         REQUIRE_OK(czk_snap_shape_custom(&os, 32, 8, 4, 0));
         REQUIRE_OK(czk_snap_gen(&other, &os, 5));
-        CHECK(czk_snap_pce_witness(w, &other, 0, 2) == CZK_ERR_INVALID_ARG);
+        CHECK(czk_kind_pce_witness(w, &czk_kind_snap, &other, 0, 2) == CZK_ERR_INVALID_ARG);
         CHECK_MSG(strstr(czk_last_error(), "snap nodes=32 tree=8,4,0") != NULL, "%s", czk_last_error());
         czk_snap_vanilla_free(&other);
         czk_pce_work_destroy(w);
