@@ -644,17 +644,27 @@ static int check_args(args *a, int sub, size_t npos, const char *const *pos)
     if (a->c1 && a->n_vanilla) return czk_cli_usage_error(CMD, usage, "--c1 and --vanilla exclude each other");
     if (!a->c1 && !a->n_vanilla)
         return czk_cli_usage_error(CMD, usage, "%s wants a payload: --c1 FILE or --vanilla FILE ...", name);
-    if (a->c1) {
-        if (a->kind != CZK_SVC_KIND_UNSPECIFIED && a->kind != CZK_SVC_POREP)
-            return czk_cli_usage_error(CMD, usage, "--c1 is PoRep's payload; --kind %s wants --vanilla",
-                                       czk_proof_kind_of_wire((int)a->kind)->name);
-        a->kind = CZK_SVC_POREP;
-    } else {
-        if (a->kind == CZK_SVC_KIND_UNSPECIFIED)
-            return czk_cli_usage_error(CMD, usage, "--vanilla wants --kind snap, window-post or winning-post");
-        if (a->kind == CZK_SVC_POREP)
-            return czk_cli_usage_error(CMD, usage, "--kind porep sends its C1 file with --c1, not --vanilla");
+    /* the payload option a kind takes is its row's input_flag */
+    const char *given = a->c1 ? "--c1" : "--vanilla";
+    const czk_proof_kind *k = czk_proof_kind_of_wire((int)a->kind), *r;
+    if (!k) {
+        char names[128] = "";
+        size_t used = 0, n = 0, total = 0;
+        for (size_t i = 0; (r = czk_proof_kind_at(i)); i++) total += !strcmp(r->input_flag, given);
+        for (size_t i = 0; (r = czk_proof_kind_at(i)) && used < sizeof names; i++) {
+            if (strcmp(r->input_flag, given)) continue;
+            if (!k) k = r;
+            n++;
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                     n == 1 ? "" : n == total ? " or " : ", ", r->name);
+        }
+        /* a payload one kind alone takes means that kind (--c1: PoRep) */
+        if (n != 1) return czk_cli_usage_error(CMD, usage, "%s wants --kind %s", given, names);
+    } else if (strcmp(k->input_flag, given)) {
+        return czk_cli_usage_error(CMD, usage, "--kind %s sends its payload with %s, not %s", k->name, k->input_flag,
+                                   given);
     }
+    a->kind = (czk_svc_kind)k->wire_kind;
     return CZK_CLI_CONTINUE;
 }
 

@@ -71,8 +71,7 @@ enum { OPT_C1 = CZK_OPT_FIRST_FREE, OPT_PARAMS, OPT_PARTITION, OPT_NO_VERIFY, OP
 
 typedef struct {
     const char *c1, *params, *param_cache, *out, *vanilla;
-    int post;        /* 0: PoRep; else 1 + czk_post_kind */
-    int snap;        /* --snap */
+    czk_kind_input_args pick; /* the kind a picking option named (--post, --snap) */
     int pce_given;
     long long partition;
     int no_verify, parallel;
@@ -98,15 +97,8 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_PARALLEL: a->parallel = 1; return 0;
     case OPT_STREAM: a->stream = 1; return 0;
     case OPT_VANILLA: a->vanilla = arg; return 0;
-    case OPT_SNAP: a->snap = 1; return 0;
-    case OPT_POST:
-    {
-        czk_post_kind k;
-        if (czk_post_kind_parse(&k, arg) != CZK_OK)
-            return czk_cli_usage_error("prove", usage, "--post wants window or winning, got '%s'", arg);
-        a->post = 1 + (int)k;
-        return 0;
-    }
+    case OPT_SNAP: return czk_kind_pick(&a->pick, "--snap", NULL, "prove", usage);
+    case OPT_POST: return czk_kind_pick(&a->pick, "--post", arg, "prove", usage);
     case OPT_LC:
         if (czk_lc_kind_parse(&a->lc, arg) != CZK_OK)
             return czk_cli_usage_error("prove", usage, "--lc wants vec, inline1, inline2 or inline4, got '%s'", arg);
@@ -360,7 +352,12 @@ static int run(int argc, char **argv)
     if (rc != CZK_CLI_CONTINUE) return rc;
     if (a.params && a.param_cache)
         return czk_cli_usage_error("prove", usage, "--params and --param-cache exclude each other");
-    const czk_kind_input_args in = {a.c1, a.vanilla, a.post, a.snap, a.partition, "-o", a.out != NULL};
+    czk_kind_input_args in = a.pick;
+    in.c1 = a.c1;
+    in.vanilla = a.vanilla;
+    in.partition = a.partition;
+    in.out_flag = "-o";
+    in.have_out = a.out != NULL;
     const czk_proof_kind *k = NULL;
     const char *input = NULL;
     rc = czk_kind_input(&k, &input, &in, "prove", usage);

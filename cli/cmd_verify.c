@@ -36,8 +36,7 @@ enum { OPT_VK = CZK_OPT_FIRST_FREE, OPT_C1, OPT_PROOF, OPT_PARTITION, OPT_PARAM_
 typedef struct {
     const char *vk, *c1, *proof, *param_cache, *vanilla;
     long long partition;
-    int post; /* 0: PoRep; else 1 + czk_post_kind */
-    int snap;
+    czk_kind_input_args pick; /* the kind a picking option named (--post, --snap) */
 } args;
 
 static int on_opt(void *ctx, int opt, const char *arg)
@@ -49,15 +48,8 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_C1: a->c1 = arg; return 0;
     case OPT_PROOF: a->proof = arg; return 0;
     case OPT_VANILLA: a->vanilla = arg; return 0;
-    case OPT_SNAP: a->snap = 1; return 0;
-    case OPT_POST:
-    {
-        czk_post_kind k;
-        if (czk_post_kind_parse(&k, arg) != CZK_OK)
-            return czk_cli_usage_error("verify", usage, "--post wants window or winning, got '%s'", arg);
-        a->post = 1 + (int)k;
-        return 0;
-    }
+    case OPT_SNAP: return czk_kind_pick(&a->pick, "--snap", NULL, "verify", usage);
+    case OPT_POST: return czk_kind_pick(&a->pick, "--post", arg, "verify", usage);
     case OPT_PARTITION:
         if (czk_cli_parse_int(arg, 0, 1000, &a->partition))
             return czk_cli_usage_error("verify", usage, "--partition wants a partition number, got '%s'", arg);
@@ -202,7 +194,12 @@ static int run(int argc, char **argv)
     if (rc != CZK_CLI_CONTINUE) return rc;
     if (a.vk && a.param_cache)
         return czk_cli_usage_error("verify", usage, "--vk and --param-cache exclude each other");
-    const czk_kind_input_args in = {a.c1, a.vanilla, a.post, a.snap, a.partition, "--proof", a.proof != NULL};
+    czk_kind_input_args in = a.pick;
+    in.c1 = a.c1;
+    in.vanilla = a.vanilla;
+    in.partition = a.partition;
+    in.out_flag = "--proof";
+    in.have_out = a.proof != NULL;
     const czk_proof_kind *k = NULL;
     const char *input = NULL;
     rc = czk_kind_input(&k, &input, &in, "verify", usage);

@@ -1,8 +1,6 @@
 #include "shape_opts.h"
 
 #include "czk/porep_kind.h"
-#include "czk/post_kind.h"
-#include "czk/snap_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,43 +105,90 @@ int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cm
     return resolve_into(out, sizeof *out, &czk_kind_porep, a, cmd, usage);
 }
 
-int czk_post_shape_resolve(czk_post_shape *out, czk_post_kind k, const czk_shape_args *a, const char *cmd,
-                           const char *usage)
+int czk_kind_pick(czk_kind_input_args *a, const char *flag, const char *value, const char *cmd, const char *usage)
 {
-    return resolve_into(out, sizeof *out, czk_post_proof_kind(k), a, cmd, usage);
+    const czk_proof_kind *k = NULL, *r;
+    char values[160] = "";
+    size_t n = 0, used = 0;
+    for (size_t i = 0; (r = czk_proof_kind_at(i)); i++) {
+        if (!r->pick_flag || strcmp(r->pick_flag, flag)) continue;
+        if (!value || (r->pick_value && !strcmp(r->pick_value, value))) k = r;
+        if (r->pick_value && used < sizeof values)
+            used += (size_t)snprintf(values + used, sizeof values - used, "%s%s", n++ ? " or " : "", r->pick_value);
+    }
+    if (!k) return czk_cli_usage_error(cmd, usage, "%s wants %s, got '%s'", flag, values, value ? value : "");
+    if (a->kind && a->kind != k && strcmp(a->pick_flag, flag))
+        return czk_cli_usage_error(cmd, usage, "%s and %s exclude each other", a->pick_flag, flag);
+    a->kind = k;
+    a->pick_flag = flag;
+    return 0;
 }
 
-int czk_snap_shape_resolve(czk_snap_shape *out, const czk_shape_args *a, const char *cmd, const char *usage)
+/* The input option's argument, or NULL when not given. */
+static const char *input_of(const czk_kind_input_args *a, const char *flag)
 {
-    return resolve_into(out, sizeof *out, &czk_kind_snap, a, cmd, usage);
+    return !strcmp(flag, "--c1") ? a->c1 : a->vanilla;
+}
+
+/* The kind a lone input option means (no pick_flag: PoRep). */
+static const czk_proof_kind *default_kind(void)
+{
+    const czk_proof_kind *r;
+    for (size_t i = 0; (r = czk_proof_kind_at(i)); i++)
+        if (!r->pick_flag) return r;
+    return NULL;
+}
+
+/* "--post window|winning or --snap": the options that pick a kind. */
+static void pick_options(char *out, size_t cap)
+{
+    const char *flag[16];
+    char vals[16][96];
+    size_t g = 0, used = 0;
+    const czk_proof_kind *r;
+    for (size_t i = 0; (r = czk_proof_kind_at(i)); i++) {
+        if (!r->pick_flag) continue;
+        size_t j = 0;
+        while (j < g && strcmp(flag[j], r->pick_flag)) j++;
+        if (j == g) {
+            if (g == 16) break;
+            flag[g] = r->pick_flag;
+            vals[g++][0] = 0;
+        }
+        if (r->pick_value) {
+            size_t l = strlen(vals[j]);
+            snprintf(vals[j] + l, sizeof vals[j] - l, "%s%s", l ? "|" : " ", r->pick_value);
+        }
+    }
+    out[0] = 0;
+    for (size_t j = 0; j < g && used < cap; j++) {
+        int w = snprintf(out + used, cap - used, "%s%s%s", j == 0 ? "" : j + 1 == g ? " or " : ", ", flag[j], vals[j]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
 }
 
 int czk_kind_input(const czk_proof_kind **kind, const char **input, const czk_kind_input_args *a, const char *cmd,
                    const char *usage)
 {
-    const int prove = !strcmp(a->out_flag, "-o");
-    if (a->snap) {
-        if (a->post) return czk_cli_usage_error(cmd, usage, "--snap and --post exclude each other");
-        if (!a->vanilla || !a->have_out)
-            return prove ? czk_cli_usage_error(cmd, usage, "--snap needs --vanilla DIR and -o")
-                         : czk_cli_usage_error(cmd, usage, "--snap, --vanilla and %s are required together", a->out_flag);
-        if (a->c1 || a->partition >= 0)
-            return czk_cli_usage_error(cmd, usage, "--c1 and --partition are PoRep's, not --snap's");
-        *kind = &czk_kind_snap;
-        *input = a->vanilla;
-        return 0;
+    const czk_proof_kind *def = default_kind(), *k = a->kind ? a->kind : def;
+    const char *in = input_of(a, k->input_flag);
+    if (!a->kind && !in && input_of(a, "--vanilla")) {
+        char picks[200];
+        pick_options(picks, sizeof picks);
+        return czk_cli_usage_error(cmd, usage, "--vanilla needs its kind: %s", picks);
     }
-    if (a->post || a->vanilla) {
-        if (!a->post || !a->vanilla || !a->have_out)
-            return czk_cli_usage_error(cmd, usage, "--post, --vanilla and %s are required together", a->out_flag);
-        if (a->c1 || a->partition >= 0)
-            return czk_cli_usage_error(cmd, usage, "--c1 and --partition are PoRep's, not --post's");
-        *kind = czk_post_proof_kind((czk_post_kind)(a->post - 1));
-        *input = a->vanilla;
-        return 0;
+    if (!in || !a->have_out) {
+        if (a->kind)
+            return czk_cli_usage_error(cmd, usage, "%s, %s and %s are required together", a->pick_flag, k->input_flag,
+                                       a->out_flag);
+        return czk_cli_usage_error(cmd, usage, "%s and %s are required", k->input_flag, a->out_flag);
     }
-    if (!a->c1 || !a->have_out) return czk_cli_usage_error(cmd, usage, "--c1 and %s are required", a->out_flag);
-    *kind = &czk_kind_porep;
-    *input = a->c1;
+    /* the default kind's own options with another kind */
+    if (k != def && (input_of(a, def->input_flag) || (a->partition >= 0 && !k->takes_partition)))
+        return czk_cli_usage_error(cmd, usage, "%s and --partition are %s's, not %s's", def->input_flag, def->title,
+                                   a->pick_flag);
+    *kind = k;
+    *input = in;
     return 0;
 }

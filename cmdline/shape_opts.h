@@ -17,8 +17,6 @@
 #include "cmdline.h"
 #include "czk/filecoin.h"
 #include "czk/kind.h"
-#include "czk/post.h"
-#include "czk/snap.h"
 
 enum {
     CZK_OPT_SECTOR_SIZE = 1200,
@@ -67,28 +65,28 @@ int czk_kind_shape_resolve(void **shape, const czk_proof_kind *k, const czk_shap
 /* Build the PoRep shape: 0, or a usage error (exit code) when neither form
  * or both were given, or a PoSt-only option (--sectors). */
 int czk_shape_resolve(czk_fc_shape *out, const czk_shape_args *a, const char *cmd, const char *usage);
-/* Build the FallbackPoSt shape of kind k (forms above): 0, or a usage error
- * naming the option (a PoRep-only --layers / --partitions included). */
-int czk_post_shape_resolve(czk_post_shape *out, czk_post_kind k, const czk_shape_args *a, const char *cmd,
-                           const char *usage);
 
-/* Build the SnapDeals shape (forms above): 0, or a usage error naming the
- * option (PoRep / PoSt options have no meaning there). */
-int czk_snap_shape_resolve(czk_snap_shape *out, const czk_shape_args *a, const char *cmd, const char *usage);
-
-/* The kind and its input that czk prove / czk verify were given: --c1 FILE
- * (PoRep), --post window|winning --vanilla DIR, --snap --vanilla DIR.
- * post: 0 or 1 + czk_post_kind; partition: -1 or --partition; out: the
- * flag that names the command's other required file ("-o" / "--proof")
- * and whether it was given. 0 with *kind and *input set, or a usage
- * error (exit code) naming the combination that does not go together. */
+/* The kind and its input czk prove / czk verify were given, as the
+ * registry's rows name them (czk/kind.h: pick_flag, input_flag,
+ * takes_partition): --c1 FILE (PoRep), --post window|winning --vanilla
+ * DIR, --snap --vanilla DIR. The option parser fills it: czk_kind_pick on
+ * a picking option, the inputs and --partition (-1: not given) as they
+ * come; out_flag names the command's other required file ("-o",
+ * "--proof") and have_out whether it was given. */
 typedef struct czk_kind_input_args {
     const char *c1, *vanilla;
-    int post, snap;
+    const czk_proof_kind *kind; /* picked, or NULL */
+    const char *pick_flag;      /* the option that picked it */
     long long partition;
     const char *out_flag;
     int have_out;
 } czk_kind_input_args;
+/* flag (with its value, or NULL for an option without one) picks a kind:
+ * 0, or a usage error naming the values flag takes or the option picking
+ * another kind. */
+int czk_kind_pick(czk_kind_input_args *a, const char *flag, const char *value, const char *cmd, const char *usage);
+/* 0 with *kind and *input set, or a usage error (exit code) naming the
+ * combination that does not go together. */
 int czk_kind_input(const czk_proof_kind **kind, const char **input, const czk_kind_input_args *a, const char *cmd,
                    const char *usage);
 

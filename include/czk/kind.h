@@ -81,6 +81,7 @@ struct czk__kind_shape; /* src/kinds/pce_kind.h */
 typedef struct czk_proof_kind {
     const char *name;    /* "porep" */
     const char *summary; /* one line */
+    const char *title;   /* "PoRep", "WindowPoSt": messages */
     const czk_engine_circuit *circuit;
     uint32_t (*partitions)(const void *data);
     /* ---- what the generic code is written over (internal to the library) ---- */
@@ -123,6 +124,16 @@ typedef struct czk_proof_kind {
     void (*free_data)(void *data);
     /* The sector size of job data (for its circuit id). */
     uint64_t (*sector_size)(const void *data);
+    /* ---- the command line (czk prove, czk verify, czk client) ---- */
+    /* The option (and its value) that picks the kind: "--post" "window",
+     * "--snap" NULL; NULL: the kind its input option alone means (PoRep:
+     * --c1 FILE). */
+    const char *pick_flag, *pick_value;
+    /* The option naming the job's files: "--c1" (a C1 file) or "--vanilla"
+     * (a vanilla directory; czk client: its bincode files). */
+    const char *input_flag;
+    /* 1: --partition K proves or verifies one partition of a job. */
+    int takes_partition;
 } czk_proof_kind;
 
 /* ---- what every kind has, written once over its row (src/kinds) ---- */

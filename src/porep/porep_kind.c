@@ -82,6 +82,7 @@ static czk_status porep_param_path(char *out, size_t cap, const char *dir, const
 const czk_proof_kind czk_kind_porep = {
     .name = "porep",
     .summary = "StackedDRG proof of replication (SealCommitPhase2 of a C1 output)",
+    .title = "PoRep",
     .circuit = &porep_circuit,
     .partitions = czk__porep_partitions,
     .plan = &porep_par_plan,
@@ -102,4 +103,8 @@ const czk_proof_kind czk_kind_porep = {
     .decode = czk__porep_decode,
     .free_data = czk__porep_free,
     .sector_size = czk__porep_sector_size,
+    .pick_flag = NULL,
+    .pick_value = NULL,
+    .input_flag = "--c1",
+    .takes_partition = 1,
 };

@@ -183,11 +183,13 @@ static czk_status post_param_path(char *out, size_t cap, const char *dir, const 
     .sector_size = czk__post_sector_size,                                                                       \
     .free_public = czk__post_free_public, .public_shape = czk__post_public_shape,                              \
     .public_partitions = czk__post_public_partitions, .public_name = czk__post_public_name,                    \
-    .public_inputs = czk__post_public_inputs
+    .public_inputs = czk__post_public_inputs, .pick_flag = "--post", .input_flag = "--vanilla",             \
+    .takes_partition = 0
 
 const czk_proof_kind czk_kind_window_post = {
     .name = "window-post",
     .summary = "WindowPoSt: one FallbackPoSt partition of a vanilla proof",
+    .title = "WindowPoSt",
     .circuit = &window_circuit,
     .partitions = post_partitions,
     .shape_resolve = window_shape_resolve,
@@ -196,12 +198,14 @@ const czk_proof_kind czk_kind_window_post = {
     .decode = czk__window_decode,
     .read = czk__window_read,
     .read_public = czk__window_read_public,
+    .pick_value = "window",
     POST_KIND_SHAPE_OPS,
 };
 
 const czk_proof_kind czk_kind_winning_post = {
     .name = "winning-post",
     .summary = "WinningPoSt: the FallbackPoSt proof of a vanilla proof",
+    .title = "WinningPoSt",
     .circuit = &winning_circuit,
     .partitions = post_partitions,
     .shape_resolve = winning_shape_resolve,
@@ -210,6 +214,7 @@ const czk_proof_kind czk_kind_winning_post = {
     .decode = czk__winning_decode,
     .read = czk__winning_read,
     .read_public = czk__winning_read_public,
+    .pick_value = "winning",
     POST_KIND_SHAPE_OPS,
 };
 

@@ -90,6 +90,7 @@ static czk_status snap_param_path(char *out, size_t cap, const char *dir, const 
 const czk_proof_kind czk_kind_snap = {
     .name = "snap",
     .summary = "SnapDeals: every EmptySectorUpdate partition of an update's vanilla proofs",
+    .title = "SnapDeals",
     .circuit = &snap_circuit,
     .partitions = snap_partitions,
     .plan = &czk__snap_plan,
@@ -110,6 +111,10 @@ const czk_proof_kind czk_kind_snap = {
     .decode = czk__snap_decode,
     .free_data = czk__snap_free,
     .sector_size = czk__snap_sector_size,
+    .pick_flag = "--snap",
+    .pick_value = NULL,
+    .input_flag = "--vanilla",
+    .takes_partition = 0,
 };
 
 /* ---- verification ------------------------------------------------------------------ */

@@ -68,6 +68,7 @@ expect_out "--post wants window or winning, got 'daily'" "prove names the bad --
 expect 2 "prove --post without -o" -- prove --post window --vanilla d
 expect_out "--post, --vanilla and -o are required together" "prove --post names what is missing"
 expect 2 "prove --vanilla without --post" -- prove --vanilla d -o y.bin
+expect_out "--vanilla needs its kind: --post window|winning or --snap" "prove --vanilla names the options that pick a kind"
 expect 2 "prove --post with --partition" -- prove --post window --vanilla d -o y.bin --partition 1
 expect_out "are PoRep's, not --post's" "prove --post refuses PoRep options"
 expect 2 "verify --post with a bad kind" -- verify --post daily --vanilla d --proof p.bin
@@ -79,8 +80,9 @@ expect 2 "setup snap with a PoSt option" -- setup --circuit snap --sector-size 2
 expect_out "do not apply to snap" "setup snap refuses --sectors"
 expect 2 "setup snap with a size of no update proof" -- setup --circuit snap --sector-size 4KiB -o p --vk v
 expect 2 "prove --snap without --vanilla" -- prove --snap -o y.bin
-expect_out "--snap needs --vanilla DIR and -o" "prove --snap names what is missing"
+expect_out "--snap, --vanilla and -o are required together" "prove --snap names what is missing"
 expect 2 "prove --snap with --post" -- prove --snap --post window --vanilla d -o y.bin
+expect_out "--snap and --post exclude each other" "prove names the two options that pick a kind"
 expect 2 "prove --snap with --c1" -- prove --snap --vanilla d -o y.bin --c1 c.json
 expect_out "--c1 and --partition are PoRep's, not --snap's" "prove --snap refuses PoRep options"
 expect 2 "verify --snap without --proof" -- verify --snap --vanilla d

@@ -54,7 +54,8 @@ CZK_TEST(registry_finds_porep)
     while (czk_proof_kind_at(n)) {
         const czk_proof_kind *k = czk_proof_kind_at(n);
         /* the whole contract */
-        CHECK_MSG(k->name && k->summary && k->circuit && k->circuit->sizes && k->circuit->synthesize &&
+        CHECK_MSG(k->name && k->summary && k->title && k->input_flag && (k->pick_flag || k->takes_partition) &&
+                      (!k->pick_value || k->pick_flag) && k->circuit && k->circuit->sizes && k->circuit->synthesize &&
                       k->circuit->public_inputs && k->partitions && k->plan && k->shape_ops && k->shape_resolve &&
                       k->shape_of && k->shape_name && k->param_path && k->read && k->read_public && k->free_public &&
                       k->public_shape && k->public_partitions && k->public_name && k->public_inputs && k->wire_kind &&

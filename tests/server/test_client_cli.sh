@@ -68,11 +68,11 @@ expect_out "prove wants a payload: --c1 FILE or --vanilla FILE" "missing payload
 expect 2 "--c1 and --vanilla" -- client prove --addr "$SOCK" --c1 "$T/c1.json" --vanilla "$T/v.bin"
 expect_out "--c1 and --vanilla exclude each other" "payload conflict named"
 expect 2 "--c1 with a PoSt kind" -- client prove --addr "$SOCK" --c1 "$T/c1.json" --kind window-post
-expect_out "--c1 is PoRep's payload" "--c1 with another kind named"
+expect_out "--kind window-post sends its payload with --vanilla, not --c1" "--c1 with another kind named"
 expect 2 "--vanilla without --kind" -- client submit --addr "$SOCK" --vanilla "$T/v.bin"
-expect_out "--vanilla wants --kind" "missing kind named"
+expect_out "--vanilla wants --kind window-post, winning-post or snap" "missing kind named"
 expect 2 "--vanilla with --kind porep" -- client submit --addr "$SOCK" --vanilla "$T/v.bin" --kind porep
-expect_out "--kind porep sends its C1 file with --c1" "porep with --vanilla named"
+expect_out "--kind porep sends its payload with --c1, not --vanilla" "porep with --vanilla named"
 expect 2 "request option on status" -- client status --addr "$SOCK" --priority high
 expect_out "--priority is for prove and submit, not status" "misplaced request option named"
 expect 2 "-o on submit" -- client submit --addr "$SOCK" --c1 "$T/c1.json" -o "$T/p.bin"
