@@ -479,7 +479,8 @@ static czk_status pipelined_batches(bench *B, const czk_witness_source *src)
             break;
         }
         for (size_t i = 0; i < B->njobs && st == CZK_OK; i++) {
-            st = czk_porep_verify(&B->params.vk, &B->c1[i], B->pp + i * B->np, (uint32_t)B->np);
+            st = czk_kind_verify_data(&B->params.vk, &czk_kind_porep, &B->c1[i], B->pp + i * B->np, NULL,
+                                      (uint32_t)B->np);
             if (st != CZK_OK) {
                 snprintf(what, sizeof what, "checking the pipelined proofs (%s, batch %d, job %zu)", src->ops->name,
                          em.batch, i);
@@ -545,7 +546,8 @@ static int run_sequential(bench *B)
                 czk_progress_fraction(&B->pg, "sequential", (double)(i * np + k + 1) / (double)(njobs * np));
         }
         double a = czk_now();
-        if (st == CZK_OK) st = czk_porep_verify(&B->params.vk, &B->c1[i], B->sp + i * np, (uint32_t)np);
+        if (st == CZK_OK)
+            st = czk_kind_verify_data(&B->params.vk, &czk_kind_porep, &B->c1[i], B->sp + i * np, NULL, (uint32_t)np);
         B->seq_verify += czk_now() - a;
     }
     czk_cs_destroy(cs);

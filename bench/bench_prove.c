@@ -111,7 +111,7 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
     double *samples = malloc((size_t)(iters * ST_N) * sizeof(double));
     int code = CZK_EXIT_OK;
     czk_groth16_pvk pvk;
-    czk_porep_times last = {0};
+    czk_kind_times last = {0};
     czk_witness_source synth;
     memset(&synth, 0, sizeof synth);
     czk_source_opts so;
@@ -146,9 +146,9 @@ int czk_bench_prove_run(const czk_fc_shape *shape_in, const char *c1_path, const
     }
     for (long long it = -1; it < iters; it++) { /* it = -1: warm-up */
         czk_groth16_proof pr;
-        czk_porep_times t;
+        czk_kind_times t;
         double t0 = czk_now();
-        s = czk_porep_prove_partition(&pr, &p, &c1, (uint32_t)partition, &synth, &t);
+        s = czk_kind_prove_partition(&pr, &czk_kind_porep, &p, &c1, (uint32_t)partition, &synth, &t);
         double total = czk_now() - t0;
         if (s == CZK_OK) s = czk_groth16_verify(&pvk, &pr, inputs, n_in);
         if (s != CZK_OK) {

@@ -12,11 +12,12 @@
  * off and on in one run; synth_kind.c).
  *
  * The run is the same for every kind and takes from the registry's row
- * what it has (the shape of options or of job data, reading --vanilla DIR,
- * the parallel witness source); what the row does not carry yet (generating
- * vanilla proofs, the closed-form counts and the counting pass, public
- * inputs from vanilla proofs, the circuit's synthesis, the lines describing the shape, the option checks'
- * wording) is one kind_ops row per kind below. */
+ * what it has (the shape of options or of job data, reading --vanilla DIR or
+ * generating the job, the witness sources and PCE); what the row does not
+ * carry (the closed-form counts and the counting pass, public inputs from
+ * vanilla proofs, the circuit's synthesis of a shape, the lines describing
+ * the shape, the option checks' wording) is one kind_ops row per kind
+ * below. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,6 @@ typedef struct job {
     const struct kind_ops *ops;
     const void *given;  /* the shape of the options (NULL with --vanilla DIR) */
     void *v;            /* the vanilla proofs: the kind's read of --vanilla DIR, or generated */
-    int generated;
     const void *shape;  /* v's */
     uint32_t k;         /* the partition */
     czk_fr *pub;        /* the verifier's public inputs */
@@ -60,9 +60,6 @@ typedef struct kind_ops {
     const char *whole;       /* what --partition K is out of ("the update") */
     const char *par_split;   /* what the parallel prover splits */
     const char *pce_split;   /* what PCE's witness splits */
-    const char *gen_what;    /* what generating is, for its error */
-    czk_status (*generate)(void **v, const void *shape, uint64_t seed);
-    void (*free_generated)(void *v);
     /* Inputs, aux and constraints (without the input rows): the closed form,
      * or (pass) from the counting pass (shape-only synthesis with LC storage lc). */
     czk_status (*counts)(czk_cs_sizes *out, const void *shape, int pass, czk_lc_kind lc);
@@ -77,22 +74,6 @@ typedef struct kind_ops {
 } kind_ops;
 
 /* ---- FallbackPoSt (WindowPoSt, WinningPoSt) ---- */
-
-static czk_status post_generate(void **out, const void *shape, uint64_t seed)
-{
-    czk_post_vanilla *v = calloc(1, sizeof *v);
-    if (!v) return czk_error(CZK_ERR_NOMEM, "vanilla proofs");
-    czk_status st = czk_post_gen_vanilla(v, shape, seed, NULL);
-    if (st != CZK_OK) free(v);
-    else *out = v;
-    return st;
-}
-
-static void post_free_generated(void *v)
-{
-    czk_post_gen_vanilla_free(v);
-    free(v);
-}
 
 static czk_status post_counts(czk_cs_sizes *out, const void *shape, int pass, czk_lc_kind lc)
 {
@@ -159,9 +140,6 @@ static const kind_ops post_ops = {
     .whole = "the proof",
     .par_split = "circuit sectors",
     .pce_split = "sectors",
-    .gen_what = "generating vanilla proofs",
-    .generate = post_generate,
-    .free_generated = post_free_generated,
     .counts = post_counts,
     .public_inputs = post_public_inputs,
     .synthesize = post_synthesize,
@@ -171,22 +149,6 @@ static const kind_ops post_ops = {
 };
 
 /* ---- SnapDeals (EmptySectorUpdate) ---- */
-
-static czk_status snap_generate(void **out, const void *shape, uint64_t seed)
-{
-    czk_snap_vanilla *v = calloc(1, sizeof *v);
-    if (!v) return czk_error(CZK_ERR_NOMEM, "an update");
-    czk_status st = czk_snap_gen(v, shape, seed);
-    if (st != CZK_OK) free(v);
-    else *out = v;
-    return st;
-}
-
-static void snap_free_generated(void *v)
-{
-    czk_snap_vanilla_free(v);
-    free(v);
-}
 
 static czk_status snap_counts(czk_cs_sizes *out, const void *shape, int pass, czk_lc_kind lc)
 {
@@ -242,9 +204,6 @@ static const kind_ops snap_ops = {
     .whole = "the update",
     .par_split = "challenges",
     .pce_split = "challenges",
-    .gen_what = "generating an update",
-    .generate = snap_generate,
-    .free_generated = snap_free_generated,
     .counts = snap_counts,
     .public_inputs = snap_public_inputs,
     .synthesize = snap_synthesize,
@@ -278,9 +237,8 @@ static int job_load(job *j)
         st = kind->read(&j->v, b->vanilla_dir);
         if (st != CZK_OK) return czk_cli_fail(CMD, st, "reading the vanilla proofs");
     } else {
-        st = j->ops->generate(&j->v, j->given, b->seed);
-        if (st != CZK_OK) return czk_cli_fail(CMD, st, j->ops->gen_what);
-        j->generated = 1;
+        st = b->kind->generate(&j->v, j->given, b->seed);
+        if (st != CZK_OK) return czk_cli_fail(CMD, st, "generating the job");
     }
     j->gen_s = czk_now() - t0;
     j->shape = kind->shape_of(j->v);
@@ -302,9 +260,7 @@ static int job_load(job *j)
 static void job_free(job *j)
 {
     free(j->pub);
-    if (!j->v) return;
-    if (j->generated) j->ops->free_generated(j->v);
-    else j->b->kind->free_data(j->v);
+    if (j->v) j->b->kind->free_data(j->v);
 }
 
 /* --pce auto: the PCE of the options' shape, or of the one in vanilla_dir, is cached. */

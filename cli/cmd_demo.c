@@ -1,94 +1,163 @@
+/* czk demo: the embedded default job, a synthetic 2KiB job of any kind
+ * (PoRep unless --kind) made, set up (cached), proven and verified through
+ * the registry's row alone. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "cli.h"
 #include "progress.h"
-#include "czk/porep_kind.h"
+#include "czk/kind.h"
 
 static const char usage[] =
-    "usage: czk demo [--threads N] [--json] [--quiet]\n\n"
-    "The embedded default job: generate a synthetic 2KiB PoRep sector, set up\n"
-    "Groth16 parameters for its circuit (cached on disk after the first run:\n"
-    "$CZK_CACHE_DIR, else $XDG_CACHE_HOME/czk, else ~/.cache/czk), synthesize\n"
-    "and prove its partition, verify the proof, and print the per-stage times.\n";
+    "usage: czk demo [--kind KIND] [--seed N] [--threads N] [--json] [--quiet]\n\n"
+    "The embedded default job: generate a synthetic 2KiB job of KIND (porep, the\n"
+    "default: a sector's C1; window-post, winning-post: a partition's vanilla proofs;\n"
+    "snap: an update's), set up Groth16 parameters for its circuit (cached on disk\n"
+    "after the first run: $CZK_CACHE_DIR, else $XDG_CACHE_HOME/czk, else\n"
+    "~/.cache/czk), synthesize and prove its first partition, verify the proof, and\n"
+    "print the per-stage times.\n\n"
+    "  --kind KIND   porep, window-post, winning-post or snap (default porep)\n"
+    "  --seed N      the synthetic job's seed (default: a fresh one from the OS)\n";
+
+enum { OPT_KIND = CZK_OPT_FIRST_FREE, OPT_SEED };
+
+typedef struct demo_opts {
+    const czk_proof_kind *kind;
+    int have_seed;
+    unsigned long long seed;
+} demo_opts;
+
+static int on_opt(void *ctx, int opt, const char *arg)
+{
+    demo_opts *o = ctx;
+    long long v;
+    switch (opt) {
+    case OPT_KIND:
+        if (!(o->kind = czk_proof_kind_find(arg))) {
+            char names[128];
+            czk_proof_kind_names(names, sizeof names);
+            return czk_cli_usage_error("demo", usage, "--kind wants %s, got '%s'", names, arg);
+        }
+        return 0;
+    case OPT_SEED:
+        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
+            return czk_cli_usage_error("demo", usage, "--seed wants a non-negative integer, got '%s'", arg);
+        o->seed = (unsigned long long)v;
+        o->have_seed = 1;
+        return 0;
+    }
+    return czk_cli_usage_error("demo", usage, "unexpected option");
+}
+
+typedef struct demo_run {
+    char name[96], ppath[512];
+    int generated;
+    double t_gen, t_setup, t_prove, t_verify;
+    czk_kind_times t;
+    uint8_t proof[CZK_GROTH16_PROOF_BYTES];
+} demo_run;
+
+static void print_json(const czk_proof_kind *k, const demo_run *r)
+{
+    const czk_kind_times *t = &r->t;
+    printf("{\"kind\":\"%s\",\"sector\":\"%s\",\"constraints\":%llu,\"aux\":%llu,\"inputs\":%llu,\"params\":\"%s\","
+           "\"params_generated\":%s,\"verified\":true,\"times\":{\"generate_sector\":%.4f,"
+           "\"setup_or_load\":%.4f,\"synthesis\":%.4f,\"h_ntt\":%.4f,\"msm_h\":%.4f,\"msm_l\":%.4f,"
+           "\"msm_a\":%.4f,\"msm_b_g1\":%.4f,\"msm_b_g2\":%.4f,\"prove_total\":%.4f,\"verify\":%.4f}}\n",
+           k->name, r->name, (unsigned long long)t->constraints, (unsigned long long)t->aux,
+           (unsigned long long)t->inputs, r->ppath, r->generated ? "true" : "false", r->t_gen, r->t_setup, t->synth_s,
+           t->g.h_s, t->g.msm_h_s, t->g.msm_l_s, t->g.msm_a_s, t->g.msm_b_g1_s, t->g.msm_b_g2_s, r->t_prove,
+           r->t_verify);
+}
+
+static void print_text(const demo_run *r)
+{
+    const czk_kind_times *t = &r->t;
+    double msm = t->g.msm_h_s + t->g.msm_l_s + t->g.msm_a_s + t->g.msm_b_g1_s;
+    printf("czk demo: synthetic %s sector, %llu constraints, %llu aux, %llu public inputs\n", r->name,
+           (unsigned long long)t->constraints, (unsigned long long)t->aux, (unsigned long long)t->inputs);
+    printf("  generate sector       %8.3f s\n", r->t_gen);
+    printf("  %-21s %8.3f s  (%s)\n", r->generated ? "setup (now cached)" : "load cached params", r->t_setup,
+           r->ppath);
+    printf("  synthesis             %8.3f s\n", t->synth_s);
+    printf("  H (NTTs)              %8.3f s\n", t->g.h_s);
+    printf("  MSMs G1 (h,l,a,b)     %8.3f s  (h %.3f, l %.3f, a %.3f, b_g1 %.3f)\n", msm, t->g.msm_h_s,
+           t->g.msm_l_s, t->g.msm_a_s, t->g.msm_b_g1_s);
+    printf("  MSM b_g2 (parallel)   %8.3f s\n", t->g.msm_b_g2_s);
+    printf("  prove total           %8.3f s\n", r->t_prove);
+    printf("  verify                %8.3f s  -> VALID\n", r->t_verify);
+    printf("  proof: ");
+    for (int i = 0; i < 16; i++) printf("%02x", r->proof[i]);
+    printf("... (%d bytes)\n", CZK_GROTH16_PROOF_BYTES);
+}
+
+/* Generate, set up or load, prove partition 0, verify: CZK_OK, or the
+ * status with *what naming the step. */
+static czk_status demo(demo_run *r, const czk_proof_kind *k, const void *shape, uint64_t seed, czk_progress *pg,
+                       const char **what)
+{
+    void *data = NULL;
+    double t0 = czk_now();
+    *what = "generating the synthetic sector failed";
+    czk_status s = k->generate(&data, shape, seed);
+    r->t_gen = czk_now() - t0;
+    if (s != CZK_OK) return s;
+    czk_groth16_params p;
+    memset(&p, 0, sizeof p);
+    t0 = czk_now();
+    *what = "parameters";
+    s = czk_kind_cached_params(&p, k, shape, czk_progress_cb, pg, r->ppath, &r->generated);
+    czk_progress_done(pg);
+    r->t_setup = czk_now() - t0;
+    czk_groth16_proof pr;
+    if (s == CZK_OK) {
+        *what = "prove/verify failed";
+        t0 = czk_now();
+        s = czk_kind_prove_partition(&pr, k, &p, data, 0, NULL, &r->t);
+        r->t_prove = czk_now() - t0;
+    }
+    if (s == CZK_OK) {
+        t0 = czk_now();
+        s = czk_kind_verify_data(&p.vk, k, data, &pr, NULL, 1);
+        r->t_verify = czk_now() - t0;
+        czk_groth16_proof_encode(r->proof, &pr);
+    }
+    czk_groth16_params_clear(&p);
+    k->free_data(data);
+    return s;
+}
 
 static int run(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"kind", required_argument, 0, OPT_KIND},
+        {"seed", required_argument, 0, OPT_SEED},
+        {0, 0, 0, 0},
+    };
+    demo_opts o = {.kind = czk_proof_kind_at(0)};
     czk_cli_common c;
-    int rc = czk_cli_parse(argc, argv, "demo", usage, NULL, NULL, NULL, &c, NULL);
+    int rc = czk_cli_parse(argc, argv, "demo", usage, opts, &o, on_opt, &c, NULL);
     if (rc != CZK_CLI_CONTINUE) return rc;
+    const czk_proof_kind *k = o.kind;
     czk_progress pg;
     czk_progress_init(&pg, czk_cli_progress_enabled(&c));
-    czk_fc_shape shape;
-    czk_status s = czk_fc_shape_of_size(&shape, 2048);
+    const czk_shape_spec spec = {.sector_size = 2048};
+    void *shape = NULL;
+    czk_status s = k->shape_resolve(&shape, &spec);
     if (s != CZK_OK) return czk_cli_fail("demo", s, "2KiB shape");
-    czk_fc_c1 c1;
-    memset(&c1, 0, sizeof c1);
-    double t0 = czk_now();
-    uint64_t seed;
-    if (czk_os_random(&seed, sizeof seed) != CZK_OK) seed = 1;
-    s = czk_fc_gen_c1(&c1, &shape, seed, NULL, NULL);
-    double t_gen = czk_now() - t0;
-    if (s != CZK_OK) return czk_cli_fail("demo", s, "generating the synthetic sector failed");
-    czk_groth16_params p;
-    char ppath[512];
-    int generated = 0;
-    t0 = czk_now();
-    s = czk_kind_cached_params(&p, &czk_kind_porep, &shape, czk_progress_cb, &pg, ppath, &generated);
-    double t_setup = czk_now() - t0;
-    if (s != CZK_OK) {
-        czk_fc_c1_free(&c1);
-        return czk_cli_fail("demo", s, "parameters");
-    }
-    czk_groth16_proof pr;
-    czk_porep_times t;
-    t0 = czk_now();
-    s = czk_porep_prove_partition(&pr, &p, &c1, 0, NULL, &t);
-    double t_prove = czk_now() - t0;
-    double t_verify = 0;
-    if (s == CZK_OK) {
-        t0 = czk_now();
-        s = czk_porep_verify(&p.vk, &c1, &pr, 1);
-        t_verify = czk_now() - t0;
-    }
-    int code = CZK_EXIT_OK;
-    if (s != CZK_OK) {
-        code = czk_cli_fail("demo", s, "prove/verify failed");
-    } else {
-        uint8_t enc[CZK_GROTH16_PROOF_BYTES];
-        czk_groth16_proof_encode(enc, &pr);
-        double msm = t.g.msm_h_s + t.g.msm_l_s + t.g.msm_a_s + t.g.msm_b_g1_s;
-        if (c.json) {
-            printf("{\"sector\":\"%s\",\"constraints\":%llu,\"aux\":%llu,\"inputs\":%llu,\"params\":\"%s\","
-                   "\"params_generated\":%s,\"verified\":true,\"times\":{\"generate_sector\":%.4f,"
-                   "\"setup_or_load\":%.4f,\"synthesis\":%.4f,\"h_ntt\":%.4f,\"msm_h\":%.4f,\"msm_l\":%.4f,"
-                   "\"msm_a\":%.4f,\"msm_b_g1\":%.4f,\"msm_b_g2\":%.4f,\"prove_total\":%.4f,\"verify\":%.4f}}\n",
-                   czk_fc_proof_name(shape.proof), (unsigned long long)t.constraints,
-                   (unsigned long long)t.aux, (unsigned long long)t.inputs, ppath,
-                   generated ? "true" : "false", t_gen, t_setup, t.synth_s, t.g.h_s, t.g.msm_h_s,
-                   t.g.msm_l_s, t.g.msm_a_s, t.g.msm_b_g1_s, t.g.msm_b_g2_s, t_prove, t_verify);
-        } else if (!c.quiet) {
-            printf("czk demo: synthetic %s sector, %llu constraints, %llu aux, %llu public inputs\n",
-                   czk_fc_proof_name(shape.proof), (unsigned long long)t.constraints,
-                   (unsigned long long)t.aux, (unsigned long long)t.inputs);
-            printf("  generate sector       %8.3f s\n", t_gen);
-            printf("  %-21s %8.3f s  (%s)\n", generated ? "setup (now cached)" : "load cached params",
-                   t_setup, ppath);
-            printf("  synthesis             %8.3f s\n", t.synth_s);
-            printf("  H (NTTs)              %8.3f s\n", t.g.h_s);
-            printf("  MSMs G1 (h,l,a,b)     %8.3f s  (h %.3f, l %.3f, a %.3f, b_g1 %.3f)\n", msm,
-                   t.g.msm_h_s, t.g.msm_l_s, t.g.msm_a_s, t.g.msm_b_g1_s);
-            printf("  MSM b_g2 (parallel)   %8.3f s\n", t.g.msm_b_g2_s);
-            printf("  prove total           %8.3f s\n", t_prove);
-            printf("  verify                %8.3f s  -> VALID\n", t_verify);
-            printf("  proof: ");
-            for (int i = 0; i < 16; i++) printf("%02x", enc[i]);
-            printf("... (%d bytes)\n", CZK_GROTH16_PROOF_BYTES);
-        }
-    }
-    czk_groth16_params_clear(&p);
-    czk_fc_c1_free(&c1);
-    return code;
+    uint64_t seed = o.seed;
+    if (!o.have_seed && czk_os_random(&seed, sizeof seed) != CZK_OK) seed = 1;
+    demo_run r;
+    memset(&r, 0, sizeof r);
+    k->shape_name(r.name, sizeof r.name, shape);
+    const char *what = "";
+    s = demo(&r, k, shape, seed, &pg, &what);
+    free(shape);
+    if (s != CZK_OK) return czk_cli_fail("demo", s, what);
+    if (c.json) print_json(k, &r);
+    else if (!c.quiet) print_text(&r);
+    return CZK_EXIT_OK;
 }
 
-CZK_CLI_COMMAND(demo, "synthetic 2KiB sector: synthesize, set up, prove, verify", run)
+CZK_CLI_COMMAND(demo, "a synthetic 2KiB job of any kind (PoRep by default): set up, prove, verify", run)

@@ -134,6 +134,11 @@ typedef struct czk_proof_kind {
     const char *input_flag;
     /* 1: --partition K proves or verifies one partition of a job. */
     int takes_partition;
+    /* ---- benchmarks and demos ---- */
+    /* Synthetic, consistent job data of shape from seed (a sector's C1, a
+     * partition's or an update's vanilla proofs), checked natively; freed
+     * with free_data. */
+    czk_status (*generate)(void **data, const void *shape, uint64_t seed);
 } czk_proof_kind;
 
 /* ---- what every kind has, written once over its row (src/kinds) ---- */
@@ -198,6 +203,25 @@ czk_status czk_kind_setup_write(const char *params_path, const char *vk_path, co
  * of pub (kind k's public data), in one batch. */
 czk_status czk_kind_verify(const czk_groth16_vk *vk, const czk_proof_kind *k, const void *pub,
                            const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n) CZK_WUR;
+
+/* Verify proofs[i] as the proof of partition partitions[i] (NULL: 0 ..
+ * n-1) of job data (its circuit's public inputs), in one batch. */
+czk_status czk_kind_verify_data(const czk_groth16_vk *vk, const czk_proof_kind *k, const void *data,
+                                const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n) CZK_WUR;
+
+/* One partition outside the engine with the prover's per-stage timings
+ * (czk demo, czk bench prove): src's witness (NULL: full synthesis)
+ * synthesized on czk_threads(), checked (a*b = c), then czk_groth16_prove.
+ * Not verified. times may be NULL. */
+typedef struct czk_kind_times {
+    double synth_s;     /* the witness (its a*b = c check runs after, untimed) */
+    const char *source; /* which witness source ran */
+    czk_groth16_timings g;
+    uint64_t constraints, aux, inputs;
+} czk_kind_times;
+czk_status czk_kind_prove_partition(czk_groth16_proof *out, const czk_proof_kind *k, const czk_groth16_params *params,
+                                    const void *data, uint32_t part, const czk_witness_source *src,
+                                    czk_kind_times *times) CZK_WUR;
 
 /* The parameter file of job data (kind k) under dir. */
 czk_status czk_kind_param_path(char *out, size_t cap, const czk_proof_kind *k, const char *dir, const void *data,

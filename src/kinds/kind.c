@@ -60,12 +60,14 @@ czk_status czk_kind_circuit_id(char *out, size_t cap, const czk_proof_kind *k, u
                      (unsigned long long)sector_size);
 }
 
-czk_status czk_kind_verify(const czk_groth16_vk *vk, const czk_proof_kind *k, const void *pub,
-                           const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n)
+typedef czk_status (*inputs_fn)(czk_fr *out, size_t n, const void *of, uint32_t k);
+
+/* n proofs against the public inputs inputs(of, partition) derives, in one batch. */
+static czk_status verify_batch(const czk_groth16_vk *vk, const czk_proof_kind *k, inputs_fn inputs, const void *of,
+                               uint32_t parts, const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n)
 {
     if (vk->n_ic < 1) return czk_error(CZK_ERR_INVALID_ARG, "the verifying key has no public inputs (not even ONE)");
     const size_t per = vk->n_ic - 1;
-    const uint32_t parts = k->public_partitions(pub);
     const size_t total = (size_t)n * per;
     czk_fr *in = malloc((total ? total : 1) * sizeof *in);
     if (!in) return czk_error(CZK_ERR_NOMEM, "%u partitions' public inputs", n);
@@ -75,7 +77,7 @@ czk_status czk_kind_verify(const czk_groth16_vk *vk, const czk_proof_kind *k, co
         if (p >= parts)
             st = czk_error(CZK_ERR_INVALID_ARG, "partition %u of a %s proof with %u", p, k->name, parts);
         else
-            st = k->public_inputs(in + (size_t)i * per, per, pub, p);
+            st = inputs(in + (size_t)i * per, per, of, p);
     }
     czk_groth16_pvk pvk;
     if (st == CZK_OK) st = czk_groth16_pvk_prepare(&pvk, vk);
@@ -83,6 +85,61 @@ czk_status czk_kind_verify(const czk_groth16_vk *vk, const czk_proof_kind *k, co
         st = n == 1 ? czk_groth16_verify(&pvk, proofs, in, per) : czk_groth16_verify_batch(&pvk, proofs, n, in, per, NULL);
     free(in);
     return st;
+}
+
+czk_status czk_kind_verify(const czk_groth16_vk *vk, const czk_proof_kind *k, const void *pub,
+                           const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n)
+{
+    return verify_batch(vk, k, k->public_inputs, pub, k->public_partitions(pub), proofs, partitions, n);
+}
+
+czk_status czk_kind_verify_data(const czk_groth16_vk *vk, const czk_proof_kind *k, const void *data,
+                                const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n)
+{
+    return verify_batch(vk, k, k->circuit->public_inputs, data, k->partitions(data), proofs, partitions, n);
+}
+
+czk_status czk_kind_prove_partition(czk_groth16_proof *out, const czk_proof_kind *kind,
+                                    const czk_groth16_params *params, const void *data, uint32_t k,
+                                    const czk_witness_source *src, czk_kind_times *times)
+{
+    czk_witness_source own;
+    memset(&own, 0, sizeof own);
+    if (!src) {
+        CZK_TRY(czk_kind_source_open(&own, kind, data, NULL));
+        src = &own;
+    }
+    czk_cs_sizes sizes;
+    czk_status s = kind->circuit->sizes(&sizes, data, k);
+    czk_witness *w = NULL;
+    if (s == CZK_OK) s = src->ops->create(&w, src, &sizes);
+    double t0 = czk_now(), t1 = t0;
+    if (s == CZK_OK) s = src->ops->synthesize(w, data, k, czk_threads());
+    t1 = czk_now();
+    if (s == CZK_OK) s = src->ops->check(w, czk_threads());
+    czk_cs_assignment asg;
+    if (s == CZK_OK) s = src->ops->get(w, &asg);
+    if (s != CZK_OK) {
+        s = czk_error_context(s, "partition %u: %s synthesis", k, src->ops->name);
+    } else {
+        czk_groth16_prove_opts o = {0};
+        czk_groth16_timings tm;
+        o.timings = &tm;
+        s = czk_groth16_prove(out, params, &asg, &o);
+        if (s != CZK_OK) s = czk_error_context(s, "partition %u", k);
+        if (s == CZK_OK && times) {
+            memset(times, 0, sizeof *times);
+            times->synth_s = t1 - t0;
+            times->source = src->ops->name;
+            times->g = tm;
+            times->constraints = asg.n_constraints;
+            times->aux = asg.n_aux;
+            times->inputs = asg.n_input;
+        }
+    }
+    if (w) src->ops->destroy(w);
+    czk_witness_source_close(&own);
+    return s;
 }
 
 czk_status czk_kind_param_path(char *out, size_t cap, const czk_proof_kind *k, const char *dir, const void *data,

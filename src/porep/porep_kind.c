@@ -79,6 +79,22 @@ static czk_status porep_param_path(char *out, size_t cap, const char *dir, const
     return czk_fc_param_path(out, cap, dir, ((const czk_fc_shape *)shape)->proof, ext);
 }
 
+/* ---- generation (czk demo, benchmarks) ---------------------------------------------- */
+
+static czk_status porep_generate(void **out, const void *shape, uint64_t seed)
+{
+    *out = NULL;
+    czk_fc_c1 *c1 = calloc(1, sizeof *c1);
+    if (!c1) return czk_error(CZK_ERR_NOMEM, "a C1");
+    czk_status st = czk_fc_gen_c1(c1, shape, seed, NULL, NULL);
+    if (st != CZK_OK) {
+        czk__porep_free(c1);
+        return st;
+    }
+    *out = c1;
+    return CZK_OK;
+}
+
 const czk_proof_kind czk_kind_porep = {
     .name = "porep",
     .summary = "StackedDRG proof of replication (SealCommitPhase2 of a C1 output)",
@@ -107,4 +123,5 @@ const czk_proof_kind czk_kind_porep = {
     .pick_value = NULL,
     .input_flag = "--c1",
     .takes_partition = 1,
+    .generate = porep_generate,
 };

@@ -177,6 +177,43 @@ static czk_status post_param_path(char *out, size_t cap, const char *dir, const 
     return czk_post_param_path(out, cap, dir, shape, ext);
 }
 
+/* ---- generation (czk demo, benchmarks) ---------------------------------------------- */
+
+/* A consistent partition 0: a production shape as czk gen-post writes it
+ * (every sector of a WindowPoSt partition; WinningPoSt's one of a set of
+ * one); a custom shape with the leaves its randomness challenges. */
+static czk_status post_generate(void **out, const void *shape, uint64_t seed)
+{
+    const czk_post_shape *s = shape;
+    *out = NULL;
+    czk_post_vanilla *v = calloc(1, sizeof *v);
+    if (!v) return czk_error(CZK_ERR_NOMEM, "vanilla proofs");
+    czk_status st;
+    if (s->tree.proof != CZK_FC_PROOF_CUSTOM) {
+        czk_post_json m;
+        const uint32_t n = s->kind == CZK_POST_WINNING ? 1 : s->sectors;
+        st = czk_post_gen(v, &m, s, n, s->kind == CZK_POST_WINNING ? 1 : n, seed);
+        if (st == CZK_OK) czk_post_json_free(&m);
+    } else {
+        st = czk_post_gen_vanilla(v, s, seed, NULL);
+        const uint32_t n = v->n, c = s->sector_challenges;
+        uint64_t *leaves = st == CZK_OK ? malloc((size_t)n * c * sizeof *leaves) : NULL;
+        if (st == CZK_OK && !leaves) st = czk_error(CZK_ERR_NOMEM, "challenged leaves");
+        for (uint32_t i = 0; st == CZK_OK && i < n; i++)
+            for (uint32_t j = 0; j < c; j++) leaves[(size_t)i * c + j] = czk_post_vanilla_challenge(v, i, j);
+        czk_post_vanilla_free(v);
+        if (st == CZK_OK) st = czk_post_gen_vanilla(v, s, seed, leaves);
+        free(leaves);
+    }
+    if (st == CZK_OK) st = czk_post_vanilla_check(v);
+    if (st != CZK_OK) {
+        czk__post_free(v);
+        return st;
+    }
+    *out = v;
+    return CZK_OK;
+}
+
 #define POST_KIND_SHAPE_OPS                                                                                     \
     .plan = &czk__post_plan, .shape_ops = &czk__post_shape_ops, .shape_of = post_shape_of,                     \
     .shape_name = post_shape_name, .param_path = post_param_path, .free_data = czk__post_free,                 \
@@ -184,7 +221,7 @@ static czk_status post_param_path(char *out, size_t cap, const char *dir, const 
     .free_public = czk__post_free_public, .public_shape = czk__post_public_shape,                              \
     .public_partitions = czk__post_public_partitions, .public_name = czk__post_public_name,                    \
     .public_inputs = czk__post_public_inputs, .pick_flag = "--post", .input_flag = "--vanilla",             \
-    .takes_partition = 0
+    .takes_partition = 0, .generate = post_generate
 
 const czk_proof_kind czk_kind_window_post = {
     .name = "window-post",

@@ -87,6 +87,23 @@ static czk_status snap_param_path(char *out, size_t cap, const char *dir, const 
     return czk_snap_param_path(out, cap, dir, shape, ext);
 }
 
+/* ---- generation (czk demo, benchmarks) ---------------------------------------------- */
+
+static czk_status snap_generate(void **out, const void *shape, uint64_t seed)
+{
+    *out = NULL;
+    czk_snap_vanilla *v = calloc(1, sizeof *v);
+    if (!v) return czk_error(CZK_ERR_NOMEM, "an update");
+    czk_status st = czk_snap_gen(v, shape, seed);
+    if (st == CZK_OK) st = czk_snap_vanilla_check(v);
+    if (st != CZK_OK) {
+        czk__snap_free(v);
+        return st;
+    }
+    *out = v;
+    return CZK_OK;
+}
+
 const czk_proof_kind czk_kind_snap = {
     .name = "snap",
     .summary = "SnapDeals: every EmptySectorUpdate partition of an update's vanilla proofs",
@@ -115,6 +132,7 @@ const czk_proof_kind czk_kind_snap = {
     .pick_value = NULL,
     .input_flag = "--vanilla",
     .takes_partition = 0,
+    .generate = snap_generate,
 };
 
 /* ---- verification ------------------------------------------------------------------ */

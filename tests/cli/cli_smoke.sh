@@ -149,4 +149,23 @@ assert p["wall_s"] > 0 and p["user_s"] + p["sys_s"] > 0 and p["minor_faults"] > 
 assert "config" in d, list(d)
 ' "$T/out"
 
+# czk demo: any kind's synthetic 2KiB job through the registry alone (the
+# PoSt kinds: seconds; PoRep's, what make demo runs, takes a minute)
+CZK_CACHE_DIR="$T/demo-cache"
+export CZK_CACHE_DIR
+expect 0 "demo window-post" -- demo --kind window-post --seed 3 --json
+check "demo window-post: made its parameters, proved, verified" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "window-post" and d["sector"] == "window-post 2048B", d
+assert d["verified"] is True and d["params_generated"] is True and d["constraints"] == 21889, d
+assert d["params"].endswith("/window-post-2048B-czk0.1.0.params"), d
+' "$T/out"
+expect 0 "demo window-post again" -- demo --kind window-post
+expect_out "load cached params" "demo reuses the cached parameters"
+expect_out "verify .* -> VALID" "demo verifies"
+expect 0 "demo winning-post" -- demo --kind winning-post --quiet
+expect 2 "demo of an unknown kind" -- demo --kind daily
+expect_out "--kind wants porep, window-post, winning-post or snap, got 'daily'" "demo names the kinds"
+
 cli_finish

@@ -180,7 +180,7 @@ static void prove_with(czk_groth16_proof *out, uint32_t first, const char **sour
     CHECK(t[0].partition == first && t[job.n - 1].partition == 1);
     CHECK(t[0].synth_s > 0 && t[0].prove_s > 0 && t[0].batch == 1);
     *source = rep.source;
-    if (first == 0) CHECK_OK(czk_porep_verify(&p->vk, c1, out, 2));
+    if (first == 0) CHECK_OK(czk_kind_verify_data(&p->vk, &czk_kind_porep, c1, out, NULL, 2));
 }
 
 CZK_TEST(every_witness_source_gives_the_same_proofs)
@@ -223,7 +223,7 @@ CZK_TEST(every_witness_source_gives_the_same_proofs)
     /* a tampered proof is caught by the verifier */
     czk_groth16_proof bad[2] = {full[0], full[1]};
     bad[1].a = full[0].a;
-    CHECK(czk_porep_verify(&p.vk, &c1, bad, 2) == CZK_ERR_VERIFY);
+    CHECK(czk_kind_verify_data(&p.vk, &czk_kind_porep, &c1, bad, NULL, 2) == CZK_ERR_VERIFY);
     czk_fc_c1_free(&c1);
 }
 
