@@ -168,7 +168,6 @@ static int on_opt(void *ctx, int opt, const char *arg)
 {
     opts *o = ctx;
     int rc;
-    long long v;
     if (czk_shape_option(&o->shape, opt, arg, CMD, usage, &rc)) return rc;
     switch (opt) {
     case OPT_C1: o->c1 = arg; return 0;
@@ -181,11 +180,8 @@ static int on_opt(void *ctx, int opt, const char *arg)
         if (o->circuit == &czk_kind_porep) o->circuit = NULL;
         return 0;
     case OPT_SEED:
-        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
-            return czk_cli_usage_error(CMD, usage, "--seed wants a non-negative integer, got '%s'", arg);
-        o->seed = (unsigned long long)v;
         o->have_seed = 1;
-        return 0;
+        return czk_cli_opt_u64(&o->seed, arg, "--seed", CMD, usage);
     case OPT_PARTITION:
         if (czk_cli_parse_int(arg, 0, 1000, &o->partition))
             return czk_cli_usage_error(CMD, usage, "--partition wants 0..1000, got '%s'", arg);

@@ -31,7 +31,6 @@ typedef struct demo_opts {
 static int on_opt(void *ctx, int opt, const char *arg)
 {
     demo_opts *o = ctx;
-    long long v;
     switch (opt) {
     case OPT_KIND:
         if (!(o->kind = czk_proof_kind_find(arg))) {
@@ -41,11 +40,8 @@ static int on_opt(void *ctx, int opt, const char *arg)
         }
         return 0;
     case OPT_SEED:
-        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
-            return czk_cli_usage_error("demo", usage, "--seed wants a non-negative integer, got '%s'", arg);
-        o->seed = (unsigned long long)v;
         o->have_seed = 1;
-        return 0;
+        return czk_cli_opt_u64(&o->seed, arg, "--seed", "demo", usage);
     }
     return czk_cli_usage_error("demo", usage, "unexpected option");
 }

@@ -69,10 +69,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
         else return czk_cli_usage_error("gen-post", usage, "--api wants 1 or 1_2, got '%s'", arg);
         return 0;
     case OPT_SEED:
-        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
-            return czk_cli_usage_error("gen-post", usage, "--seed wants a non-negative integer, got '%s'", arg);
-        o->seed = (unsigned long long)v;
-        return 0;
+        return czk_cli_opt_u64(&o->seed, arg, "--seed", "gen-post", usage);
     case OPT_RANDOMNESS:
         if (czk_cli_parse_hex32(o->randomness, arg))
             return czk_cli_usage_error("gen-post", usage, "--randomness wants 32 bytes as 64 hex digits, got '%s'",

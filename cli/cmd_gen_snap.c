@@ -37,17 +37,13 @@ typedef struct gen_opts {
 static int on_opt(void *ctx, int opt, const char *arg)
 {
     gen_opts *o = ctx;
-    long long v;
     switch (opt) {
     case OPT_SIZE:
         if (czk_cli_parse_size(arg, &o->size))
             return czk_cli_usage_error("gen-snap", usage, "--sector-size: cannot parse '%s'", arg);
         return 0;
     case OPT_SEED:
-        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
-            return czk_cli_usage_error("gen-snap", usage, "--seed wants a non-negative integer, got '%s'", arg);
-        o->seed = (unsigned long long)v;
-        return 0;
+        return czk_cli_opt_u64(&o->seed, arg, "--seed", "gen-snap", usage);
     case OPT_CHALLENGES:
         if (czk_cli_parse_int(arg, 1, 100000, &o->challenges))
             return czk_cli_usage_error("gen-snap", usage, "--challenges wants a positive integer, got '%s'", arg);

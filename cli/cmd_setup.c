@@ -48,7 +48,6 @@ static int on_opt(void *ctx, int opt, const char *arg)
     args *a = ctx;
     int rc;
     if (czk_shape_option(&a->shape, opt, arg, "setup", usage, &rc)) return rc;
-    long long v;
     switch (opt) {
     case OPT_CIRCUIT: a->circuit = arg; return 0;
     case 'o': a->out = arg; return 0;
@@ -56,11 +55,8 @@ static int on_opt(void *ctx, int opt, const char *arg)
     case OPT_PARAM_CACHE: a->param_cache = arg; return 0;
     case OPT_STREAM: a->stream = 1; return 0;
     case OPT_SEED:
-        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
-            return czk_cli_usage_error("setup", usage, "--seed wants a non-negative integer, got '%s'", arg);
         a->have_seed = 1;
-        a->seed = (unsigned long long)v;
-        return 0;
+        return czk_cli_opt_u64(&a->seed, arg, "--seed", "setup", usage);
     }
     return czk_cli_usage_error("setup", usage, "unexpected option");
 }

@@ -63,6 +63,15 @@ int czk_cli_parse_int(const char *s, long long min, long long max, long long *ou
     return 0;
 }
 
+int czk_cli_opt_u64(unsigned long long *out, const char *arg, const char *flag, const char *cmd, const char *usage)
+{
+    long long v;
+    if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
+        return czk_cli_usage_error(cmd, usage, "%s wants a non-negative integer, got '%s'", flag, arg);
+    *out = (unsigned long long)v;
+    return 0;
+}
+
 int czk_cli_parse_size(const char *s, unsigned long long *out)
 {
     if (!s || !*s || *s == '-') return -1;

@@ -61,6 +61,9 @@ void czk_cli_apply_common(const czk_cli_common *c);
 int czk_cli_parse_int(const char *s, long long min, long long max, long long *out);
 /* "2^20", "1048576", "1M" (binary multipliers K, M, G; also KiB/MiB/GiB) */
 int czk_cli_parse_size(const char *s, unsigned long long *out);
+/* A non-negative integer option (--seed, --miner-id) into *out: 0, or the
+ * usage error (exit code) "FLAG wants a non-negative integer, got 'ARG'". */
+int czk_cli_opt_u64(unsigned long long *out, const char *arg, const char *flag, const char *cmd, const char *usage);
 /* 64 hex digits (an optional 0x first) into 32 bytes. */
 int czk_cli_parse_hex32(uint8_t out[32], const char *s);
 
