@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "czk/post_vanilla.h"
+#include "filecoin/json_file.h"
 
 static const struct { const char *name; uint64_t size; } sizes[] = {
     {"2KiB", 2048ULL}, {"8MiB", 8ULL << 20}, {"512MiB", 512ULL << 20}, {"32GiB", 32ULL << 30}, {"64GiB", 64ULL << 30},
@@ -78,18 +79,6 @@ static czk_status get_u64(uint64_t *out, const json_t *j, uint64_t max, const ch
 }
 
 /* 32 bytes as an array of 32 numbers 0..255. */
-static czk_status get_bytes32(uint8_t out[32], const json_t *a, const char *path, const char *key)
-{
-    if (!json_is_array(a) || json_array_size(a) != 32)
-        return czk_error(CZK_ERR_FORMAT, "%s: %s: not an array of 32 numbers", path, key);
-    for (size_t i = 0; i < 32; i++) {
-        uint64_t v = 0;
-        CZK_TRY(get_u64(&v, json_array_get(a, i), 255, path, key, (long)i));
-        out[i] = (uint8_t)v;
-    }
-    return CZK_OK;
-}
-
 static const json_t *need(const json_t *j, const char *key, const char *path, czk_status *st)
 {
     const json_t *v = json_object_get(j, key);
@@ -110,8 +99,8 @@ static czk_status walk(czk_post_json *m, const json_t *j, const char *path)
     snprintf(m->proof, sizeof m->proof, "%s", json_string_value(proof));
     if (czk_post_proof_shape(&m->shape, m->proof) != CZK_OK)
         return czk_error_context(CZK_ERR_FORMAT, "%s: registered_post_proof", path);
-    CZK_TRY(get_bytes32(m->randomness, rnd, path, "randomness"));
-    CZK_TRY(get_bytes32(m->prover_id, pid, path, "prover_id"));
+    CZK_TRY(czk__json_bytes32(m->randomness, rnd, path, "randomness"));
+    CZK_TRY(czk__json_bytes32(m->prover_id, pid, path, "prover_id"));
     const json_t *miner = json_object_get(j, "miner_id");
     if (miner) {
         CZK_TRY(get_u64(&m->miner_id, miner, INT64_MAX, path, "miner_id", -1));
@@ -141,7 +130,7 @@ static czk_status walk(czk_post_json *m, const json_t *j, const char *path)
         char key[32];
         CZK_TRY(get_u64(&m->sector_ids[i], json_array_get(ids, i), INT64_MAX, path, "sector_ids", (long)i));
         snprintf(key, sizeof key, "comm_r[%u]", i);
-        CZK_TRY(get_bytes32(m->comm_r[i], json_array_get(cr, i), path, key));
+        CZK_TRY(czk__json_bytes32(m->comm_r[i], json_array_get(cr, i), path, key));
     }
     for (uint32_t i = 0; i < m->n_challenges; i++)
         CZK_TRY(get_u64(&m->challenges[i], json_array_get(ch, i), m->shape.tree.nodes - 1, path, "challenges", (long)i));
@@ -151,14 +140,8 @@ static czk_status walk(czk_post_json *m, const json_t *j, const char *path)
 czk_status czk_post_json_read(czk_post_json *out, const char *path)
 {
     memset(out, 0, sizeof *out);
-    json_error_t e;
-    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
-    if (!j) {
-        FILE *f = fopen(path, "rb");
-        if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
-        fclose(f);
-        return czk_error(CZK_ERR_FORMAT, "%s: line %d column %d: %s", path, e.line, e.column, e.text);
-    }
+    json_t *j;
+    CZK_TRY(czk__json_load(&j, path));
     czk_status s = walk(out, j, path);
     json_decref(j);
     if (s != CZK_OK) czk_post_json_free(out);

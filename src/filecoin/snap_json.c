@@ -5,21 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "czk/snap.h"
+#include "filecoin/json_file.h"
 
-/* 32 bytes as an array of 32 numbers 0..255 */
+/* 32 bytes as an array of 32 numbers 0..255, a field element */
 static czk_status get_bytes32(uint8_t out[32], const json_t *a, const char *path, const char *key)
 {
-    if (!json_is_array(a) || json_array_size(a) != 32)
-        return czk_error(CZK_ERR_FORMAT, "%s: %s: not an array of 32 numbers", path, key);
-    for (size_t i = 0; i < 32; i++) {
-        const json_t *e = json_array_get(a, i);
-        if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > 255)
-            return czk_error(CZK_ERR_FORMAT, "%s: %s[%zu]: not an integer 0..255", path, key, i);
-        out[i] = (uint8_t)json_integer_value(e);
-    }
+    CZK_TRY(czk__json_bytes32(out, a, path, key));
     czk_fr t;
     if (czk_fr_from_bytes(&t, out) != CZK_OK)
         return czk_error(CZK_ERR_NOT_CANONICAL, "%s: %s: not a field element (>= r)", path, key);
@@ -63,14 +55,8 @@ static czk_status walk(czk_snap_json *m, const json_t *j, const char *path)
 czk_status czk_snap_json_read(czk_snap_json *out, const char *path)
 {
     memset(out, 0, sizeof *out);
-    json_error_t e;
-    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
-    if (!j) {
-        FILE *f = fopen(path, "rb");
-        if (!f) return czk_error(CZK_ERR_IO, "%s: cannot open", path);
-        fclose(f);
-        return czk_error(CZK_ERR_FORMAT, "%s: line %d column %d: %s", path, e.line, e.column, e.text);
-    }
+    json_t *j;
+    CZK_TRY(czk__json_load(&j, path));
     czk_status s = walk(out, j, path);
     json_decref(j);
     if (s != CZK_OK) memset(out, 0, sizeof *out);
