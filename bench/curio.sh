@@ -18,11 +18,13 @@
 # Reported per request: the wall time of Curio's Prove call, the daemon's
 # stage times, its peak RSS (VmHWM) and the bytes it read from storage and
 # in all (/proc/PID/io), and whether czk verify accepts the proof (the
-# script fails if one does not). With window: a second partition of the same
-# deadline (Curio's same request_id, other sectors) and, while it is being
-# proven, a WinningPoSt (its parameters must be made first: winning comes
-# first in the default order). --second: a second request of the same kind
-# for porep and snap too (another sector). Without --keep-params the
+# script fails if one does not). With window, porep and snap: two
+# WinningPoSts (its parameters are made first when missing) sent while the
+# first request's first partition is in its prover pass, the first loading
+# its parameters, the second with them resident. With window: a second
+# partition of the same deadline (Curio's same request_id, other sectors).
+# --second: a second request of the same kind for porep and snap too
+# (another sector). Without --keep-params the
 # parameters of a kind (tens of GB at 32GiB) are deleted after its run if
 # this script made them.
 set -eu
@@ -67,14 +69,18 @@ say "# machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048
 
 circuit_of() { case "$1" in winning) echo winning-post ;; window) echo window-post ;; *) echo "$1" ;; esac; }
 made=""
-params() { # params KIND: czk setup into $P when missing (timed)
-    c=$(circuit_of "$1")
-    if "$CZK" params --param-cache "$P" --json 2>/dev/null | "$PY" -c '
+has_params() { # has_params KIND: 0 when $P holds its parameters, key and sidecar
+    "$CZK" params --param-cache "$P" --json 2>/dev/null | "$PY" -c '
 import json, sys
 sizes = {"2KiB": 2048, "8MiB": 8 << 20, "512MiB": 512 << 20, "32GiB": 32 << 30, "64GiB": 64 << 30}
 ok = any(f["kind"] == sys.argv[1] and f["sector_size"] == sizes[sys.argv[2]] and f["params_bytes"] > 0
          and f["vk_bytes"] > 0 and f["sidecar"] for f in json.load(sys.stdin)["files"])
-sys.exit(0 if ok else 1)' "$c" "$SIZE"; then
+sys.exit(0 if ok else 1)' "$(circuit_of "$1")" "$SIZE"
+}
+
+params() { # params KIND: czk setup into $P when missing (timed)
+    c=$(circuit_of "$1")
+    if has_params "$1"; then
         say "params $1: present in $P"
         return 0
     fi
@@ -150,17 +156,21 @@ verify() { # verify KIND DIR PROOF
     esac
 }
 
+report_line() { # one request's figures from the client's JSON on stdin
+    "$PY" -c 'import json, sys
+r = json.loads(sys.stdin.read())
+print("wall %.1f s (queue %.1f, params %.1f, synthesis %.1f, prove %.1f s), %d-byte proof, %s, job %s" % (r["wall_s"],
+      r["queue_wait_ms"] / 1e3, r["srs_load_ms"] / 1e3, r["synthesis_ms"] / 1e3, r["prove_ms"] / 1e3,
+      r["proof_bytes"], r["request_id"], r["job_id"]))'
+}
+
 prove() { # prove KIND SEED LABEL: Curio's request, verified
     d="$W/in-$1-$2"
     out=$("$PY" "$CLIENT" "unix://$W/czk.sock" "$1" "$d" "$W/$1-$2.proof" --sector "$2") || {
         say "$3: FAILED: $out"; exit 1; }
     if verify "$1" "$d" "$W/$1-$2.proof"; then v=verified; else say "$3: the proof does NOT verify"; exit 1; fi
     echo "$out" >>"$W/results.jsonl"
-    say "$3: $(echo "$out" | "$PY" -c 'import json, sys
-r = json.loads(sys.stdin.read())
-print("wall %.1f s (queue %.1f, params %.1f, synthesis %.1f, prove %.1f s), %d-byte proof, %s" % (r["wall_s"],
-      r["queue_wait_ms"] / 1e3, r["srs_load_ms"] / 1e3, r["synthesis_ms"] / 1e3, r["prove_ms"] / 1e3,
-      r["proof_bytes"], r["request_id"]))'), $v"
+    say "$3: $(echo "$out" | report_line), $v"
 }
 
 proving() { # proving: 0 once some partition of the running job is in its prover pass
@@ -188,27 +198,32 @@ for k in $KINDS; do
     say ""
     say "## $k $SIZE"
     params "$k"
-    [ "$k" = window ] && case ",$KINDS," in *,winning,*) : ;; *) params winning ;; esac
+    [ "$k" != winning ] && params winning
     pce "$k"
     inputs "$k" 1
     start "$k"
-    prove "$k" 1 "$k (first)"
-    case "$k" in
-    window)
-        inputs window 2
+    if [ "$k" = winning ] || ! has_params winning; then
+        prove "$k" 1 "$k (first)"
+    else
+        # a WinningPoSt sent while the first partition of this job is proven
         inputs winning 1
-        # the deadline's second partition, and a WinningPoSt while it is proven
-        "$PY" "$CLIENT" "unix://$W/czk.sock" window "$W/in-window-2" "$W/window-2.proof" --sector 2 \
-            >"$W/window-2.out" &
+        "$PY" "$CLIENT" "unix://$W/czk.sock" "$k" "$W/in-$k-1" "$W/$k-1.proof" --sector 1 >"$W/$k-1.out" &
         bg=$!
         i=0
         until proving; do sleep 1; i=$((i + 1)); [ $i -lt 3600 ] || break; done
-        prove winning 1 "winning beside a proving WindowPoSt partition"
-        wait "$bg" || { say "window (second partition): FAILED $(cat "$W/window-2.out")"; exit 1; }
-        verify window "$W/in-window-2" "$W/window-2.proof" || { say "the second partition does NOT verify"; exit 1; }
-        cat "$W/window-2.out" >>"$W/results.jsonl"
-        say "window (second partition, same request_id): $("$PY" -c 'import json, sys
-r = json.loads(open(sys.argv[1]).read()); print("wall %.1f s, job %s" % (r["wall_s"], r["job_id"]))' "$W/window-2.out"), verified"
+        prove winning 1 "winning beside a proving $k partition"
+        inputs winning 2
+        prove winning 2 "winning beside it again (parameters resident)"
+        wait "$bg" || { say "$k (first): FAILED $(cat "$W/$k-1.out")"; exit 1; }
+        verify "$k" "$W/in-$k-1" "$W/$k-1.proof" || { say "$k (first): the proof does NOT verify"; exit 1; }
+        cat "$W/$k-1.out" >>"$W/results.jsonl"
+        say "$k (first): $(report_line <"$W/$k-1.out"), verified"
+    fi
+    case "$k" in
+    window)
+        inputs window 2
+        # the deadline's second partition
+        prove window 2 "window (second partition, same request_id)"
         ;;
     winning) inputs winning 2; prove winning 2 "winning (second)" ;;
     *) [ "$SECOND" = 1 ] && { inputs "$k" 2; prove "$k" 2 "$k (second)"; } ;;
