@@ -72,40 +72,38 @@ czk_status czk__bc_err(czk_status st, const czk__bc_reader *r, size_t at, const 
 
 static czk_status need(const czk__bc_reader *r, size_t k, const czk__bc_field *f)
 {
-    if (r->n - r->off < k)
-        return czk__bc_err(CZK_ERR_FORMAT, r, r->off, f, "input ends after %zu bytes, %zu more needed", r->n,
-                           k - (r->n - r->off));
+    if (czk__span_left(&r->s) < k)
+        return czk__bc_err(CZK_ERR_FORMAT, r, r->s.pos, f, "input ends after %zu bytes, %zu more needed",
+                           (size_t)r->s.end, k - (size_t)czk__span_left(&r->s));
     return CZK_OK;
 }
 
 czk_status czk__bc_u64(uint64_t *v, czk__bc_reader *r, const czk__bc_field *f)
 {
     CZK_TRY(need(r, 8, f));
-    *v = czk__rd64(r->d + r->off);
-    r->off += 8;
+    *v = czk__rd64(czk__span_take(&r->s, 8));
     return CZK_OK;
 }
 
 czk_status czk__bc_u32(uint32_t *v, czk__bc_reader *r, const czk__bc_field *f)
 {
     CZK_TRY(need(r, 4, f));
-    *v = czk__rd32(r->d + r->off);
-    r->off += 4;
+    *v = czk__rd32(czk__span_take(&r->s, 4));
     return CZK_OK;
 }
 
 czk_status czk__bc_fr(czk_fr *v, czk__bc_reader *r, const czk__bc_field *f)
 {
     CZK_TRY(need(r, 32, f));
-    if (czk_fr_from_bytes(v, r->d + r->off) != CZK_OK)
-        return czk__bc_err(CZK_ERR_NOT_CANONICAL, r, r->off, f, "32-byte value is not a field element (>= r)");
-    r->off += 32;
+    if (czk_fr_from_bytes(v, r->s.buf + r->s.pos) != CZK_OK)
+        return czk__bc_err(CZK_ERR_NOT_CANONICAL, r, r->s.pos, f, "32-byte value is not a field element (>= r)");
+    r->s.pos += 32;
     return CZK_OK;
 }
 
 czk_status czk__bc_len(czk__bc_reader *r, uint64_t want, const czk__bc_field *f)
 {
-    size_t at = r->off;
+    size_t at = (size_t)r->s.pos;
     uint64_t n;
     CZK_TRY(czk__bc_u64(&n, r, f));
     if (n != want)
@@ -135,7 +133,7 @@ static czk_status read_path(czk_fc_merkle *m, czk_fr **sib, uint64_t *mul, czk__
         f.j = -1;
         *sib += ar - 1;
         f.name = "index";
-        size_t o = r->off;
+        size_t o = (size_t)r->s.pos;
         uint64_t d;
         CZK_TRY(czk__bc_u64(&d, r, &f));
         if (d >= ar)
@@ -158,7 +156,7 @@ czk_status czk__bc_merkle(czk_fc_merkle *m, czk__bc_reader *r, const czk_fc_shap
     froot.name = "root";
     fleaf.name = "leaf";
     f.name = "variant";
-    size_t o = r->off;
+    size_t o = (size_t)r->s.pos;
     CZK_TRY(czk__bc_u32(&v, r, &f));
     if (v != want)
         return czk__bc_err(CZK_ERR_FORMAT, r, o, &f, "expected %u (%s, the tree's shape), found %u%s%s%s", want,

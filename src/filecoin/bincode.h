@@ -30,11 +30,10 @@ static inline czk__bc_field czk__bc_named(const char *name)
     return (czk__bc_field){NULL, -1, NULL, "", name, -1, -1};
 }
 
-/* The cursor: data[off..n). `who` opens every message it writes ("snap
- * partition proof 3"). */
+/* The cursor: the span's bytes (buf[pos..end), pos from 0). `who` opens
+ * every message it writes ("snap partition proof 3"). */
 typedef struct czk__bc_reader {
-    const uint8_t *d;
-    size_t n, off;
+    czk__span s;
     char who[80];
 } czk__bc_reader;
 

@@ -55,7 +55,7 @@ czk_status czk_post_sector_proof_decode(czk_post_sector_proof *out, void *storag
         return czk_error(CZK_ERR_INVALID_ARG, "czk_post_sector_proof_decode: storage of %zu bytes, %zu needed",
                          storage_size, czk_post_sector_proof_storage_size(tree, n_inclusion));
     memset(out, 0, sizeof *out);
-    czk__bc_reader r = {.d = data, .n = data ? len : 0};
+    czk__bc_reader r = {.s = {data, 0, data ? len : 0}};
     snprintf(r.who, sizeof r.who, "vanilla PoSt sector proof %u", position);
     czk__bc_field f = czk__bc_named("sector_id");
     CZK_TRY(czk__bc_u64(&out->sector_id, &r, &f));
@@ -80,11 +80,11 @@ czk_status czk_post_sector_proof_decode(czk_post_sector_proof *out, void *storag
     CZK_TRY(czk__bc_fr(&out->comm_c, &r, &f));
     f = czk__bc_named("comm_r_last");
     CZK_TRY(czk__bc_fr(&out->comm_r_last, &r, &f));
-    if (r.off != r.n) {
+    if (r.s.pos != r.s.end) {
         f = czk__bc_named("end of the proof");
-        return czk__bc_err(CZK_ERR_FORMAT, &r, r.off, &f, "%zu trailing bytes", r.n - r.off);
+        return czk__bc_err(CZK_ERR_FORMAT, &r, (size_t)r.s.pos, &f, "%zu trailing bytes", (size_t)czk__span_left(&r.s));
     }
-    CZK_ASSERT(r.off == czk_post_sector_proof_bytes(tree, n_inclusion));
+    CZK_ASSERT(r.s.pos == czk_post_sector_proof_bytes(tree, n_inclusion));
     out->n_inclusion = n_inclusion;
     out->inclusion = inc;
     return CZK_OK;

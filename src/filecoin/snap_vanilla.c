@@ -99,7 +99,7 @@ czk_status czk_snap_partition_decode(czk_snap_partition *out, void *storage, siz
                          storage_size, czk_snap_partition_storage_size(s));
     memset(out, 0, sizeof *out);
     const czk_fc_shape td = tree_d_of(s);
-    czk__bc_reader r = {.d = data, .n = data ? len : 0};
+    czk__bc_reader r = {.s = {data, 0, data ? len : 0}};
     snprintf(r.who, sizeof r.who, "snap partition proof %u", k);
     czk_snap_partition lay;
     czk__snap_partition_layout(&lay, storage, s);
@@ -126,9 +126,9 @@ czk_status czk_snap_partition_decode(czk_snap_partition *out, void *storage, siz
         f.proof = "proof_r_new";
         CZK_TRY(czk__bc_merkle(&cp->r_new, &r, &s->tree, &f));
     }
-    if (r.off != r.n)
-        return czk__bc_err(CZK_ERR_FORMAT, &r, r.off, NULL, "%zu trailing bytes after the proof", r.n - r.off);
-    CZK_ASSERT(r.off == czk_snap_partition_proof_bytes(s));
+    if (r.s.pos != r.s.end)
+        return czk__bc_err(CZK_ERR_FORMAT, &r, (size_t)r.s.pos, NULL, "%zu trailing bytes after the proof", (size_t)czk__span_left(&r.s));
+    CZK_ASSERT(r.s.pos == czk_snap_partition_proof_bytes(s));
     out->apex_leaves = leaves;
     out->proofs = cps;
     return CZK_OK;

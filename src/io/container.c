@@ -99,8 +99,7 @@ void czk__cur_init(czk__cur *k, const czk__container *c, const czk__sect *s)
 {
     k->c = c;
     k->s = s;
-    k->pos = s->off;
-    k->end = s->off + s->len;
+    k->sp = (czk__span){c->buf, s->off, s->off + s->len};
 }
 
 czk_status czk__cur_err(const czk__cur *k, czk_status s, uint64_t off, const char *fmt, ...)
@@ -117,7 +116,7 @@ czk_status czk__cur_err(const czk__cur *k, czk_status s, uint64_t off, const cha
 czk_status czk__cur_need(const czk__cur *k, uint64_t n, const char *what)
 {
     if (czk__cur_left(k) < n)
-        return czk__cur_err(k, CZK_ERR_FORMAT, k->pos, "%s: needs %llu bytes, section has %llu left", what,
+        return czk__cur_err(k, CZK_ERR_FORMAT, k->sp.pos, "%s: needs %llu bytes, section has %llu left", what,
                             (unsigned long long)n, (unsigned long long)czk__cur_left(k));
     return CZK_OK;
 }
@@ -125,16 +124,14 @@ czk_status czk__cur_need(const czk__cur *k, uint64_t n, const char *what)
 czk_status czk__cur_u32(czk__cur *k, uint32_t *v, const char *what)
 {
     CZK_TRY(czk__cur_need(k, 4, what));
-    *v = czk__rd32(k->c->buf + k->pos);
-    k->pos += 4;
+    *v = czk__rd32(czk__span_take(&k->sp, 4));
     return CZK_OK;
 }
 
 czk_status czk__cur_u64(czk__cur *k, uint64_t *v, const char *what)
 {
     CZK_TRY(czk__cur_need(k, 8, what));
-    *v = czk__rd64(k->c->buf + k->pos);
-    k->pos += 8;
+    *v = czk__rd64(czk__span_take(&k->sp, 8));
     return CZK_OK;
 }
 
@@ -164,9 +161,9 @@ czk_status czk__check_prime_r(const czk__cur *k, uint32_t n8, uint64_t off)
 czk_status czk__cur_fr_plain(czk__cur *k, czk_fr *r, const char *what)
 {
     CZK_TRY(czk__cur_need(k, 32, what));
-    if (czk_fr_from_bytes(r, k->c->buf + k->pos) != CZK_OK)
-        return czk__cur_err(k, CZK_ERR_NOT_CANONICAL, k->pos, "%s: value >= r", what);
-    k->pos += 32;
+    if (czk_fr_from_bytes(r, k->sp.buf + k->sp.pos) != CZK_OK)
+        return czk__cur_err(k, CZK_ERR_NOT_CANONICAL, k->sp.pos, "%s: value >= r", what);
+    k->sp.pos += 32;
     return CZK_OK;
 }
 
@@ -244,10 +241,10 @@ static size_t g2_first_bad(const czk_g2_affine *a, size_t n)
                                   const char *what)                                             \
     {                                                                                           \
         if (n > czk__cur_left(k) / (SZ))                                                        \
-            return czk__cur_err(k, CZK_ERR_FORMAT, k->pos,                                      \
+            return czk__cur_err(k, CZK_ERR_FORMAT, k->sp.pos,                                      \
                                 "%s: %zu points of %d bytes do not fit in the %llu bytes left", \
                                 what, n, (SZ), (unsigned long long)czk__cur_left(k));           \
-        const uint8_t *base = k->c->buf + k->pos;                                               \
+        const uint8_t *base = k->sp.buf + k->sp.pos;                                               \
         size_t bad = (size_t)-1;                                                                \
         int code = 0, sub = !(flags & CZK_CIRCOM_NO_SUBGROUP_CHECK);                            \
         int64_t nblk = (int64_t)((n + LEM_BLOCK - 1) / LEM_BLOCK);                              \
@@ -270,8 +267,8 @@ static size_t g2_first_bad(const czk_g2_affine *a, size_t n)
                 if (first < bad) { bad = first; code = e; }                                     \
             }                                                                                   \
         }                                                                                       \
-        if (bad != (size_t)-1) return point_err(k, code, k->pos + bad * (SZ), what, bad);       \
-        k->pos += (uint64_t)n * (SZ);                                                           \
+        if (bad != (size_t)-1) return point_err(k, code, k->sp.pos + bad * (SZ), what, bad);       \
+        k->sp.pos += (uint64_t)n * (SZ);                                                           \
         return CZK_OK;                                                                          \
     }
 

@@ -35,13 +35,12 @@ czk_status czk__container_find(const czk__sect **s, const czk__container *c, uin
 typedef struct czk__cur {
     const czk__container *c;
     const czk__sect *s;
-    uint64_t pos; /* absolute file offset */
-    uint64_t end;
+    czk__span sp; /* over the whole file: pos and end are file offsets */
 } czk__cur;
 
 void czk__cur_init(czk__cur *k, const czk__container *c, const czk__sect *s);
 /* Bytes left in the section. */
-static inline uint64_t czk__cur_left(const czk__cur *k) { return k->end - k->pos; }
+static inline uint64_t czk__cur_left(const czk__cur *k) { return czk__span_left(&k->sp); }
 /* CZK_ERR_FORMAT naming file, section and offset unless n bytes remain. */
 czk_status czk__cur_need(const czk__cur *k, uint64_t n, const char *what) CZK_WUR;
 czk_status czk__cur_u32(czk__cur *k, uint32_t *v, const char *what) CZK_WUR;

@@ -34,17 +34,17 @@ static czk_status constraints_pass(czk_circom_r1cs *r, const czk__container *c, 
             snprintf(what, sizeof what, "constraint %u %c term count", j, MAT[m]);
             CZK_TRY(czk__cur_u32(&k, &nt, what));
             if (nt > czk__cur_left(&k) / 36)
-                return czk__cur_err(&k, CZK_ERR_FORMAT, k.pos - 4,
+                return czk__cur_err(&k, CZK_ERR_FORMAT, k.sp.pos - 4,
                                     "constraint %u %c: %u terms do not fit in the %llu bytes left", j,
                                     MAT[m], nt, (unsigned long long)czk__cur_left(&k));
             if (fill) r->start[m][j] = cnt[m];
             for (uint32_t t = 0; t < nt; t++) {
-                uint32_t wire = czk__rd32(c->buf + k.pos);
+                uint32_t wire = czk__rd32(c->buf + k.sp.pos);
                 if (wire >= r->n_wires)
-                    return czk__cur_err(&k, CZK_ERR_FORMAT, k.pos,
+                    return czk__cur_err(&k, CZK_ERR_FORMAT, k.sp.pos,
                                         "constraint %u %c term %u: wire %u >= nWires %u", j, MAT[m], t,
                                         wire, r->n_wires);
-                k.pos += 4;
+                k.sp.pos += 4;
                 czk_fr v;
                 snprintf(what, sizeof what, "constraint %u %c term %u coefficient", j, MAT[m], t);
                 CZK_TRY(czk__cur_fr_plain(&k, &v, what));
@@ -57,7 +57,7 @@ static czk_status constraints_pass(czk_circom_r1cs *r, const czk__container *c, 
         }
     }
     if (czk__cur_left(&k) != 0)
-        return czk__cur_err(&k, CZK_ERR_FORMAT, k.pos, "%llu trailing bytes after %u constraints",
+        return czk__cur_err(&k, CZK_ERR_FORMAT, k.sp.pos, "%llu trailing bytes after %u constraints",
                             (unsigned long long)czk__cur_left(&k), r->n_constraints);
     if (fill)
         for (int m = 0; m < 3; m++) r->start[m][r->n_constraints] = cnt[m];
@@ -83,11 +83,11 @@ static czk_status r1cs_parse(czk_circom_r1cs *r, const uint8_t *buf, size_t len,
     czk__cur k;
     czk__cur_init(&k, &c, hs);
     uint32_t n8;
-    uint64_t h0 = k.pos;
+    uint64_t h0 = k.sp.pos;
     CZK_TRY(czk__cur_u32(&k, &n8, "header n8"));
     CZK_TRY(czk__cur_need(&k, n8 < 32 ? 32 : n8, "header prime"));
     CZK_TRY(czk__check_prime_r(&k, n8, h0));
-    k.pos += 32;
+    k.sp.pos += 32;
     if (hs->len != 4 + 32 + 28)
         return czk__cur_err(&k, CZK_ERR_FORMAT, h0, "header is %llu bytes, expected %d",
                             (unsigned long long)hs->len, 4 + 32 + 28);

@@ -23,14 +23,14 @@ static czk_status wtns_parse(czk_circom_wtns *w, const uint8_t *buf, size_t len,
     czk__cur k;
     czk__cur_init(&k, &c, hs);
     uint32_t n8, nw;
-    uint64_t h0 = k.pos;
+    uint64_t h0 = k.sp.pos;
     CZK_TRY(czk__cur_u32(&k, &n8, "header n8"));
     CZK_TRY(czk__cur_need(&k, 32, "header prime"));
     CZK_TRY(czk__check_prime_r(&k, n8, h0));
-    k.pos += 32;
+    k.sp.pos += 32;
     CZK_TRY(czk__cur_u32(&k, &nw, "nWitness"));
     if (czk__cur_left(&k) != 0)
-        return czk__cur_err(&k, CZK_ERR_FORMAT, k.pos, "%llu trailing header bytes",
+        return czk__cur_err(&k, CZK_ERR_FORMAT, k.sp.pos, "%llu trailing header bytes",
                             (unsigned long long)czk__cur_left(&k));
     czk__cur_init(&k, &c, ds);
     if (ds->len != (uint64_t)nw * 32)

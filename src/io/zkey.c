@@ -106,7 +106,7 @@ static czk_status zkey_parse(czk_circom_zkey *z, const uint8_t *buf, size_t len,
     /* Section 2: the Groth16 header. */
     czk__cur_init(&k, &c, s2);
     uint32_t n8q, n8r;
-    uint64_t off = k.pos;
+    uint64_t off = k.sp.pos;
     CZK_TRY(czk__cur_u32(&k, &n8q, "n8q"));
     if (n8q != 48)
         return czk__cur_err(&k, CZK_ERR_UNSUPPORTED, off,
@@ -114,17 +114,17 @@ static czk_status zkey_parse(czk_circom_zkey *z, const uint8_t *buf, size_t len,
                             n8q == 32 ? " (BN254 / bn128)" : "");
     CZK_TRY(czk__cur_need(&k, 48, "q"));
     for (int i = 0; i < CZK_FP_LIMBS; i++)
-        if (czk__rd64(buf + k.pos + 8 * i) != CZK_FP_MODULUS[i])
-            return czk__cur_err(&k, CZK_ERR_UNSUPPORTED, k.pos, "base field prime is not BLS12-381's p");
-    k.pos += 48;
-    off = k.pos;
+        if (czk__rd64(buf + k.sp.pos + 8 * i) != CZK_FP_MODULUS[i])
+            return czk__cur_err(&k, CZK_ERR_UNSUPPORTED, k.sp.pos, "base field prime is not BLS12-381's p");
+    k.sp.pos += 48;
+    off = k.sp.pos;
     CZK_TRY(czk__cur_u32(&k, &n8r, "n8r"));
     CZK_TRY(czk__cur_need(&k, 32, "r"));
     CZK_TRY(czk__check_prime_r(&k, n8r, off));
-    k.pos += 32;
+    k.sp.pos += 32;
     CZK_TRY(czk__cur_u32(&k, &z->n_vars, "nVars"));
     CZK_TRY(czk__cur_u32(&k, &z->n_public, "nPublic"));
-    off = k.pos;
+    off = k.sp.pos;
     CZK_TRY(czk__cur_u32(&k, &z->domain_size, "domainSize"));
     if (z->domain_size < 2 || (z->domain_size & (z->domain_size - 1)) || z->domain_size > (1u << 28))
         return czk__cur_err(&k, CZK_ERR_FORMAT, off, "domainSize %u is not a power of two in 2..2^28",
@@ -140,7 +140,7 @@ static czk_status zkey_parse(czk_circom_zkey *z, const uint8_t *buf, size_t len,
     CZK_TRY(czk__cur_g1_lem(&k, &z->delta1, 1, flags, "delta1"));
     CZK_TRY(czk__cur_g2_lem(&k, &z->delta2, 1, flags, "delta2"));
     if (czk__cur_left(&k) != 0)
-        return czk__cur_err(&k, CZK_ERR_FORMAT, k.pos, "%llu trailing bytes in the Groth16 header",
+        return czk__cur_err(&k, CZK_ERR_FORMAT, k.sp.pos, "%llu trailing bytes in the Groth16 header",
                             (unsigned long long)czk__cur_left(&k));
     if (z->alpha1.inf || z->beta1.inf || z->beta2.inf || z->gamma2.inf || z->delta1.inf || z->delta2.inf)
         return czk__cur_err(&k, CZK_ERR_IDENTITY, s2->off, "a verifying-key point is the point at infinity");
@@ -170,16 +170,16 @@ static czk_status zkey_parse(czk_circom_zkey *z, const uint8_t *buf, size_t len,
      * the Montgomery form of the plain coefficient. */
     const czk_fr raw_one = {{1, 0, 0, 0}};
     for (uint32_t i = 0; i < nc; i++) {
-        const uint8_t *p = buf + k.pos + 44ull * i;
+        const uint8_t *p = buf + k.sp.pos + 44ull * i;
         uint32_t m = czk__rd32(p), row = czk__rd32(p + 4), sig = czk__rd32(p + 8);
         if (m > 1)
-            return czk__cur_err(&k, CZK_ERR_FORMAT, k.pos + 44ull * i, "coefficient %u: matrix %u (0 = A, 1 = B)",
+            return czk__cur_err(&k, CZK_ERR_FORMAT, k.sp.pos + 44ull * i, "coefficient %u: matrix %u (0 = A, 1 = B)",
                                 i, m);
         if (row >= n)
-            return czk__cur_err(&k, CZK_ERR_FORMAT, k.pos + 44ull * i + 4,
+            return czk__cur_err(&k, CZK_ERR_FORMAT, k.sp.pos + 44ull * i + 4,
                                 "coefficient %u: row %u >= domainSize %u", i, row, z->domain_size);
         if (sig >= nv)
-            return czk__cur_err(&k, CZK_ERR_FORMAT, k.pos + 44ull * i + 8,
+            return czk__cur_err(&k, CZK_ERR_FORMAT, k.sp.pos + 44ull * i + 8,
                                 "coefficient %u: signal %u >= nVars %u", i, sig, z->n_vars);
         czk_fr v;
         for (int l = 0; l < 4; l++) v.l[l] = czk__rd64(p + 12 + 8 * l);
@@ -189,7 +189,7 @@ static czk_status zkey_parse(czk_circom_zkey *z, const uint8_t *buf, size_t len,
             if (v.l[l] > CZK_FR_MODULUS[l]) break;
         }
         if (!lt)
-            return czk__cur_err(&k, CZK_ERR_NOT_CANONICAL, k.pos + 44ull * i + 12, "coefficient %u: value >= r", i);
+            return czk__cur_err(&k, CZK_ERR_NOT_CANONICAL, k.sp.pos + 44ull * i + 12, "coefficient %u: value >= r", i);
         czk_fr_mul(&z->coef_value[i], &v, &raw_one);
         z->coef_matrix[i] = (uint8_t)m;
         z->coef_row[i] = row;
