@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
     -w) W="$2"; shift 2 ;;
     --keep-params) KEEP=1; shift ;;
     --second) SECOND=1; shift ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "bench/curio.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -198,7 +198,7 @@ for k in $KINDS; do
     say ""
     say "## $k $SIZE"
     params "$k"
-    [ "$k" != winning ] && params winning
+    [ "$k" != winning ] && { params winning; pce winning; }
     pce "$k"
     inputs "$k" 1
     start "$k"
@@ -210,7 +210,8 @@ for k in $KINDS; do
         "$PY" "$CLIENT" "unix://$W/czk.sock" "$k" "$W/in-$k-1" "$W/$k-1.proof" --sector 1 >"$W/$k-1.out" &
         bg=$!
         i=0
-        until proving; do sleep 1; i=$((i + 1)); [ $i -lt 3600 ] || break; done
+        # (or until the request is over: a 2KiB partition may be proven between two polls)
+        until proving; do kill -0 "$bg" 2>/dev/null || break; sleep 1; i=$((i + 1)); [ $i -lt 3600 ] || break; done
         prove winning 1 "winning beside a proving $k partition"
         inputs winning 2
         prove winning 2 "winning beside it again (parameters resident)"

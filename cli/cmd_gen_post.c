@@ -48,7 +48,6 @@ typedef struct gen_opts {
 static int on_opt(void *ctx, int opt, const char *arg)
 {
     gen_opts *o = ctx;
-    long long v;
     switch (opt) {
     case OPT_KIND: o->kind = arg; return 0;
     case OPT_SIZE:
@@ -77,11 +76,13 @@ static int on_opt(void *ctx, int opt, const char *arg)
         o->gen.randomness = o->randomness;
         return 0;
     case OPT_MINER:
-        if (czk_cli_parse_int(arg, 0, INT64_MAX, &v))
-            return czk_cli_usage_error("gen-post", usage, "--miner-id wants a non-negative integer, got '%s'", arg);
+    {
+        unsigned long long m;
+        int rc = czk_cli_opt_u64(&m, arg, "--miner-id", "gen-post", usage);
         o->gen.has_miner_id = 1;
-        o->gen.miner_id = (uint64_t)v;
-        return 0;
+        o->gen.miner_id = m;
+        return rc;
+    }
     case 'o': o->out = arg; return 0;
     default: return czk_cli_usage_error("gen-post", usage, "unexpected option");
     }

@@ -184,6 +184,10 @@ int czk_kind_input(const czk_proof_kind **kind, const char **input, const czk_ki
                                        a->out_flag);
         return czk_cli_usage_error(cmd, usage, "%s and %s are required", k->input_flag, a->out_flag);
     }
+    /* another kind's input with the default kind's (--vanilla beside --c1) */
+    if (k == def && !a->kind && input_of(a, "--vanilla") && strcmp(def->input_flag, "--vanilla"))
+        return czk_cli_usage_error(cmd, usage, "%s and --vanilla exclude each other (--vanilla needs its kind)",
+                                   def->input_flag);
     /* the default kind's own options with another kind */
     if (k != def && (input_of(a, def->input_flag) || (a->partition >= 0 && !k->takes_partition)))
         return czk_cli_usage_error(cmd, usage, "%s and --partition are %s's, not %s's", def->input_flag, def->title,

@@ -96,6 +96,8 @@ czk_status czk_kind_verify(const czk_groth16_vk *vk, const czk_proof_kind *k, co
 czk_status czk_kind_verify_data(const czk_groth16_vk *vk, const czk_proof_kind *k, const void *data,
                                 const czk_groth16_proof *proofs, const uint32_t *partitions, uint32_t n)
 {
+    czk_cs_sizes z; /* the data must be the kind's (the circuit's sizes refuse another's) */
+    CZK_TRY(k->circuit->sizes(&z, data, 0));
     return verify_batch(vk, k, k->circuit->public_inputs, data, k->partitions(data), proofs, partitions, n);
 }
 

@@ -112,6 +112,7 @@ static czk_status stream_fn(void *ctx, czk_fr *input, size_t n_input, czk_fr *au
 czk_status czk_kind_pce_validate(const czk_pce_work *w, const czk_proof_kind *kind, const void *data, uint32_t k,
                                  int threads)
 {
+    if (!w || !data) return czk_error(CZK_ERR_INVALID_ARG, "%s PCE validation: NULL argument", kind->name);
     stream_ctx s = {kind->plan, kind->shape_of(data), data, k, threads_or_default(threads)};
     return czk_pce_work_compare_stream(w, stream_fn, &s, 0, s.threads);
 }

@@ -283,6 +283,10 @@ czk_status czk_kind_source_open(czk_witness_source *out, const czk_proof_kind *k
         def.lc = CZK_LC_DEFAULT;
         o = &def;
     }
+    /* the data must be the kind's (a PoSt row refuses the other PoSt kind's
+     * vanilla) before anything is built for its shape */
+    czk_cs_sizes z;
+    CZK_TRY(k->circuit->sizes(&z, data, 0));
     const void *shape = k->shape_of(data);
     int pce = o->pce == CZK_PCE_MODE_ON || (o->pce == CZK_PCE_MODE_AUTO && czk_kind_pce_cached(k, shape));
     if (!pce && !o->parallel) return czk_witness_source_cs(out, k->circuit->synthesize, o->lc);

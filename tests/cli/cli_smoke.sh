@@ -69,6 +69,8 @@ expect 2 "prove --post without -o" -- prove --post window --vanilla d
 expect_out "--post, --vanilla and -o are required together" "prove --post names what is missing"
 expect 2 "prove --vanilla without --post" -- prove --vanilla d -o y.bin
 expect_out "--vanilla needs its kind: --post window|winning or --snap" "prove --vanilla names the options that pick a kind"
+expect 2 "prove --c1 with --vanilla" -- prove --c1 c.json --vanilla d -o y.bin
+expect_out "--c1 and --vanilla exclude each other" "prove refuses a vanilla directory beside a C1"
 expect 2 "prove --post with --partition" -- prove --post window --vanilla d -o y.bin --partition 1
 expect_out "are PoRep's, not --post's" "prove --post refuses PoRep options"
 expect 2 "verify --post with a bad kind" -- verify --post daily --vanilla d --proof p.bin

@@ -50,11 +50,13 @@ CZK_TEST(registry_finds_porep)
     CHECK(czk_proof_kind_find("no-such-kind") == NULL);
     CHECK(czk_proof_kind_find(NULL) == NULL);
     CHECK(czk_proof_kind_at(0) == &czk_kind_porep);
-    size_t n = 0;
+    size_t n = 0, defaults = 0;
     while (czk_proof_kind_at(n)) {
         const czk_proof_kind *k = czk_proof_kind_at(n);
         /* the whole contract */
-        CHECK_MSG(k->name && k->summary && k->title && k->input_flag && (k->pick_flag || k->takes_partition) &&
+        defaults += !k->pick_flag;
+        CHECK_MSG(k->name && k->summary && k->title && k->input_flag && k->generate &&
+                      (k->pick_flag || k->takes_partition) &&
                       (!k->pick_value || k->pick_flag) && k->circuit && k->circuit->sizes && k->circuit->synthesize &&
                       k->circuit->public_inputs && k->partitions && k->plan && k->shape_ops && k->shape_resolve &&
                       k->shape_of && k->shape_name && k->param_path && k->read && k->read_public && k->free_public &&
@@ -64,6 +66,7 @@ CZK_TEST(registry_finds_porep)
         n++;
     }
     CHECK(n == 4);
+    CHECK_MSG(defaults == 1, "%zu kinds without a picking option (one is the default)", defaults);
 }
 
 /* Every kind's shape at 2KiB: a name, sizes, the same parameter file by
