@@ -39,9 +39,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     gen_opts *o = ctx;
     switch (opt) {
     case OPT_SIZE:
-        if (czk_cli_parse_size(arg, &o->size))
-            return czk_cli_usage_error("gen-c1", usage, "--sector-size: cannot parse '%s'", arg);
-        return 0;
+        return czk_cli_opt_size(&o->size, arg, "--sector-size", "gen-c1", usage);
     case OPT_SEED:
         return czk_cli_opt_u64(&o->seed, arg, "--seed", "gen-c1", usage);
     case 'o': o->out = arg; return 0;
@@ -63,10 +61,8 @@ static int on_opt(void *ctx, int opt, const char *arg)
         o->custom = 1;
         return 0;
     case OPT_NODES:
-        if (czk_cli_parse_size(arg, &o->nodes))
-            return czk_cli_usage_error("gen-c1", usage, "--nodes: cannot parse '%s'", arg);
         o->custom = 1;
-        return 0;
+        return czk_cli_opt_size(&o->nodes, arg, "--nodes", "gen-c1", usage);
     case OPT_TREE: {
         unsigned t[3] = {0, 0, 0};
         int n = 0;

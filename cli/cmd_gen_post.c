@@ -51,9 +51,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     switch (opt) {
     case OPT_KIND: o->kind = arg; return 0;
     case OPT_SIZE:
-        if (czk_cli_parse_size(arg, &o->size))
-            return czk_cli_usage_error("gen-post", usage, "--sector-size: cannot parse '%s'", arg);
-        return 0;
+        return czk_cli_opt_size(&o->size, arg, "--sector-size", "gen-post", usage);
     case OPT_SECTORS:
         if (czk_cli_parse_int(arg, 1, 100000, &o->sectors))
             return czk_cli_usage_error("gen-post", usage, "--sectors wants 1..100000, got '%s'", arg);

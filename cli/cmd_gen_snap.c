@@ -39,9 +39,7 @@ static int on_opt(void *ctx, int opt, const char *arg)
     gen_opts *o = ctx;
     switch (opt) {
     case OPT_SIZE:
-        if (czk_cli_parse_size(arg, &o->size))
-            return czk_cli_usage_error("gen-snap", usage, "--sector-size: cannot parse '%s'", arg);
-        return 0;
+        return czk_cli_opt_size(&o->size, arg, "--sector-size", "gen-snap", usage);
     case OPT_SEED:
         return czk_cli_opt_u64(&o->seed, arg, "--seed", "gen-snap", usage);
     case OPT_CHALLENGES:

@@ -72,6 +72,12 @@ int czk_cli_opt_u64(unsigned long long *out, const char *arg, const char *flag, 
     return 0;
 }
 
+int czk_cli_opt_size(unsigned long long *out, const char *arg, const char *flag, const char *cmd, const char *usage)
+{
+    if (czk_cli_parse_size(arg, out)) return czk_cli_usage_error(cmd, usage, "%s: cannot parse '%s'", flag, arg);
+    return 0;
+}
+
 int czk_cli_parse_size(const char *s, unsigned long long *out)
 {
     if (!s || !*s || *s == '-') return -1;

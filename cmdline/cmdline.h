@@ -64,6 +64,9 @@ int czk_cli_parse_size(const char *s, unsigned long long *out);
 /* A non-negative integer option (--seed, --miner-id) into *out: 0, or the
  * usage error (exit code) "FLAG wants a non-negative integer, got 'ARG'". */
 int czk_cli_opt_u64(unsigned long long *out, const char *arg, const char *flag, const char *cmd, const char *usage);
+/* A size option (--sector-size, --nodes: czk_cli_parse_size's forms) into
+ * *out: 0, or the usage error "FLAG: cannot parse 'ARG'". */
+int czk_cli_opt_size(unsigned long long *out, const char *arg, const char *flag, const char *cmd, const char *usage);
 /* 64 hex digits (an optional 0x first) into 32 bytes. */
 int czk_cli_parse_hex32(uint8_t out[32], const char *s);
 
