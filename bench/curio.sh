@@ -24,7 +24,9 @@
 # its parameters, the second with them resident. With window: a second
 # partition of the same deadline (Curio's same request_id, other sectors).
 # --second: a second request of the same kind for porep and snap too
-# (another sector). Without --keep-params the
+# (another sector). While a daemon runs, $W/monitor-KIND.jsonl gets a line
+# every 30 s: its memory, bytes read and the partitions' states and times
+# (a long run that is cut off still tells how far it got). Without --keep-params the
 # parameters of a kind (tens of GB at 32GiB) are deleted after its run if
 # this script made them.
 set -eu
@@ -47,7 +49,7 @@ while [ $# -gt 0 ]; do
     -w) W="$2"; shift 2 ;;
     --keep-params) KEEP=1; shift ;;
     --second) SECOND=1; shift ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) echo "bench/curio.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -58,7 +60,8 @@ mkdir -p "$P"
 [ -n "$W" ] || W=$(mktemp -d "${TMPDIR:-/tmp}/czk-bench-curio.XXXXXX")
 mkdir -p "$W"
 SPID=""
-trap '[ -n "$SPID" ] && kill -9 "$SPID" 2>/dev/null; true' EXIT
+MPID=""
+trap '[ -n "$MPID" ] && kill "$MPID" 2>/dev/null; [ -n "$SPID" ] && kill -9 "$SPID" 2>/dev/null; true' EXIT
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 say() { echo "$*" | tee -a "$W/report.txt"; }
@@ -137,12 +140,42 @@ start() { # a fresh daemon for one kind's requests
     HTTP=$(sed -n 's/.*HTTP (\/status, \/metrics) listening on \([0-9.:]*\).*/\1/p' "$W/serve-$1.log")
 }
 
+monitor() { # monitor KIND: every 30 s while the daemon runs, a line of $W/monitor-KIND.jsonl
+    # (its VmHWM, VmRSS, bytes read, and each running job's partitions with
+    # their state and times from /status), so that a run cut off before its
+    # end still tells how far it got
+    while kill -0 "$SPID" 2>/dev/null; do
+        "$PY" - "$HTTP" "$SPID" >>"$W/monitor-$1.jsonl" 2>/dev/null <<'PYEOF' || true
+import json, sys, time, urllib.request
+def field(path, key):
+    for line in open(path):
+        if line.startswith(key):
+            return int(line.split()[1])
+    return 0
+st = json.load(urllib.request.urlopen("http://%s/status" % sys.argv[1], timeout=10))
+pid = sys.argv[2]
+print(json.dumps({"t": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                  "vm_hwm_gib": round(field("/proc/%s/status" % pid, "VmHWM") / 1048576, 2),
+                  "vm_rss_gib": round(field("/proc/%s/status" % pid, "VmRSS") / 1048576, 2),
+                  "read_gb": round(field("/proc/%s/io" % pid, "read_bytes") / 1e9, 1),
+                  "jobs": [{"job_id": j["job_id"], "kind": j["proof_kind"], "done": j["partitions_done"],
+                            "of": j["total_partitions"],
+                            "partitions": [[p["index"], p["state"], p["synth_ms"], p["gpu_ms"]]
+                                           for p in j["partitions"]]} for j in st.get("pipelines", [])]}))
+PYEOF
+        sleep 30
+    done
+}
+
 stop() { # stop KIND: the daemon's peak RSS and reads, then SIGTERM
     rss=$(awk '/VmHWM/ { printf "%.2f", $2 / 1048576 }' "/proc/$SPID/status")
     rb=$(awk '/^read_bytes/ { printf "%.1f", $2 / 1e9 }' "/proc/$SPID/io")
     rc=$(awk '/^rchar/ { printf "%.1f", $2 / 1e9 }' "/proc/$SPID/io")
     say "daemon ($1): peak RSS $rss GiB; read $rb GB from storage, $rc GB in all"
     grep -h "parameters streamed from\|loaded .* from" "$W/serve-$1.log" | sed 's/^/  log: /' | tee -a "$W/report.txt" || true
+    kill "$MPID" 2>/dev/null || true
+    wait "$MPID" 2>/dev/null || true
+    MPID=""
     kill -TERM "$SPID"
     wait "$SPID" || true
     SPID=""
@@ -202,6 +235,8 @@ for k in $KINDS; do
     pce "$k"
     inputs "$k" 1
     start "$k"
+    monitor "$k" &
+    MPID=$!
     if [ "$k" = winning ] || ! has_params winning; then
         prove "$k" 1 "$k (first)"
     else
