@@ -4,7 +4,9 @@
  * base and its digits once more per task (shared by the sets of a multi MSM);
  * with the IFMA kernels, ba_ifma, one batch-affine addition 8 at a time (the
  * offer loop included), and inv_ifma, a flush's inversion plus the Montgomery
- * trick over its 8 lanes (21 multiplications). */
+ * trick over its 8 lanes (21 multiplications); far and far_ifma, the extra
+ * cost of a bucket access per doubling of a thread's buckets past its L3
+ * share (fitted to window sweeps at 2^21-2^24 points, README.md). */
 #include "czk/msm.h"
 #include "msm/msm_internal.h"
 
@@ -15,12 +17,16 @@
 #define MSM_COST_INV_IFMA 130
 #define MSM_COST_BA_IFMA 3.5
 #define MSM_COST_LOAD 1.0
+#define MSM_COST_FAR 0.45
+#define MSM_COST_FAR_IFMA 1.2
 #define MSM_BATCH_IFMA czk__g1_batch_add_ifma
 #include "msm/msm_impl.h"
 #undef MSM_COST_INV
 #undef MSM_COST_INV_IFMA
 #undef MSM_COST_BA_IFMA
 #undef MSM_COST_LOAD
+#undef MSM_COST_FAR
+#undef MSM_COST_FAR_IFMA
 #undef MSM_BATCH_IFMA
 #include "ec/group_end.h"
 
@@ -31,11 +37,15 @@
 #define MSM_COST_INV_IFMA 47
 #define MSM_COST_BA_IFMA 4.5
 #define MSM_COST_LOAD 0.5
+#define MSM_COST_FAR 0.45
+#define MSM_COST_FAR_IFMA 0.37
 #define MSM_BATCH_IFMA czk__g2_batch_add_ifma
 #include "msm/msm_impl.h"
 #undef MSM_COST_INV
 #undef MSM_COST_INV_IFMA
 #undef MSM_COST_BA_IFMA
 #undef MSM_COST_LOAD
+#undef MSM_COST_FAR
+#undef MSM_COST_FAR_IFMA
 #undef MSM_BATCH_IFMA
 #include "ec/group_end.h"

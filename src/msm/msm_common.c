@@ -8,6 +8,7 @@
 
 #include "czk/czk.h"
 #include "msm/msm_internal.h"
+#include "common/bigmem.h"
 
 static size_t popcount_bits(const uint64_t *bits, size_t n)
 {
@@ -215,6 +216,9 @@ static double config_cost(size_t m, size_t S, unsigned c, unsigned P, int T, czk
     /* Buckets beyond a 1 MiB L2 slice: most accesses miss. */
     double bytes = (double)(S * nb) * (double)bucket_bytes;
     double miss = bytes > (1 << 20) ? k->miss * (1.0 - (double)(1 << 20) / bytes) : 0;
+    /* and past a thread's share of the L3, a cost that keeps growing with
+     * the buckets (measured: per doubling, not saturating) */
+    if (bytes > CZK__MSM_L3_SHARE) miss += k->far * log2(bytes / CZK__MSM_L3_SHARE);
     /* The constants above were fitted on single MSMs, so they include reading
      * the bases once per task; S sets sharing one pass save S - 1 of those reads. */
     double task = (double)S * (nz * (per_point + miss) + (double)nb * (per_bucket + 0.05)) -
@@ -290,7 +294,7 @@ czk_status czk__msm_scratch(uint8_t **mem, uint8_t **owned, const char *what, co
         *mem = opts->scratch;
         return CZK_OK;
     }
-    *owned = aligned_alloc(64, (total + 63) & ~(size_t)63);
+    *owned = czk__big_alloc(total);
     if (!*owned) return czk_error(CZK_ERR_NOMEM, "%s: cannot allocate %zu bytes of scratch", what, total);
     *mem = *owned;
     return CZK_OK;

@@ -18,6 +18,7 @@
 
 #include "ec/ec_formulas_tmpl.h"
 #include "ec/ec_batch.h"
+#include "common/bigmem.h"
 
 typedef struct G_LOCAL(aff) {
     FE x, y;
@@ -567,18 +568,20 @@ static void G_LOCAL(task_pm1)(XYZZ *res, const AFF *bases, const uint32_t *L, si
 /* The model's constants (README.md "Cost model"); with the IFMA kernels the
  * batch-affine addition and the inversion of a flush (one inversion and the
  * 8 lanes' Montgomery trick) cost what MSM_COST_BA_IFMA / MSM_COST_INV_IFMA
- * say, and a bucket miss half as much (a flush has 8 gathers in flight). */
+ * say, and a bucket miss half as much (a flush has 8 gathers in flight);
+ * far per doubling of a thread's buckets past its L3 share (msm.c). */
 static const czk__msm_costs *G_LOCAL(costs)(void)
 {
     static const czk__msm_costs k = {.madd = 11, .add = 15, .dbl = 10, .ba_add = 6.8, .inv = MSM_COST_INV,
-                                     .miss = 0.5, .load = MSM_COST_LOAD, .xyzz_bytes = sizeof(XYZZ),
-                                     .aff_bytes = sizeof(G_LOCAL(aff)), .fe_bytes = sizeof(FE),
-                                     .entry_bytes = sizeof(G_LOCAL(entry)), .point_bytes = sizeof(AFF)};
+                                     .miss = 0.5, .far = MSM_COST_FAR, .load = MSM_COST_LOAD,
+                                     .xyzz_bytes = sizeof(XYZZ), .aff_bytes = sizeof(G_LOCAL(aff)),
+                                     .fe_bytes = sizeof(FE), .entry_bytes = sizeof(G_LOCAL(entry)),
+                                     .point_bytes = sizeof(AFF)};
     static const czk__msm_costs kv = {.madd = 11, .add = 15, .dbl = 10, .ba_add = MSM_COST_BA_IFMA,
-                                      .inv = MSM_COST_INV_IFMA, .miss = 0.25, .load = MSM_COST_LOAD,
-                                      .xyzz_bytes = sizeof(XYZZ), .aff_bytes = sizeof(G_LOCAL(aff)),
-                                      .fe_bytes = sizeof(FE), .entry_bytes = sizeof(G_LOCAL(entry)),
-                                      .point_bytes = sizeof(AFF)};
+                                      .inv = MSM_COST_INV_IFMA, .miss = 0.25, .far = MSM_COST_FAR_IFMA,
+                                      .load = MSM_COST_LOAD, .xyzz_bytes = sizeof(XYZZ),
+                                      .aff_bytes = sizeof(G_LOCAL(aff)), .fe_bytes = sizeof(FE),
+                                      .entry_bytes = sizeof(G_LOCAL(entry)), .point_bytes = sizeof(AFF)};
     return czk__field_use_ifma ? &kv : &k;
 }
 
@@ -710,7 +713,7 @@ static czk_status G_LOCAL(msm)(const char *what, int multi, JAC *out, size_t S, 
         }
     }
     G_LOCAL(sum_windows)(out, S, res, W, P, c, ntasks, res_pm1, npm1);
-    free(owned);
+    czk__big_free(owned);
     return CZK_OK;
 }
 

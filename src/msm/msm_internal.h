@@ -69,6 +69,11 @@ void czk__msm_prepare_scalars(czk__msm_scalar *plain, size_t stride, const czk_f
 
 /* Curve-independent part of the cost model. Costs are in units of one
  * field multiplication of the curve's coordinate field. */
+/* The bytes of buckets per thread past which most bucket accesses go to
+ * memory: a thread's share of a last-level cache that other tenants of the
+ * host share too (README.md "Cost model": measured, not read from the CPU). */
+#define CZK__MSM_L3_SHARE ((double)(4u << 20))
+
 typedef struct czk__msm_costs {
     double madd;      /* XYZZ += affine */
     double add;       /* XYZZ += XYZZ */
@@ -76,6 +81,7 @@ typedef struct czk__msm_costs {
     double ba_add;    /* one batch-affine addition, excluding the shared inversion */
     double inv;       /* one field inversion */
     double miss;      /* extra cost of a bucket access that misses the L2 cache */
+    double far;       /* and once a thread's buckets pass its share of the L3 (CZK__MSM_L3_SHARE) */
     double load;      /* reading a base and its digits once per task (shared by the scalar sets) */
     size_t xyzz_bytes, aff_bytes, fe_bytes, entry_bytes, point_bytes;
 } czk__msm_costs;
