@@ -105,13 +105,17 @@ void czk_g1_affine_set_inf(czk_g1_affine *r);
 
 /* Encodings (docs/bls12-381.md). Decoders validate everything: flags, x < p, on
  * curve, in subgroup (unless the _unchecked_subgroup variant is used by a
- * caller that checks later), canonical infinity. */
+ * caller that checks later), canonical infinity. The _trusted variants check
+ * the encoding only (flags, coordinates below p, canonical infinity), not the
+ * curve: for bytes whose full validation is on record and whose checksum
+ * the caller compares before it uses any result (streamed parameters). */
 void czk_g1_compress(uint8_t out[CZK_G1_COMPRESSED], const czk_g1_affine *a);
 void czk_g1_serialize(uint8_t out[CZK_G1_UNCOMPRESSED], const czk_g1_affine *a);
 czk_status czk_g1_decompress(czk_g1_affine *r, const uint8_t in[CZK_G1_COMPRESSED]) CZK_WUR;
 czk_status czk_g1_deserialize(czk_g1_affine *r, const uint8_t in[CZK_G1_UNCOMPRESSED]) CZK_WUR;
 czk_status czk_g1_deserialize_unchecked_subgroup(czk_g1_affine *r,
                                                  const uint8_t in[CZK_G1_UNCOMPRESSED]) CZK_WUR;
+czk_status czk_g1_deserialize_trusted(czk_g1_affine *r, const uint8_t in[CZK_G1_UNCOMPRESSED]) CZK_WUR;
 
 /* ---- G2 (same operations over Fp2) ---------------------------------------- */
 
@@ -146,6 +150,7 @@ czk_status czk_g2_decompress(czk_g2_affine *r, const uint8_t in[CZK_G2_COMPRESSE
 czk_status czk_g2_deserialize(czk_g2_affine *r, const uint8_t in[CZK_G2_UNCOMPRESSED]) CZK_WUR;
 czk_status czk_g2_deserialize_unchecked_subgroup(czk_g2_affine *r,
                                                  const uint8_t in[CZK_G2_UNCOMPRESSED]) CZK_WUR;
+czk_status czk_g2_deserialize_trusted(czk_g2_affine *r, const uint8_t in[CZK_G2_UNCOMPRESSED]) CZK_WUR;
 
 #ifdef __cplusplus
 }

@@ -50,16 +50,18 @@ static czk_status check_flags(const char *what, const uint8_t *in, size_t n, int
 }
 
 /* Parse a 48-byte big-endian coordinate at `off`, clearing the flag bits when
- * it is the first one. */
-static czk_status read_fp(czk_fp *r, const char *what, const char *coord, const uint8_t *in,
+ * it is the first one. The coordinate is named `coord` `part` ("x" "", "y"
+ * ".c1"): formatted only for the error, since parameter files decode
+ * hundreds of millions of points through here. */
+static czk_status read_fp(czk_fp *r, const char *what, const char *coord, const char *part, const uint8_t *in,
                           size_t off)
 {
     uint8_t buf[CZK_FP_BYTES];
     memcpy(buf, in + off, CZK_FP_BYTES);
     if (off == 0) buf[0] &= (uint8_t)~FLAG_MASK;
     if (czk_fp_from_bytes(r, buf) != CZK_OK)
-        return czk_error(CZK_ERR_NOT_CANONICAL, "%s: coordinate %s (bytes %zu..%zu) is not below p",
-                         what, coord, off, off + CZK_FP_BYTES - 1);
+        return czk_error(CZK_ERR_NOT_CANONICAL, "%s: coordinate %s%s (bytes %zu..%zu) is not below p",
+                         what, coord, part, off, off + CZK_FP_BYTES - 1);
     return CZK_OK;
 }
 
@@ -69,7 +71,7 @@ static void write_fe_g1(uint8_t *out, const czk_fp *a) { czk_fp_to_bytes(out, a)
 
 static czk_status read_fe_g1(czk_fp *r, const char *what, const char *coord, const uint8_t *in, size_t off)
 {
-    return read_fp(r, what, coord, in, off);
+    return read_fp(r, what, coord, "", in, off);
 }
 
 static void write_fe_g2(uint8_t *out, const czk_fp2 *a)
@@ -80,11 +82,8 @@ static void write_fe_g2(uint8_t *out, const czk_fp2 *a)
 
 static czk_status read_fe_g2(czk_fp2 *r, const char *what, const char *coord, const uint8_t *in, size_t off)
 {
-    char c1[8], c0[8];
-    snprintf(c1, sizeof c1, "%s.c1", coord);
-    snprintf(c0, sizeof c0, "%s.c0", coord);
-    CZK_TRY(read_fp(&r->c1, what, c1, in, off));
-    return read_fp(&r->c0, what, c0, in, off + CZK_FP_BYTES);
+    CZK_TRY(read_fp(&r->c1, what, coord, ".c1", in, off));
+    return read_fp(&r->c0, what, coord, ".c0", in, off + CZK_FP_BYTES);
 }
 
 #include "ec/group_g1.h"

@@ -54,7 +54,8 @@ czk_status G_FN(decompress)(AFF *r, const uint8_t in[G_COMPRESSED])
     return CZK_OK;
 }
 
-static czk_status G_LOCAL(deserialize)(AFF *r, const uint8_t in[G_UNCOMPRESSED], int check_subgroup)
+/* check: 2 curve and subgroup, 1 curve, 0 the encoding only */
+static czk_status G_LOCAL(deserialize)(AFF *r, const uint8_t in[G_UNCOMPRESSED], int check)
 {
     const char *what = G_TITLE " uncompressed point";
     int inf = 0, sort = 0;
@@ -67,9 +68,9 @@ static czk_status G_LOCAL(deserialize)(AFF *r, const uint8_t in[G_UNCOMPRESSED],
     CZK_TRY(G_LOCAL(read_fe)(&p.x, what, "x", in, 0));
     CZK_TRY(G_LOCAL(read_fe)(&p.y, what, "y", in, G_COMPRESSED));
     p.inf = 0;
-    if (!G_FN(affine_is_on_curve)(&p))
+    if (check >= 1 && !G_FN(affine_is_on_curve)(&p))
         return czk_error(CZK_ERR_NOT_ON_CURVE, "%s: (x, y) is not on y^2 = x^3 + " G_B_STR, what);
-    if (check_subgroup && !G_FN(affine_in_subgroup)(&p))
+    if (check >= 2 && !G_FN(affine_in_subgroup)(&p))
         return czk_error(CZK_ERR_NOT_IN_SUBGROUP, "%s: not in the prime-order subgroup", what);
     *r = p;
     return CZK_OK;
@@ -77,10 +78,15 @@ static czk_status G_LOCAL(deserialize)(AFF *r, const uint8_t in[G_UNCOMPRESSED],
 
 czk_status G_FN(deserialize)(AFF *r, const uint8_t in[G_UNCOMPRESSED])
 {
-    return G_LOCAL(deserialize)(r, in, 1);
+    return G_LOCAL(deserialize)(r, in, 2);
 }
 
 czk_status G_FN(deserialize_unchecked_subgroup)(AFF *r, const uint8_t in[G_UNCOMPRESSED])
+{
+    return G_LOCAL(deserialize)(r, in, 1);
+}
+
+czk_status G_FN(deserialize_trusted)(AFF *r, const uint8_t in[G_UNCOMPRESSED])
 {
     return G_LOCAL(deserialize)(r, in, 0);
 }

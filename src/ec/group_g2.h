@@ -13,7 +13,14 @@ CZK_INLINE int czk__ec_fp2_is_zero(const czk_fp2 *a)
     return t == 0;
 }
 
-CZK_INLINE int czk__ec_fp2_eq(const czk_fp2 *a, const czk_fp2 *b) { return memcmp(a, b, sizeof *a) == 0; }
+/* Limb by limb, inline: a memcmp of 96 bytes is a libc call per scheduled
+ * bucket addition of the MSM (3.7% of a streamed G2 pass, perf). */
+CZK_INLINE int czk__ec_fp2_eq(const czk_fp2 *a, const czk_fp2 *b)
+{
+    uint64_t t = 0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++) t |= (a->c0.l[i] ^ b->c0.l[i]) | (a->c1.l[i] ^ b->c1.l[i]);
+    return t == 0;
+}
 
 /* b' = 4(u + 1) */
 CZK_INLINE void czk__ec_g2_set_b(czk_fp2 *r)

@@ -34,21 +34,25 @@ static uint32_t get_u32_be(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static czk_status g1_decode(czk_g1_affine *r, const uint8_t *in, czk_groth16_check check,
-                            int allow_identity)
+/* A point of the file: check FULL (subgroup too) or CURVE; trusted (a
+ * streamed pass under a fresh pin) the encoding only. */
+static czk_status g1_decode(czk_g1_affine *r, const uint8_t *in, czk_groth16_check check, int allow_identity,
+                            int trusted)
 {
-    czk_status s = check == CZK_GROTH16_CHECK_FULL ? czk_g1_deserialize(r, in)
-                                                   : czk_g1_deserialize_unchecked_subgroup(r, in);
+    czk_status s = trusted                         ? czk_g1_deserialize_trusted(r, in)
+                   : check == CZK_GROTH16_CHECK_FULL ? czk_g1_deserialize(r, in)
+                                                     : czk_g1_deserialize_unchecked_subgroup(r, in);
     if (s != CZK_OK) return s;
     if (r->inf && !allow_identity) return czk_error(CZK_ERR_IDENTITY, "point at infinity");
     return CZK_OK;
 }
 
-static czk_status g2_decode(czk_g2_affine *r, const uint8_t *in, czk_groth16_check check,
-                            int allow_identity)
+static czk_status g2_decode(czk_g2_affine *r, const uint8_t *in, czk_groth16_check check, int allow_identity,
+                            int trusted)
 {
-    czk_status s = check == CZK_GROTH16_CHECK_FULL ? czk_g2_deserialize(r, in)
-                                                   : czk_g2_deserialize_unchecked_subgroup(r, in);
+    czk_status s = trusted                         ? czk_g2_deserialize_trusted(r, in)
+                   : check == CZK_GROTH16_CHECK_FULL ? czk_g2_deserialize(r, in)
+                                                     : czk_g2_deserialize_unchecked_subgroup(r, in);
     if (s != CZK_OK) return s;
     if (r->inf && !allow_identity) return czk_error(CZK_ERR_IDENTITY, "point at infinity");
     return CZK_OK;
@@ -65,8 +69,8 @@ static czk_status decode_section(void *out, int g2, const uint8_t *buf, size_t n
     char bad_msg[256] = "";
 #pragma omp parallel for schedule(dynamic, 256)
     for (size_t i = 0; i < n; i++) {
-        czk_status s = g2 ? g2_decode((czk_g2_affine *)out + i, buf + i * psz, check, 0)
-                          : g1_decode((czk_g1_affine *)out + i, buf + i * psz, check, 0);
+        czk_status s = g2 ? g2_decode((czk_g2_affine *)out + i, buf + i * psz, check, 0, 0)
+                          : g1_decode((czk_g1_affine *)out + i, buf + i * psz, check, 0, 0);
         if (s != CZK_OK) {
 #pragma omp critical(czk_params_bad)
             if (i < bad) {
@@ -127,8 +131,8 @@ static czk_status vk_decode_checked(czk_groth16_vk *vk, const uint8_t *buf, size
                   {"vk.delta_g1", 0, &vk->delta_g1}, {"vk.delta_g2", 1, &vk->delta_g2}};
     for (int i = 0; i < 6; i++) {
         size_t off = (size_t)(p - buf);
-        czk_status s = fixed[i].g2 ? g2_decode(fixed[i].dst, p, check, 0)
-                                   : g1_decode(fixed[i].dst, p, check, 0);
+        czk_status s = fixed[i].g2 ? g2_decode(fixed[i].dst, p, check, 0, 0)
+                                   : g1_decode(fixed[i].dst, p, check, 0, 0);
         if (s != CZK_OK) return czk_error_context(s, "section %s (byte offset %zu)", fixed[i].name, off);
         p += fixed[i].g2 ? CZK_G2_UNCOMPRESSED : CZK_G1_UNCOMPRESSED;
     }
@@ -487,9 +491,11 @@ typedef struct block_result {
     char msg[240];
 } block_result;
 
-/* Decode one block from buf; with `full`, subgroup checks too. */
+/* Decode one block's points into p: on-curve checks, and the subgroup pass
+ * when `full`; with `trusted` (a streamed pass under a fresh pin, whose
+ * checksum is compared before the proof is used) the encodings only. */
 static void block_decode(block_result *res, czk_groth16_params *p, const pblock *b, const uint8_t *buf,
-                         const playout *L, int full)
+                         const playout *L, int full, int trusted)
 {
     res->s = CZK_OK;
     int g2 = b->sec == 4;
@@ -498,8 +504,10 @@ static void block_decode(block_result *res, czk_groth16_params *p, const pblock 
     uint8_t *dst = (uint8_t *)sec_array(p, b->sec) + b->first * esz;
     size_t pts_off = L->count_off[b->sec] + 4;
     for (size_t i = 0; i < b->n; i++) {
-        czk_status s = g2 ? g2_decode((czk_g2_affine *)(void *)(dst + i * esz), q + i * psz, CZK_GROTH16_CHECK_CURVE, 0)
-                          : g1_decode((czk_g1_affine *)(void *)(dst + i * esz), q + i * psz, CZK_GROTH16_CHECK_CURVE, 0);
+        czk_status s = g2 ? g2_decode((czk_g2_affine *)(void *)(dst + i * esz), q + i * psz, CZK_GROTH16_CHECK_CURVE,
+                                      0, trusted)
+                          : g1_decode((czk_g1_affine *)(void *)(dst + i * esz), q + i * psz, CZK_GROTH16_CHECK_CURVE,
+                                      0, trusted);
         if (s != CZK_OK) {
             size_t idx = b->first + i;
             res->s = s;
@@ -632,7 +640,7 @@ static czk_status read_points(czk_groth16_params *p, int fd, const playout *L, c
                 continue;
             }
             if (hashing) block_digest(leaves + DIGEST_LEN * b, buf, blocks[b].len);
-            block_decode(&res[b], p, &blocks[b], buf, L, full);
+            block_decode(&res[b], p, &blocks[b], buf, L, full, 0);
             if (res[b].s != CZK_OK && !res[b].subgroup) {
 #pragma omp critical(czk_params_bad)
                 if (b < first_dec_fail) first_dec_fail = b;
@@ -1330,7 +1338,7 @@ czk_status czk__params_stream_next(czk__params_stream *S, int sec, size_t first,
                 continue;
             }
             if (S->check != CZK_GROTH16_CHECK_CURVE) block_digest(S->leaves + DIGEST_LEN * (b0 + i), buf, b->len);
-            block_decode(&res[i], &view, b, buf, &S->L, S->full);
+            block_decode(&res[i], &view, b, buf, &S->L, S->full, S->try_pin);
         }
     }
     (void)nomem;

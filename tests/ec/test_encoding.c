@@ -151,6 +151,8 @@ CZK_TEST(round_trips)
         CHECK(czk_g1_affine_eq(&d, &p));
         REQUIRE_OK(czk_g1_deserialize_unchecked_subgroup(&d, u1));
         CHECK(czk_g1_affine_eq(&d, &p));
+        REQUIRE_OK(czk_g1_deserialize_trusted(&d, u1));
+        CHECK(czk_g1_affine_eq(&d, &p));
         czk_g2_compress(c2, &q);
         czk_g2_serialize(u2, &q);
         CHECK((c2[0] & 0xc0) == 0x80 && (u2[0] & 0xe0) == 0);
@@ -160,6 +162,8 @@ CZK_TEST(round_trips)
         REQUIRE_OK(czk_g2_deserialize(&e, u2));
         CHECK(czk_g2_affine_eq(&e, &q));
         REQUIRE_OK(czk_g2_deserialize_unchecked_subgroup(&e, u2));
+        CHECK(czk_g2_affine_eq(&e, &q));
+        REQUIRE_OK(czk_g2_deserialize_trusted(&e, u2));
         CHECK(czk_g2_affine_eq(&e, &q));
         /* flipping the sort flag decodes the negation */
         c1[0] ^= 0x20;
@@ -238,6 +242,7 @@ CZK_TEST(g1_malformed)
     t[0] |= 0x20;
     EXPECT_STATUS(czk_g1_deserialize(&d, t), CZK_ERR_FORMAT);
     EXPECT_STATUS(czk_g1_deserialize_unchecked_subgroup(&d, t), CZK_ERR_FORMAT);
+    EXPECT_STATUS(czk_g1_deserialize_trusted(&d, t), CZK_ERR_FORMAT);
     /* infinity with other bits */
     memset(t, 0, sizeof(t));
     t[0] = 0xe0; /* compressed infinity with sort */
@@ -324,6 +329,17 @@ CZK_TEST(g1_malformed)
     t[CZK_G1_UNCOMPRESSED - 1] ^= 1;
     EXPECT_STATUS(czk_g1_deserialize(&d, t), CZK_ERR_NOT_ON_CURVE);
     EXPECT_STATUS(czk_g1_deserialize_unchecked_subgroup(&d, t), CZK_ERR_NOT_ON_CURVE);
+    /* the trusted decoder checks the encoding only: it returns the bytes'
+     * coordinates, off the curve, and still rejects x >= p */
+    REQUIRE_OK(czk_g1_deserialize_trusted(&d, t));
+    CHECK(!d.inf && !czk_g1_affine_is_on_curve(&d));
+    {
+        uint8_t big[CZK_G1_UNCOMPRESSED];
+        memcpy(big, u, sizeof big);
+        memset(big, 0xff, CZK_G1_COMPRESSED);
+        big[0] = 0x1f; /* no flags, x = 2^381 - 1 > p */
+        EXPECT_STATUS(czk_g1_deserialize_trusted(&d, big), CZK_ERR_NOT_CANONICAL);
+    }
     /* not in the subgroup */
     size_t n = iters(16);
     for (size_t it = 0; it < n; it++) {
@@ -382,6 +398,18 @@ CZK_TEST(g2_malformed)
     memcpy(t, c, sizeof(c));
     t[0] |= 0x40;
     EXPECT_STATUS(czk_g2_decompress(&d, t), CZK_ERR_FORMAT);
+    /* a coordinate >= p, named by its part: y.c0 (bytes 144..191), every decoder */
+    memcpy(t, u, sizeof(u));
+    memset(t + 3 * CZK_FP_BYTES, 0xff, CZK_FP_BYTES);
+    EXPECT_STATUS(czk_g2_deserialize(&d, t), CZK_ERR_NOT_CANONICAL);
+    CHECK_MSG(strstr(czk_last_error(), "coordinate y.c0 (bytes 144..191)") != NULL, "%s", czk_last_error());
+    EXPECT_STATUS(czk_g2_deserialize_trusted(&d, t), CZK_ERR_NOT_CANONICAL);
+    /* the trusted decoder does not check the curve */
+    memcpy(t, u, sizeof(u));
+    t[CZK_G2_UNCOMPRESSED - 1] ^= 1;
+    EXPECT_STATUS(czk_g2_deserialize(&d, t), CZK_ERR_NOT_ON_CURVE);
+    REQUIRE_OK(czk_g2_deserialize_trusted(&d, t));
+    CHECK(!d.inf && !czk_g2_affine_is_on_curve(&d));
     memset(t, 0, sizeof(t));
     EXPECT_STATUS(czk_g2_deserialize(&d, t), CZK_ERR_NOT_ON_CURVE); /* (0, 0) */
     /* each of the four coordinates >= p */
