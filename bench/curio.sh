@@ -152,16 +152,22 @@ def field(path, key):
         if line.startswith(key):
             return int(line.split()[1])
     return 0
-st = json.load(urllib.request.urlopen("http://%s/status" % sys.argv[1], timeout=10))
 pid = sys.argv[2]
-print(json.dumps({"t": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                  "vm_hwm_gib": round(field("/proc/%s/status" % pid, "VmHWM") / 1048576, 2),
-                  "vm_rss_gib": round(field("/proc/%s/status" % pid, "VmRSS") / 1048576, 2),
-                  "read_gb": round(field("/proc/%s/io" % pid, "read_bytes") / 1e9, 1),
-                  "jobs": [{"job_id": j["job_id"], "kind": j["proof_kind"], "done": j["partitions_done"],
-                            "of": j["total_partitions"],
-                            "partitions": [[p["index"], p["state"], p["synth_ms"], p["gpu_ms"]]
-                                           for p in j["partitions"]]} for j in st.get("pipelines", [])]}))
+line = {"t": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "vm_hwm_gib": round(field("/proc/%s/status" % pid, "VmHWM") / 1048576, 2),
+        "vm_rss_gib": round(field("/proc/%s/status" % pid, "VmRSS") / 1048576, 2),
+        "read_gb": round(field("/proc/%s/io" % pid, "read_bytes") / 1e9, 1)}
+t0 = time.time()
+try:  # a /status that fails or is slow is itself worth a line
+    st = json.load(urllib.request.urlopen("http://%s/status" % sys.argv[1], timeout=10))
+    line["jobs"] = [{"job_id": j["job_id"], "kind": j["proof_kind"], "done": j["partitions_done"],
+                     "of": j["total_partitions"],
+                     "partitions": [[p["index"], p["state"], p["synth_ms"], p["gpu_ms"]] for p in j["partitions"]]}
+                    for j in st.get("pipelines", [])]
+except Exception as e:
+    line["status_error"] = "%s: %s" % (type(e).__name__, e)
+line["status_s"] = round(time.time() - t0, 2)
+print(json.dumps(line))
 PYEOF
         sleep 30
     done

@@ -69,7 +69,7 @@ struct job {
     uint32_t n_finished;
     int failed, done, verified;
     czk_status status;
-    char msg[600];
+    char msg[1024]; /* what czk_last_error holds (1024) with the job and partition in front */
     double verify_start, verify_end;
     job *next;      /* all live jobs */
     job *asm_next;  /* assembler queue */

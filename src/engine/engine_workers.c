@@ -101,7 +101,7 @@ void *czk__engine_synth_main(void *arg)
             st = src->ops->get(t->wit, &w);
             if (st == CZK_OK) st = czk_groth16_params_match(t->job->spec.params, &w);
         }
-        char msg[400] = "";
+        char msg[1024] = "";
         if (st != CZK_OK) snprintf(msg, sizeof msg, "%s", czk_last_error());
 
         pthread_mutex_lock(&e->mu);
@@ -312,7 +312,7 @@ void *czk__engine_prove_main(void *arg)
             st_each[i] = st;
             if (st == CZK_OK) wp[m++] = &ws[i];
         }
-        char msgs[400] = "";
+        char msgs[1024] = "";
         czk_status bst = CZK_OK;
         czk_engine_event sev;
         memset(&sev, 0, sizeof sev);
@@ -432,7 +432,7 @@ void *czk__engine_asm_main(void *arg)
         j->verify_start = rel(e);
         pthread_mutex_unlock(&e->mu);
 
-        char msg[480] = "";
+        char msg[1024] = "";
         uint32_t bad = 0;
         czk_status st = do_verify ? verify_job(j, msg, sizeof msg, &bad) : CZK_OK;
 

@@ -769,10 +769,13 @@ CZK_TEST(streamed_parameters_and_a_file_changed_under_them)
     pthread_mutex_lock(&g_log.mu);
     CHECK(strstr(g_log.text, "wpost-2k: parameters streamed from") != NULL);
     pthread_mutex_unlock(&g_log.mu);
-    /* corrupted in place (size and mtime kept): the pass's checksum differs from the sidecar */
+    /* corrupted in place (size and mtime kept): the pass's checksum differs
+     * from the sidecar (under a sidecar that vouches for the points the pass
+     * decodes without curve checks, so the checksum is what refuses them) */
     REQUIRE(corrupt_keep_mtime(dst, 4096));
     oc = prove_once(s, "streamed-2", &res);
-    CHECK_MSG(oc == CZK_SVC_FAILED && strstr(res.error, dst) && strstr(res.error, "section h, point 10 (byte offset"),
+    CHECK_MSG(oc == CZK_SVC_FAILED && strstr(res.error, dst) && strstr(res.error, "checksum differs") &&
+                  strstr(res.error, "remove the sidecar to validate them in full"),
               "corrupted: %d '%s'", oc, res.error);
     czk_svc_result_clear(&res);
     /* truncated under it: loaded again, which fails naming the file */
