@@ -114,8 +114,8 @@ void czk__msm_layout_of(czk__msm_layout *lay, const czk_msm_plan *plan, size_t m
 #define CZK__MSM_SPARSE_MIN_WINDOW 11
 
 /* The scratch of a layout of `total` bytes: the caller's opts->scratch
- * (checked: size, 64-byte alignment) or allocated (*owned, which the
- * caller frees; NULL otherwise). */
+ * (checked: size, 64-byte alignment) or allocated by czk__big_alloc
+ * (*owned, which the caller releases with czk__big_free; NULL otherwise). */
 czk_status czk__msm_scratch(uint8_t **mem, uint8_t **owned, const char *what, const czk_msm_opts *opts,
                             size_t total) CZK_WUR;
 
